@@ -1,0 +1,116 @@
+package edgar13f
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func row(cusip string, pc PutCall, sp ShPrn, name string, shares, value int64) Holding {
+	return Holding{CUSIP: cusip, PutCall: pc, ShPrn: sp, NameOfIssuer: name, SharesOrPrincipal: shares, Value: value}
+}
+
+func TestCompareHoldingsConsolidatesAndClassifies(t *testing.T) {
+	a := []Holding{
+		row("037833100", "", Shares, "APPLE INC", 100, 1000),
+		row("037833100", "", Shares, "APPLE INC", 50, 500), // same position, another manager
+		row("594918104", "", Shares, "MICROSOFT CORP", 10, 100),
+		row("023135106", "", Shares, "AMAZON COM INC", 7, 70),
+		row("67066G104", Put, Shares, "NVIDIA CORPORATION", 5, 50),
+		row("30303M102", "", Shares, "META PLATFORMS INC", 3, 30),
+	}
+	b := []Holding{
+		row("037833100", "", Shares, "APPLE INC NEW NAME", 150, 2000), // shares unchanged in total, value up
+		row("594918104", "", Shares, "MICROSOFT CORP", 20, 250),
+		row("023135106", "", Shares, "AMAZON COM INC", 1, 9),
+		row("67066g104", "", Shares, "NVIDIA CORPORATION", 8, 80), // lower-case CUSIP, stock not put
+		row("30303M102", "", Principal, "META PLATFORMS INC", 1000, 1000),
+	}
+	got := compareHoldings(a, b)
+	want := []Change{
+		{CUSIP: "023135106", NameOfIssuer: "AMAZON COM INC", ShPrn: Shares, SharesA: 7, SharesB: 1, SharesDelta: -6, ValueA: 70, ValueB: 9, ValueDelta: -61, Type: Decreased},
+		{CUSIP: "037833100", NameOfIssuer: "APPLE INC NEW NAME", ShPrn: Shares, SharesA: 150, SharesB: 150, ValueA: 1500, ValueB: 2000, ValueDelta: 500, Type: Unchanged},
+		{CUSIP: "30303M102", NameOfIssuer: "META PLATFORMS INC", ShPrn: Principal, SharesB: 1000, SharesDelta: 1000, ValueB: 1000, ValueDelta: 1000, Type: Added},
+		{CUSIP: "30303M102", NameOfIssuer: "META PLATFORMS INC", ShPrn: Shares, SharesA: 3, SharesDelta: -3, ValueA: 30, ValueDelta: -30, Type: Removed},
+		{CUSIP: "594918104", NameOfIssuer: "MICROSOFT CORP", ShPrn: Shares, SharesA: 10, SharesB: 20, SharesDelta: 10, ValueA: 100, ValueB: 250, ValueDelta: 150, Type: Increased},
+		{CUSIP: "67066G104", NameOfIssuer: "NVIDIA CORPORATION", ShPrn: Shares, SharesB: 8, SharesDelta: 8, ValueB: 80, ValueDelta: 80, Type: Added},
+		{CUSIP: "67066G104", NameOfIssuer: "NVIDIA CORPORATION", PutCall: Put, ShPrn: Shares, SharesA: 5, SharesDelta: -5, ValueA: 50, ValueDelta: -50, Type: Removed},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("compareHoldings mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestFilterSnapshotMaxPositions(t *testing.T) {
+	rows := []Holding{
+		row("AAAAAAAA1", "", Shares, "ALPHA", 1, 10),
+		row("BBBBBBBB2", "", Shares, "BETA", 1, 30),
+		row("AAAAAAAA1", "", Shares, "ALPHA", 1, 25), // ALPHA sums to 35
+		row("CCCCCCCC3", Call, Shares, "GAMMA", 1, 30),
+		row("CCCCCCCC3", "", Shares, "GAMMA", 1, 30), // ties with BETA and the call: CUSIP, then none before CALL
+		row("DDDDDDDD4", "", Shares, "DELTA", 1, 1),
+	}
+	for _, tc := range []struct {
+		n         int
+		wantNames []string
+		truncated bool
+	}{
+		{1, []string{"ALPHA", "ALPHA"}, true},
+		{2, []string{"ALPHA", "BETA", "ALPHA"}, true},
+		{3, []string{"ALPHA", "BETA", "ALPHA", "GAMMA"}, true},
+		{4, []string{"ALPHA", "BETA", "ALPHA", "GAMMA", "GAMMA"}, true},
+		{5, []string{"ALPHA", "BETA", "ALPHA", "GAMMA", "GAMMA", "DELTA"}, false},
+	} {
+		q, err := newQuery("1", nil, nil, []Option{MaxPositions(tc.n)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := &Snapshot{Holdings: append([]Holding(nil), rows...)}
+		q.filterSnapshot(s)
+		var names []string
+		for _, h := range s.Holdings {
+			names = append(names, h.NameOfIssuer)
+		}
+		if diff := cmp.Diff(tc.wantNames, names); diff != "" {
+			t.Errorf("MaxPositions(%d) rows mismatch (-want +got):\n%s", tc.n, diff)
+		}
+		if s.TotalPositions != 5 || s.Truncated != tc.truncated || s.Order != ValueDesc {
+			t.Errorf("MaxPositions(%d): total=%d truncated=%v order=%q; want 5 %v %q", tc.n, s.TotalPositions, s.Truncated, s.Order, tc.truncated, ValueDesc)
+		}
+	}
+	// The call of GAMMA must rank after GAMMA's stock at equal value: check the
+	// exact kept rows for n=3.
+	q, _ := newQuery("1", nil, nil, []Option{MaxPositions(3)})
+	s := &Snapshot{Holdings: append([]Holding(nil), rows...)}
+	q.filterSnapshot(s)
+	if last := s.Holdings[len(s.Holdings)-1]; last.PutCall != "" {
+		t.Errorf("MaxPositions(3) kept the CALL position before the stock position at equal value")
+	}
+}
+
+func TestFilterSnapshotIssuerAndCUSIP(t *testing.T) {
+	rows := []Holding{
+		row("037833100", "", Shares, "APPLE  INC", 1, 1),
+		row("037833100", Call, Shares, "Apple Inc", 1, 1),
+		row("594918104", "", Shares, "MICROSOFT CORP", 1, 1),
+		row("02079k305", "", Shares, "ALPHABET INC", 1, 1),
+	}
+	q, err := newQuery("1", nil, nil, []Option{Issuer("apple inc")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Snapshot{Holdings: append([]Holding(nil), rows...)}
+	q.filterSnapshot(s)
+	if len(s.Holdings) != 2 || cmp.Diff([]string{"037833100"}, s.MatchedCUSIPs) != "" {
+		t.Errorf("Issuer(apple inc): %d rows, matched %q; want 2 rows, [037833100]", len(s.Holdings), s.MatchedCUSIPs)
+	}
+	q, _ = newQuery("1", nil, nil, []Option{Issuer("INC"), CUSIPs("02079K305", "037833100")})
+	s = &Snapshot{Holdings: append([]Holding(nil), rows...)}
+	q.filterSnapshot(s)
+	if diff := cmp.Diff([]string{"02079K305", "037833100"}, s.MatchedCUSIPs); diff != "" || len(s.Holdings) != 3 {
+		t.Errorf("Issuer+CUSIPs: %d rows, matched mismatch (-want +got):\n%s", len(s.Holdings), diff)
+	}
+	if s.Holdings[2].CUSIP != "02079k305" {
+		t.Errorf("CUSIP not returned as filed: %q", s.Holdings[2].CUSIP)
+	}
+}

@@ -1,0 +1,121 @@
+// Package edgar13f answers questions about SEC Form 13F holdings as they
+// could have been known on a given date.
+//
+// Institutional managers file Form 13F each quarter and often amend it
+// later. A tool that returns "the latest" report leaks the future into
+// backtests. Every query of this package therefore takes an asOf date,
+// shows only filings EDGAR had accepted by then, applies amendments by the
+// rules below, and cites the accession numbers behind every row.
+//
+//	c, err := edgar13f.NewClient(edgar13f.WithUserAgent("Jane Quant jane@example.com"))
+//	...
+//	snap, err := c.Holdings(ctx, "1067983", edgar13f.MustParseDate("2023-09-30"), edgar13f.MustParseDate("2023-11-15"))
+//	var d *edgar13f.DeclineError
+//	switch {
+//	case errors.As(err, &d):
+//		fmt.Println("no answer:", d.Reason, d.Message)
+//	case err != nil:
+//		return err // EDGAR unreachable, retries exhausted, ...
+//	default:
+//		fmt.Println(snap.Base.Accession, len(snap.Holdings))
+//	}
+//
+// # Point-in-time queries
+//
+// A filing is visible on asOf exactly when its EDGAR filing date is on or
+// before asOf. Dates are calendar days ([Date]), never times, so no time
+// zone can move a query by a day. Only the filing date counts: not the
+// period of report, not the signature date, and not EDGAR's acceptance
+// timestamp (which is UTC and can fall on the day after the filing date).
+// Nothing filed after asOf influences any part of an answer: rows, cited
+// accessions, filing lists, which filing counts as latest, declines.
+//
+// # Amendments
+//
+// For one manager, period and asOf, the visible 13F-HR and 13F-HR/A filings
+// of the period are ordered by filing date, then amendment number (none
+// first), then accession number. The base is the last original or
+// restatement among them (a 13F-HR/A whose cover names no amendment type
+// counts as a restatement). Every new-holdings amendment after the base is a
+// supplement; one filed before a later restatement is superseded by it. The
+// answer is every row of the base followed by every row of each supplement,
+// exactly as filed: never merged, netted, de-duplicated or rescaled. When a
+// period has more than one original, the same order applies: the last one
+// is the base.
+//
+// The period of a filing is taken from EDGAR's filing list to choose
+// candidates and confirmed from each cover page read; the two agree in
+// EDGAR's data.
+//
+// # Citations
+//
+// A [Snapshot] cites its base filing and the source list (base, then
+// supplements) as [Citation] values with accession, form, filing date and
+// the EDGAR index page URL; every [Holding] carries the accession and filing
+// date of the filing it came from. A [Comparison] cites both periods.
+//
+// # Values
+//
+// [Holding.Value] is the value exactly as filed. Filings made before
+// 2023-01-03 report thousands of dollars, later ones whole dollars, keyed on
+// the filing date (amendments included). [Holding.ValueDollars] converts,
+// and its documentation lists the filer errors it cannot fix.
+//
+// # Declines
+//
+// A question without an answer is declined with a [*DeclineError], a normal
+// outcome rather than a failure. Its [Reason] is one of six stable strings,
+// listed in precedence order (when several apply, the first wins):
+// [InvalidArgument], [InvalidPeriod], [UnsupportedRequest], [UnknownCIK],
+// [NoticeOnly], [NotYetFiled]. Branch with errors.Is(err, ErrNotYetFiled)
+// and friends, or read the reason with errors.As. A [Client.Diff] returns
+// the decline of period A before that of period B.
+//
+// Transport failures are ordinary errors, never declines: [ErrNoUserAgent],
+// a [*FetchError] (wrapping [ErrNotFound] for a missing document), a
+// [*ParseError] for a document that cannot be read, or the context's error.
+//
+// # Redaction
+//
+// By default, information-table rows of gold ETFs and trusts, US
+// energy-sector ETFs, S&P 500 index funds and ETFs, and UCITS copies of any
+// of them are removed while a table is parsed, before anything else sees
+// them: they are never returned, cached or counted. Matching is by
+// case-insensitive patterns over issuer name and title of class plus a list
+// of CUSIPs (see redact.go for the rule and its known over-matches: every
+// "SPDR S&P" fund, bonds of fund- or trust-named issuers with ".500"
+// coupons, energy and oil royalty trusts). A query for a removed CUSIP is an
+// ordinary answer with no rows. [WithRedaction](false) turns redaction off
+// and [WithRedactionRule] supplies another rule; rows read under different
+// rules are cached apart, so unredacted rows are never served once
+// redaction is back on.
+//
+// # Fair access to EDGAR
+//
+// SEC asks every client to identify itself and to stay under 10 requests a
+// second. The Client sends the User-Agent given with [WithUserAgent] (no
+// User-Agent, no request: [ErrNoUserAgent]); spaces request starts at least
+// [DefaultRequestInterval] apart across all goroutines and all processes
+// sharing the cache directory (a lock file there); retries 403, 429, 5xx,
+// network errors, truncated bodies and HTML error pages served in place of
+// data with exponential backoff, honouring Retry-After ([RetryPolicy]); and
+// fails at once on 404 and other 4xx. It fetches as little as it can:
+// a holdings question reads the filing list and one complete submission
+// file per holdings report from the latest back to the base, and filing
+// documents, which never change once accepted, are cached forever.
+//
+// The cache lives in $XDG_CACHE_HOME/edgar13f (usually ~/.cache/edgar13f;
+// see [WithCacheDir]); nothing is written elsewhere. A cached filing list
+// answers for asOf only if it was fetched at least two days after asOf,
+// because filings accepted after hours are dated the next business day.
+//
+// # Offline use and testing
+//
+// A [MirrorFetcher] reads an EDGAR mirror tree, in which the document at
+// https://HOST/PATH is the file HOST/PATH. [WithFetcher] plugs it in for
+// offline work; [MirrorHandler] serves the same tree over HTTP so that tests
+// can run the Client's real HTTP path against an httptest server with
+// [WithBaseURL]. The repository's testdata/mirror holds recorded EDGAR
+// filings (Berkshire Hathaway's 2022–2023 amendment chains among them) and
+// the examples in this documentation run against it.
+package edgar13f

@@ -1,0 +1,331 @@
+// Package edgarhttp fetches EDGAR documents over HTTP politely: every request
+// names its sender, request starts are spaced by a Waiter, and transient
+// failures (rate limiting, server errors, cut or substituted bodies) are
+// retried with exponential backoff that honours Retry-After.
+package edgarhttp
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Defaults for zero Config fields.
+const (
+	defaultTimeout     = 60 * time.Second
+	defaultMaxAttempts = 6
+	defaultBaseDelay   = time.Second
+	defaultMaxDelay    = 2 * time.Minute
+	defaultMaxBytes    = 256 << 20
+)
+
+// drainLimit bounds how much of an error response is read so that the
+// connection can be reused.
+const drainLimit = 64 << 10
+
+// ErrNoUserAgent is returned by New when Config.UserAgent is blank.
+var ErrNoUserAgent = errors.New("edgarhttp: no user agent")
+
+// ErrNotFound is wrapped by the *Error for a 404 response.
+var ErrNotFound = errors.New("edgarhttp: not found")
+
+// Causes recorded in Error.Err.
+var (
+	errHTMLPage = errors.New("edgarhttp: html page in place of data")
+	errTooLarge = errors.New("edgarhttp: response body too large")
+)
+
+// A Waiter blocks until a request may start.
+type Waiter interface {
+	Wait(ctx context.Context) error
+}
+
+// Config configures a Client.
+type Config struct {
+	UserAgent   string        // required: "Name email@domain"
+	HTTPClient  *http.Client  // nil means a client with a 60 s timeout
+	Spacer      Waiter        // spaces request starts (every attempt, including retries); nil means none
+	MaxAttempts int           // total attempts per Get; 0 means 6
+	BaseDelay   time.Duration // first backoff; 0 means 1 s; doubles each retry with ±20% jitter
+	MaxDelay    time.Duration // cap on one backoff (and on an honoured Retry-After); 0 means 2 min
+	MaxBytes    int64         // cap on a response body; 0 means 256 MiB; larger = non-retryable error
+}
+
+// A Client fetches EDGAR URLs. It is safe for concurrent use.
+type Client struct {
+	userAgent   string
+	hc          *http.Client
+	spacer      Waiter
+	maxAttempts int
+	baseDelay   time.Duration
+	maxDelay    time.Duration
+	maxBytes    int64
+
+	// Seams for tests.
+	sleep  func(ctx context.Context, d time.Duration) error
+	now    func() time.Time
+	jitter func() float64 // uniform in [0, 1)
+}
+
+// New returns a Client; it fails with ErrNoUserAgent when cfg.UserAgent is
+// blank, and with an error when cfg holds a negative or invalid value.
+func New(cfg Config) (*Client, error) {
+	ua := strings.TrimSpace(cfg.UserAgent)
+	if ua == "" {
+		return nil, ErrNoUserAgent
+	}
+	if strings.ContainsFunc(ua, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		return nil, errors.New("edgarhttp: user agent contains control characters")
+	}
+	if cfg.MaxAttempts < 0 || cfg.BaseDelay < 0 || cfg.MaxDelay < 0 || cfg.MaxBytes < 0 {
+		return nil, errors.New("edgarhttp: negative config value")
+	}
+	c := &Client{
+		userAgent:   ua,
+		hc:          cfg.HTTPClient,
+		spacer:      cfg.Spacer,
+		maxAttempts: orDefault(cfg.MaxAttempts, defaultMaxAttempts),
+		baseDelay:   orDefault(cfg.BaseDelay, defaultBaseDelay),
+		maxDelay:    orDefault(cfg.MaxDelay, defaultMaxDelay),
+		maxBytes:    orDefault(cfg.MaxBytes, defaultMaxBytes),
+		sleep:       sleep,
+		now:         time.Now,
+		jitter:      rand.Float64,
+	}
+	if c.hc == nil {
+		c.hc = &http.Client{Timeout: defaultTimeout}
+	}
+	return c, nil
+}
+
+func orDefault[T int | int64 | time.Duration](v, def T) T {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// An Error reports a failed Get.
+type Error struct {
+	URL        string
+	StatusCode int // last HTTP status, 0 when no response was received
+	Attempts   int // requests sent
+	Err        error
+}
+
+// Error describes the failure.
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("edgarhttp: get ")
+	b.WriteString(e.URL)
+	if e.StatusCode != 0 {
+		fmt.Fprintf(&b, ": status %d", e.StatusCode)
+	}
+	if e.Attempts > 1 {
+		fmt.Fprintf(&b, ": giving up after %d attempts", e.Attempts)
+	}
+	if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// outcome is the result of one attempt that did not succeed.
+type outcome struct {
+	status     int
+	err        error
+	retry      bool
+	retryAfter time.Duration
+}
+
+// Get returns the body at url. It returns ctx.Err() when ctx ends first, and
+// otherwise an *Error when the request fails at once or after the last attempt.
+func (c *Client) Get(ctx context.Context, url string) ([]byte, error) {
+	var last outcome
+	for attempt := 1; ; attempt++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if c.spacer != nil {
+			if err := c.spacer.Wait(ctx); err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				return nil, &Error{URL: url, StatusCode: last.status, Attempts: attempt - 1, Err: err}
+			}
+		}
+		body, o := c.attempt(ctx, url)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if o.err == nil {
+			return body, nil
+		}
+		last = o
+		if !o.retry || attempt >= c.maxAttempts {
+			return nil, &Error{URL: url, StatusCode: o.status, Attempts: attempt, Err: o.err}
+		}
+		d := min(max(c.backoff(attempt), o.retryAfter), c.maxDelay)
+		if err := c.sleep(ctx, d); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// backoff returns the jittered delay after the given failed attempt (1-based).
+func (c *Client) backoff(attempt int) time.Duration {
+	d := c.baseDelay
+	for i := 1; i < attempt && d < c.maxDelay; i++ {
+		d *= 2
+	}
+	d = min(d, c.maxDelay)
+	return time.Duration(float64(d) * (0.8 + 0.4*c.jitter()))
+}
+
+// attempt sends one request and classifies its result.
+func (c *Client) attempt(ctx context.Context, rawURL string) ([]byte, outcome) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	if err != nil {
+		return nil, outcome{err: fmt.Errorf("edgarhttp: %w", err)}
+	}
+	req.Header.Set("User-Agent", c.userAgent)
+	req.Header.Set("Accept-Encoding", "gzip")
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, outcome{err: err, retry: true}
+	}
+	defer resp.Body.Close()
+
+	code := resp.StatusCode
+	switch {
+	case code == http.StatusNotFound:
+		drain(resp.Body)
+		return nil, outcome{status: code, err: ErrNotFound}
+	case code == http.StatusForbidden || code == http.StatusTooManyRequests || code >= 500:
+		drain(resp.Body)
+		return nil, outcome{status: code, err: statusError(code), retry: true,
+			retryAfter: retryAfter(resp.Header.Get("Retry-After"), c.now())}
+	case code < 200 || code > 299:
+		drain(resp.Body)
+		return nil, outcome{status: code, err: statusError(code)}
+	}
+
+	gz := strings.EqualFold(strings.TrimSpace(resp.Header.Get("Content-Encoding")), "gzip")
+	if !gz && resp.ContentLength > c.maxBytes {
+		return nil, outcome{status: code, err: fmt.Errorf("%w: %d bytes, limit %d", errTooLarge, resp.ContentLength, c.maxBytes)}
+	}
+	body, err := c.read(resp.Body, gz)
+	if err != nil {
+		if errors.Is(err, errTooLarge) {
+			return nil, outcome{status: code, err: err}
+		}
+		return nil, outcome{status: code, err: fmt.Errorf("edgarhttp: truncated body: %w", err), retry: true}
+	}
+	if htmlInPlaceOfData(req.URL, resp.Header.Get("Content-Type"), body) {
+		return nil, outcome{status: code, err: errHTMLPage, retry: true,
+			retryAfter: retryAfter(resp.Header.Get("Retry-After"), c.now())}
+	}
+	return body, outcome{}
+}
+
+// read returns the whole (decoded) body, failing with errTooLarge beyond
+// c.maxBytes.
+func (c *Client) read(r io.Reader, gz bool) ([]byte, error) {
+	if gz {
+		zr, err := gzip.NewReader(r)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF // an empty gzip body is a cut one
+			}
+			return nil, err
+		}
+		defer zr.Close()
+		r = zr
+	}
+	body, err := io.ReadAll(io.LimitReader(r, c.maxBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(body)) > c.maxBytes {
+		return nil, fmt.Errorf("%w: over %d bytes", errTooLarge, c.maxBytes)
+	}
+	return body, nil
+}
+
+// statusError describes an unsuccessful HTTP status.
+func statusError(code int) error {
+	return fmt.Errorf("edgarhttp: %s", strings.ToLower(http.StatusText(code)))
+}
+
+// drain reads a little of an unwanted body so the connection can be reused.
+func drain(r io.Reader) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(r, drainLimit))
+}
+
+// retryAfter parses a Retry-After header value, either delta-seconds or an
+// HTTP-date, into a wait from now; it returns 0 when absent or invalid.
+func retryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs <= 0 {
+			return 0
+		}
+		return time.Duration(min(secs, int64(24*time.Hour/time.Second))) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
+
+// htmlInPlaceOfData reports whether a 2xx body is an HTML page, such as a
+// rate-limit notice, where the URL asks for data rather than a web page.
+func htmlInPlaceOfData(u *url.URL, contentType string, body []byte) bool {
+	p := strings.ToLower(u.Path)
+	if strings.HasSuffix(p, ".htm") || strings.HasSuffix(p, ".html") {
+		return false
+	}
+	if mt, _, err := mime.ParseMediaType(contentType); err == nil && mt == "text/html" {
+		return true
+	}
+	head := bytes.TrimLeft(body, "\ufeff \t\r\n\f\v")
+	head = head[:min(len(head), len("<!doctype html"))]
+	return hasPrefixFold(head, "<!doctype html") || hasPrefixFold(head, "<html")
+}
+
+// hasPrefixFold reports whether b begins with the ASCII prefix, ignoring case.
+func hasPrefixFold(b []byte, prefix string) bool {
+	return len(b) >= len(prefix) && strings.EqualFold(string(b[:len(prefix)]), prefix)
+}
+
+// sleep waits for d, or until ctx ends, returning ctx.Err() then.
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

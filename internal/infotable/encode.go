@@ -1,0 +1,232 @@
+package infotable
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+)
+
+// The encoding written by AppendEncoded, version 1:
+//
+//	magic "E13T", version byte 1
+//	uvarint row count
+//	uvarint string region length, then the string region: every string of
+//	    every row, concatenated in row order
+//	per row: one flags byte (ShPrn, PutCall and InvestmentDiscretion codes),
+//	    uvarint lengths of NameOfIssuer, TitleOfClass, CUSIP, FIGI,
+//	    OtherManager and of each literal ShPrn, PutCall, InvestmentDiscretion
+//	    (code litShPrn, litPutCall, litDisc), in that order, then zig-zag
+//	    varints Value, Shares, VotingSole, VotingShared, VotingNone
+//	CRC-32C (Castagnoli) of everything before it, 4 bytes little-endian
+//
+// Flags: bits 0-1 ShPrn code, bits 2-3 PutCall code, bits 4-6
+// InvestmentDiscretion code, bit 7 zero. A code indexes the matching table
+// below; the last code of each table means "stored as a literal string", so
+// every Row value can be encoded.
+const (
+	magic   = "E13T"
+	version = 1
+
+	// minRowBytes is the smallest encoded row: the flags byte, five string
+	// lengths and five numbers of one byte each.
+	minRowBytes = 1 + 5 + 5
+)
+
+var (
+	shPrnCodes   = []string{"", "SH", "PRN"}
+	putCallCodes = []string{"", "PUT", "CALL"}
+	discCodes    = []string{"", "SOLE", "DFND", "OTR"}
+
+	litShPrn   = byte(len(shPrnCodes))
+	litPutCall = byte(len(putCallCodes))
+	litDisc    = byte(len(discCodes))
+
+	castagnoli = crc32.MakeTable(crc32.Castagnoli)
+)
+
+// code returns the index of s in codes, or len(codes) (the literal code) when
+// s is not among them.
+func code(codes []string, s string) byte {
+	for i, c := range codes {
+		if c == s {
+			return byte(i)
+		}
+	}
+	return byte(len(codes))
+}
+
+// rowFlags returns the flags byte of r.
+func rowFlags(r *Row) byte {
+	return code(shPrnCodes, r.ShPrn) | code(putCallCodes, r.PutCall)<<2 | code(discCodes, r.InvestmentDiscretion)<<4
+}
+
+// rowStrings returns the strings of r stored in the string region, in order.
+func rowStrings(r *Row, flags byte) []string {
+	ss := []string{r.NameOfIssuer, r.TitleOfClass, r.CUSIP, r.FIGI, r.OtherManager}
+	if flags&3 == litShPrn {
+		ss = append(ss, r.ShPrn)
+	}
+	if flags>>2&3 == litPutCall {
+		ss = append(ss, r.PutCall)
+	}
+	if flags>>4&7 == litDisc {
+		ss = append(ss, r.InvestmentDiscretion)
+	}
+	return ss
+}
+
+// AppendEncoded appends a compact binary encoding of rows to dst.
+func AppendEncoded(dst []byte, rows []Row) []byte {
+	start := len(dst)
+	strLen := 0
+	for i := range rows {
+		for _, s := range rowStrings(&rows[i], rowFlags(&rows[i])) {
+			strLen += len(s)
+		}
+	}
+	dst = append(dst, magic...)
+	dst = append(dst, version)
+	dst = binary.AppendUvarint(dst, uint64(len(rows)))
+	dst = binary.AppendUvarint(dst, uint64(strLen))
+	for i := range rows {
+		for _, s := range rowStrings(&rows[i], rowFlags(&rows[i])) {
+			dst = append(dst, s...)
+		}
+	}
+	for i := range rows {
+		r := &rows[i]
+		flags := rowFlags(r)
+		dst = append(dst, flags)
+		for _, s := range rowStrings(r, flags) {
+			dst = binary.AppendUvarint(dst, uint64(len(s)))
+		}
+		for _, n := range [...]int64{r.Value, r.Shares, r.VotingSole, r.VotingShared, r.VotingNone} {
+			dst = binary.AppendVarint(dst, n)
+		}
+	}
+	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[start:], castagnoli))
+}
+
+var errCorrupt = errors.New("infotable: corrupt encoding")
+
+// Decode decodes what AppendEncoded wrote. Any corrupt or truncated input is an error, never a panic.
+//
+// It allocates the returned slice and one string holding all of its text.
+func Decode(b []byte) ([]Row, error) {
+	if len(b) < len(magic)+1+4 || string(b[:len(magic)]) != magic {
+		return nil, errors.New("infotable: not an encoded table")
+	}
+	if b[len(magic)] != version {
+		return nil, fmt.Errorf("infotable: unsupported encoding version %d", b[len(magic)])
+	}
+	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
+	if crc32.Checksum(body, castagnoli) != sum {
+		return nil, errors.New("infotable: corrupt encoding (checksum mismatch)")
+	}
+	return decodeBody(body[len(magic)+1:])
+}
+
+// decodeBody decodes the part of an encoding between the version byte and
+// the checksum.
+func decodeBody(b []byte) ([]Row, error) {
+	d := decoder{b: b}
+	count := d.uvarint()
+	strLen := d.uvarint()
+	if d.err != nil || strLen > uint64(len(d.b)) {
+		return nil, errCorrupt
+	}
+	d.s = string(d.b[:strLen])
+	d.b = d.b[strLen:]
+	if count > uint64(len(d.b)/minRowBytes) {
+		return nil, fmt.Errorf("infotable: corrupt encoding (%d rows in %d bytes)", count, len(d.b))
+	}
+	rows := make([]Row, count)
+	for i := range rows {
+		r := &rows[i]
+		flags := d.byte()
+		shPrn, putCall, disc := flags&3, flags>>2&3, flags>>4&7
+		if flags&0x80 != 0 || putCall > litPutCall || disc > litDisc {
+			return nil, fmt.Errorf("infotable: corrupt encoding (row %d flags %#x)", i+1, flags)
+		}
+		r.NameOfIssuer = d.str()
+		r.TitleOfClass = d.str()
+		r.CUSIP = d.str()
+		r.FIGI = d.str()
+		r.OtherManager = d.str()
+		r.ShPrn = d.enum(shPrnCodes, shPrn)
+		r.PutCall = d.enum(putCallCodes, putCall)
+		r.InvestmentDiscretion = d.enum(discCodes, disc)
+		r.Value = d.varint()
+		r.Shares = d.varint()
+		r.VotingSole = d.varint()
+		r.VotingShared = d.varint()
+		r.VotingNone = d.varint()
+		if d.err != nil {
+			return nil, fmt.Errorf("infotable: corrupt encoding (row %d)", i+1)
+		}
+	}
+	if len(d.b) != 0 || d.off != len(d.s) {
+		return nil, errCorrupt
+	}
+	return rows, nil
+}
+
+// decoder reads row data from b and strings from s. Its methods return zero
+// values once err is set.
+type decoder struct {
+	b   []byte
+	s   string
+	off int // next unread byte of s
+	err error
+}
+
+func (d *decoder) byte() byte {
+	if len(d.b) == 0 {
+		d.err = errCorrupt
+		return 0
+	}
+	c := d.b[0]
+	d.b = d.b[1:]
+	return c
+}
+
+func (d *decoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.err = errCorrupt
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) varint() int64 {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.err = errCorrupt
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+// str reads a length and returns the next string of that length from s.
+func (d *decoder) str() string {
+	n := d.uvarint()
+	if d.err != nil || n > uint64(len(d.s)-d.off) {
+		d.err = errCorrupt
+		return ""
+	}
+	s := d.s[d.off : d.off+int(n)]
+	d.off += int(n)
+	return s
+}
+
+// enum returns codes[c], or a literal string when c is the literal code.
+func (d *decoder) enum(codes []string, c byte) string {
+	if int(c) < len(codes) {
+		return codes[c]
+	}
+	return d.str()
+}

@@ -1,0 +1,261 @@
+// Package mirror reads and serves EDGAR mirror trees: directories in which
+// the document at https://HOST/PATH is stored as HOST/PATH.
+package mirror
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// ErrNotFound is wrapped by errors for files missing from the mirror.
+var ErrNotFound = errors.New("mirror: not found")
+
+// PathFor maps an EDGAR URL to its path in a mirror tree:
+// "https://data.sec.gov/submissions/CIK0001067983.json" ->
+// "data.sec.gov/submissions/CIK0001067983.json". Only http and https URLs
+// with a host and a path that is fs.ValidPath after cleaning; no query, no
+// fragment, no "..", no backslashes; a trailing "/" is an error.
+//
+// The host is lower-cased; it may carry a port but no user information, and
+// IPv6 literals are not accepted.
+func PathFor(rawURL string) (string, error) {
+	if strings.ContainsAny(rawURL, "?#") {
+		return "", fmt.Errorf("mirror: URL %q has a query or fragment", rawURL)
+	}
+	if strings.Contains(rawURL, `\`) {
+		return "", fmt.Errorf("mirror: URL %q contains a backslash", rawURL)
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "", fmt.Errorf("mirror: %w", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("mirror: URL %q is not http or https", rawURL)
+	}
+	if u.User != nil || u.Opaque != "" {
+		return "", fmt.Errorf("mirror: URL %q is not a plain host and path", rawURL)
+	}
+	host := strings.ToLower(u.Host)
+	if !validHost(host) {
+		return "", fmt.Errorf("mirror: URL %q has no valid host", rawURL)
+	}
+	p := u.Path
+	switch {
+	case p == "" || p == "/":
+		return "", fmt.Errorf("mirror: URL %q has no path", rawURL)
+	case strings.HasSuffix(p, "/"):
+		return "", fmt.Errorf("mirror: URL %q names a directory", rawURL)
+	case strings.ContainsAny(p, "\\\x00"):
+		return "", fmt.Errorf("mirror: URL %q has a backslash or NUL in its path", rawURL)
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == ".." {
+			return "", fmt.Errorf("mirror: URL %q contains \"..\"", rawURL)
+		}
+	}
+	rel := host + "/" + strings.TrimPrefix(path.Clean(p), "/")
+	if !fs.ValidPath(rel) {
+		return "", fmt.Errorf("mirror: URL %q does not map to a valid path", rawURL)
+	}
+	return rel, nil
+}
+
+// validHost reports whether h is a lower-case host name or IPv4 address with
+// an optional numeric port.
+func validHost(h string) bool {
+	name, port, hasPort := strings.Cut(h, ":")
+	if name == "" || name == "." || name == ".." || (hasPort && port == "") {
+		return false
+	}
+	for _, c := range name {
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '.' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	for _, c := range port {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// A Fetcher reads EDGAR URLs from a mirror tree.
+type Fetcher struct {
+	fsys fs.FS
+}
+
+// NewFetcher returns a Fetcher reading fsys.
+func NewFetcher(fsys fs.FS) *Fetcher {
+	return &Fetcher{fsys: fsys}
+}
+
+// Fetch returns the bytes mirrored for url; a missing file (or a directory)
+// wraps ErrNotFound (and fs.ErrNotExist). It returns ctx.Err() if ctx is
+// done.
+func (f *Fetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p, err := PathFor(url)
+	if err != nil {
+		return nil, err
+	}
+	b, err := readFile(f.fsys, p)
+	if err != nil {
+		return nil, fmt.Errorf("mirror: fetch %s: %w", url, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// errIsDir is wrapped, with ErrNotFound and fs.ErrNotExist, for directories.
+var errIsDir = errors.New("is a directory")
+
+// readFile reads the regular file at p. A missing file or a directory wraps
+// ErrNotFound and fs.ErrNotExist.
+func readFile(fsys fs.FS, p string) ([]byte, error) {
+	f, err := fsys.Open(p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w: %w", ErrNotFound, err)
+		}
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("%w: %s %w (%w)", ErrNotFound, p, errIsDir, fs.ErrNotExist)
+	}
+	return io.ReadAll(f)
+}
+
+// DirFS returns a read-only fs.FS of dir that cannot be escaped by ".." or by
+// symlinks pointing outside dir. The directory stays open for the life of
+// the program.
+func DirFS(dir string) (fs.FS, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("mirror: %w", err)
+	}
+	return root.FS(), nil
+}
+
+// contentTypes maps file extensions to the Content-Type that Handler sends.
+var contentTypes = map[string]string{
+	".json": "application/json",
+	".xml":  "application/xml",
+	".txt":  "text/plain",
+	".idx":  "text/plain",
+}
+
+// Handler serves a mirror tree over HTTP: GET /<host>/<path> returns the file
+// at <host>/<path> (404 when missing or a directory, 405 for methods other
+// than GET and HEAD). Content-Type: application/json for .json,
+// application/xml for .xml, text/plain for .txt and .idx, and
+// application/octet-stream otherwise. Serves gzip when the request says
+// Accept-Encoding: gzip.
+func Handler(fsys fs.FS) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		p := strings.TrimPrefix(r.URL.Path, "/")
+		if !strings.Contains(p, "/") || !fs.ValidPath(p) || strings.ContainsAny(p, "\\\x00") {
+			http.NotFound(w, r)
+			return
+		}
+		body, err := readFile(fsys, p)
+		switch {
+		case errors.Is(err, fs.ErrPermission):
+			http.Error(w, "forbidden", http.StatusForbidden)
+			return
+		case err != nil:
+			// Missing files, directories and paths the file system refuses
+			// (such as symlinks leaving the root) are all absent from the mirror.
+			http.NotFound(w, r)
+			return
+		}
+		ct, ok := contentTypes[path.Ext(p)]
+		if !ok {
+			ct = "application/octet-stream"
+		}
+		h := w.Header()
+		h.Set("Content-Type", ct)
+		h.Set("Vary", "Accept-Encoding")
+		if acceptsGzip(r.Header.Get("Accept-Encoding")) {
+			var buf bytes.Buffer
+			zw := gzip.NewWriter(&buf)
+			zw.Write(body)
+			zw.Close()
+			body = buf.Bytes()
+			h.Set("Content-Encoding", "gzip")
+		}
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+		w.WriteHeader(http.StatusOK)
+		if r.Method != http.MethodHead {
+			w.Write(body)
+		}
+	})
+}
+
+// acceptsGzip reports whether an Accept-Encoding header value admits gzip
+// (listed, and not with q=0).
+func acceptsGzip(header string) bool {
+	for _, part := range strings.Split(header, ",") {
+		coding, params, _ := strings.Cut(part, ";")
+		if !strings.EqualFold(strings.TrimSpace(coding), "gzip") {
+			continue
+		}
+		name, value, _ := strings.Cut(strings.TrimSpace(params), "=")
+		if strings.EqualFold(strings.TrimSpace(name), "q") {
+			if q, err := strconv.ParseFloat(strings.TrimSpace(value), 64); err == nil && q == 0 {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// URLFor maps an EDGAR URL onto a base URL in the mirror layout:
+// URLFor("http://127.0.0.1:5555/m", "https://data.sec.gov/x.json") =
+// "http://127.0.0.1:5555/m/data.sec.gov/x.json". The base must be an http or
+// https URL with a host and no query or fragment.
+func URLFor(base, rawURL string) (string, error) {
+	p, err := PathFor(rawURL)
+	if err != nil {
+		return "", err
+	}
+	b, err := url.Parse(base)
+	if err != nil {
+		return "", fmt.Errorf("mirror: base URL: %w", err)
+	}
+	if (b.Scheme != "http" && b.Scheme != "https") || b.Host == "" || b.Opaque != "" ||
+		b.RawQuery != "" || b.ForceQuery || b.Fragment != "" || strings.Contains(base, "#") {
+		return "", fmt.Errorf("mirror: base URL %q is not an http or https URL with a host and no query or fragment", base)
+	}
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.TrimSuffix(b.String(), "/") + "/" + strings.Join(segs, "/"), nil
+}

@@ -1,0 +1,447 @@
+package throttle
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// slack absorbs timer and scheduling latency when comparing real start
+// times: a start that wakes late narrows the gap to the next one. On a busy
+// machine under the race detector that latency reaches several milliseconds.
+const slack = 10 * time.Millisecond
+
+// tries is how often a timing measurement that should show correct spacing is
+// repeated before a violation counts; a broken spacer violates on every run.
+const tries = 3
+
+// minGap returns the smallest gap between consecutive starts.
+func minGap(starts []time.Time) time.Duration {
+	s := slices.Clone(starts)
+	slices.SortFunc(s, func(a, b time.Time) int { return a.Compare(b) })
+	gap := time.Duration(1<<63 - 1)
+	for i := 1; i < len(s); i++ {
+		gap = min(gap, s[i].Sub(s[i-1]))
+	}
+	return gap
+}
+
+// measure runs run up to n times, stopping at the first run whose starts are
+// spaced at least interval-slack apart, and reports that run's (or else the
+// last run's) smallest gap and whether it violates the spacing.
+func measure(t *testing.T, interval time.Duration, n int, run func() []time.Time) (gap time.Duration, bad bool) {
+	t.Helper()
+	for i := range n {
+		gap = minGap(run())
+		bad = gap < interval-slack
+		t.Logf("run %d: closest starts %v apart", i+1, gap)
+		if !bad {
+			break
+		}
+	}
+	return gap, bad
+}
+
+func TestNew(t *testing.T) {
+	tests := []struct {
+		name     string
+		interval time.Duration
+		wantErr  bool
+	}{
+		{"positive", 250 * time.Millisecond, false},
+		{"zero", 0, true},
+		{"negative", -time.Second, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := New(tc.interval, "")
+			if gotErr := err != nil; gotErr != tc.wantErr {
+				t.Fatalf("New(%v) error = %v, want error %v", tc.interval, err, tc.wantErr)
+			}
+			if err == nil && s.Interval() != tc.interval {
+				t.Errorf("Interval() = %v, want %v", s.Interval(), tc.interval)
+			}
+		})
+	}
+}
+
+func TestNewCreatesPrivateLockFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lock")
+	if _, err := New(time.Millisecond, path); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(os.FileMode(0o600), fi.Mode().Perm()); diff != "" {
+		t.Errorf("lock file mode (-want +got):\n%s", diff)
+	}
+}
+
+func TestNewUnusableLockPath(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "missing-dir", "lock")
+	if _, err := New(time.Millisecond, path); err == nil {
+		t.Fatalf("New(%q) succeeded, want error", path)
+	}
+}
+
+func TestWaitSpacesGoroutines(t *testing.T) {
+	const interval = 40 * time.Millisecond
+	tests := []struct {
+		name     string
+		lock     bool
+		separate bool // planted fault: one Spacer per goroutine
+		tries    int
+		wantBad  bool
+	}{
+		{"in-process", false, false, tries, false},
+		{"lock file", true, false, tries, false},
+		{"separate spacers", false, true, 1, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := ""
+			if tc.lock {
+				path = filepath.Join(t.TempDir(), "lock")
+			}
+			shared, err := New(interval, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			spacer := func() *Spacer {
+				if !tc.separate {
+					return shared
+				}
+				s, err := New(interval, path)
+				if err != nil {
+					t.Error(err)
+				}
+				return s
+			}
+			gap, bad := measure(t, interval, tc.tries, func() []time.Time { return startAll(t, spacer, 6) })
+			if bad != tc.wantBad {
+				t.Errorf("closest starts %v apart (interval %v): violation = %v, want %v", gap, interval, bad, tc.wantBad)
+			}
+		})
+	}
+}
+
+// startAll calls Wait from n goroutines at once, each on the Spacer that
+// spacer returns, and returns their starts.
+func startAll(t *testing.T, spacer func() *Spacer, n int) []time.Time {
+	t.Helper()
+	var mu sync.Mutex
+	var starts []time.Time
+	var wg sync.WaitGroup
+	for range n {
+		s := spacer()
+		wg.Go(func() {
+			if err := s.Wait(context.Background()); err != nil {
+				t.Error(err)
+				return
+			}
+			now := time.Now()
+			mu.Lock()
+			starts = append(starts, now)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if len(starts) != n {
+		t.Fatalf("got %d starts, want %d", len(starts), n)
+	}
+	return starts
+}
+
+func TestWaitLockFileContent(t *testing.T) {
+	const interval = 40 * time.Millisecond
+	tests := []struct {
+		name    string
+		content []byte
+	}{
+		{"missing", nil},
+		{"empty", []byte{}},
+		{"short", []byte{1, 2, 3}},
+		{"long", []byte("not a slot at all")},
+		{"past", slot(time.Now().Add(-time.Hour))},
+		{"far future", slot(time.Now().Add(24 * time.Hour))},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "lock")
+			if tc.content != nil {
+				if err := os.WriteFile(path, tc.content, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s, err := New(interval, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := time.Now()
+			if err := s.Wait(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			after := time.Now()
+			if d := after.Sub(before); d >= interval {
+				t.Errorf("Wait took %v, want an immediate start", d)
+			}
+			got, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != slotSize {
+				t.Fatalf("lock file holds %d bytes, want %d", len(got), slotSize)
+			}
+			next := time.Unix(0, int64(binary.LittleEndian.Uint64(got)))
+			if next.Before(before.Add(interval)) || next.After(after.Add(interval)) {
+				t.Errorf("next slot %v, want within [%v, %v]", next, before.Add(interval), after.Add(interval))
+			}
+		})
+	}
+}
+
+// slot encodes t as the lock file's content.
+func slot(t time.Time) []byte {
+	return binary.LittleEndian.AppendUint64(nil, uint64(t.UnixNano()))
+}
+
+func TestWaitHonoursStoredSlot(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lock")
+	at := time.Now().Add(60 * time.Millisecond)
+	if err := os.WriteFile(path, slot(at), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(10*time.Millisecond, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if now := time.Now(); now.Before(at) {
+		t.Errorf("Wait returned %v before the stored slot", at.Sub(now))
+	}
+}
+
+func TestWaitContext(t *testing.T) {
+	tests := []struct {
+		name   string
+		lock   bool
+		stored bool // a slot an hour ahead already taken by another process
+		cancel bool // cancel rather than deadline
+	}{
+		{"in-process cancel", false, false, true},
+		{"in-process deadline", false, false, false},
+		{"lock file cancel", true, true, true},
+		{"lock file deadline", true, true, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := ""
+			if tc.lock {
+				path = filepath.Join(t.TempDir(), "lock")
+			}
+			s, err := New(time.Hour, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.stored {
+				if err := os.WriteFile(path, slot(time.Now().Add(time.Hour)), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			} else if err := s.Wait(context.Background()); err != nil {
+				t.Fatal(err) // takes the only immediate slot
+			}
+			var ctx context.Context
+			var cancel context.CancelFunc
+			want := context.DeadlineExceeded
+			if tc.cancel {
+				ctx, cancel = context.WithCancel(context.Background())
+				time.AfterFunc(20*time.Millisecond, cancel)
+				want = context.Canceled
+			} else {
+				ctx, cancel = context.WithTimeout(context.Background(), 20*time.Millisecond)
+			}
+			defer cancel()
+			start := time.Now()
+			err = s.Wait(ctx)
+			if err != want {
+				t.Errorf("Wait error = %v, want %v", err, want)
+			}
+			if d := time.Since(start); d > time.Second {
+				t.Errorf("Wait returned after %v, want promptly", d)
+			}
+		})
+	}
+}
+
+func TestWaitContextAlreadyDone(t *testing.T) {
+	s, err := New(time.Millisecond, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := s.Wait(ctx); err != context.Canceled {
+		t.Errorf("Wait error = %v, want %v", err, context.Canceled)
+	}
+}
+
+// Environment of the helper processes started by TestWaitAcrossProcesses.
+const (
+	envHelper   = "THROTTLE_HELPER"
+	envLock     = "THROTTLE_LOCK"
+	envInterval = "THROTTLE_INTERVAL"
+	envSlots    = "THROTTLE_SLOTS"
+)
+
+// TestHelperProcess is not a test: run by TestWaitAcrossProcesses, it prints
+// "ready", waits for a line on stdin, then takes slots and prints each start.
+func TestHelperProcess(t *testing.T) {
+	if os.Getenv(envHelper) != "1" {
+		t.Skip("helper process only")
+	}
+	interval, err := time.ParseDuration(os.Getenv(envInterval))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	slots, err := strconv.Atoi(os.Getenv(envSlots))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	s, err := New(interval, os.Getenv(envLock))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	fmt.Println("ready")
+	if _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	for range slots {
+		if err := s.Wait(context.Background()); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		fmt.Println("start", time.Now().UnixNano())
+	}
+	os.Exit(0)
+}
+
+// runHelpers starts two helper processes that share lockPath, releases them
+// together, and returns all their start times.
+func runHelpers(t *testing.T, lockPath string, interval time.Duration, slots int) []time.Time {
+	t.Helper()
+	type helper struct {
+		cmd   *exec.Cmd
+		out   *bufio.Scanner
+		stdin io.WriteCloser
+	}
+	var hs []*helper
+	for range 2 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$")
+		cmd.Env = append(os.Environ(),
+			envHelper+"=1",
+			envLock+"="+lockPath,
+			envInterval+"="+interval.String(),
+			envSlots+"="+strconv.Itoa(slots),
+		)
+		cmd.Stderr = os.Stderr
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+		hs = append(hs, &helper{cmd: cmd, out: bufio.NewScanner(stdout), stdin: stdin})
+	}
+	for i, h := range hs {
+		if !h.out.Scan() || h.out.Text() != "ready" {
+			t.Fatalf("helper %d did not report ready: %q %v", i, h.out.Text(), h.out.Err())
+		}
+	}
+	for _, h := range hs {
+		if _, err := fmt.Fprintln(h.stdin); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var starts []time.Time
+	for i, h := range hs {
+		n := 0
+		for h.out.Scan() {
+			ns, ok := strings.CutPrefix(h.out.Text(), "start ")
+			if !ok {
+				continue
+			}
+			v, err := strconv.ParseInt(ns, 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			starts = append(starts, time.Unix(0, v))
+			n++
+		}
+		if err := h.cmd.Wait(); err != nil {
+			t.Fatalf("helper %d: %v", i, err)
+		}
+		if n != slots {
+			t.Fatalf("helper %d took %d slots, want %d", i, n, slots)
+		}
+	}
+	return starts
+}
+
+func TestWaitAcrossProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts helper processes")
+	}
+	const interval = 40 * time.Millisecond
+	tests := []struct {
+		name      string
+		lock      bool
+		tries     int
+		wantClose bool // spacing violated somewhere
+	}{
+		{"shared lock file", true, tries, false},
+		// Planted fault: without the lock file each process spaces only its
+		// own starts, and a single run must show it.
+		{"no lock file", false, 1, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := ""
+			if tc.lock {
+				path = filepath.Join(t.TempDir(), "lock")
+			}
+			gap, bad := measure(t, interval, tc.tries, func() []time.Time {
+				return runHelpers(t, path, interval, 4)
+			})
+			if bad != tc.wantClose {
+				t.Errorf("spacing violated = %v (closest gap %v), want %v", bad, gap, tc.wantClose)
+			}
+		})
+	}
+}

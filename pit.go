@@ -1,0 +1,183 @@
+package edgar13f
+
+import (
+	"cmp"
+	"slices"
+)
+
+// This file holds the point-in-time rules of SPEC §2–3 as pure functions:
+// no I/O, no clock. The only outside input is the classify callback, through
+// which the Client reads cover pages; the property tests pass a pure one.
+
+// reportKind is the role of a holdings report in the amendment rule.
+type reportKind int
+
+const (
+	kindOriginal    reportKind = iota + 1 // 13F-HR
+	kindRestatement                       // 13F-HR/A, amendmentType RESTATEMENT
+	kindNewHoldings                       // 13F-HR/A, amendmentType NEW HOLDINGS
+	kindUnspecified                       // 13F-HR/A whose cover has no amendment type
+)
+
+func (k reportKind) String() string {
+	switch k {
+	case kindOriginal:
+		return "ORIGINAL"
+	case kindRestatement:
+		return "RESTATEMENT"
+	case kindNewHoldings:
+		return "NEW HOLDINGS"
+	case kindUnspecified:
+		return "UNSPECIFIED"
+	}
+	return "UNKNOWN"
+}
+
+// replacesReport reports whether a filing of kind k becomes the base: an
+// original or a restatement, with an unspecified amendment counting as a
+// restatement.
+func (k reportKind) replacesReport() bool {
+	return k == kindOriginal || k == kindRestatement || k == kindUnspecified
+}
+
+// kindOf classifies a holdings report from its form and its cover's
+// amendment type. Only the form decides whether a filing is an original.
+func kindOf(form Form, t AmendmentType) reportKind {
+	if form == Form13FHR {
+		return kindOriginal
+	}
+	switch t {
+	case Restatement:
+		return kindRestatement
+	case NewHoldings:
+		return kindNewHoldings
+	}
+	return kindUnspecified
+}
+
+// listedFiling is a filing as EDGAR's filing list shows it: no cover facts.
+type listedFiling struct {
+	Accession  string
+	Form       Form
+	FilingDate Date
+	Period     Date // the list's reportDate; zero when the list has none
+}
+
+// coverFacts are what the amendment rule needs from a holdings report's cover.
+type coverFacts struct {
+	Period      Date // the cover's period of report
+	AmendmentNo int  // 0 when none; always 0 for an original
+	Kind        reportKind
+}
+
+// classifyFunc returns the cover facts of a holdings report. The rule calls
+// it only for visible 13F-HR and 13F-HR/A filings, and only for those whose
+// covers can change the answer.
+type classifyFunc func(listedFiling) (coverFacts, error)
+
+// classified is a holdings report with its cover facts.
+type classified struct {
+	listedFiling
+	coverFacts
+}
+
+// resolution is the outcome of the amendment rule for one CIK, period and asOf.
+type resolution struct {
+	Base        classified
+	Supplements []classified // new-holdings amendments after Base, in order
+}
+
+// visibleOn reports whether a filing with filing date filed is visible on
+// asOf: filed on or before asOf (SPEC §2). It is the one place the
+// point-in-time comparison is made.
+func visibleOn(filed, asOf Date) bool { return !filed.After(asOf) }
+
+// knownFiler reports whether any 13F of the four forms is visible on asOf.
+func knownFiler(filings []listedFiling, asOf Date) bool {
+	for _, f := range filings {
+		if f.Form.is13F() && visibleOn(f.FilingDate, asOf) {
+			return true
+		}
+	}
+	return false
+}
+
+// compareV orders holdings reports as SPEC §3 does: by filing date, then
+// amendment number with none first, then accession.
+func compareV(a, b classified) int {
+	if c := a.FilingDate.Compare(b.FilingDate); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.AmendmentNo, b.AmendmentNo); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Accession, b.Accession)
+}
+
+// resolve applies the amendment rule (SPEC §3) for one CIK's filings, a
+// period and asOf, and the decline rules that follow from the filing list
+// (unknown_cik, notice_only, not_yet_filed).
+//
+// It walks the visible holdings reports of the period from the latest filing
+// date backwards, classifying each date's filings with classify, and stops
+// at the base: covers of filings before the base are never needed. A filing
+// whose list period is unknown is classified to learn its period; a
+// filing whose cover names another period is not part of the period.
+func resolve(filings []listedFiling, period, asOf Date, classify classifyFunc) (resolution, error) {
+	if !knownFiler(filings, asOf) {
+		return resolution{}, declinef(UnknownCIK, "no 13F filing was filed on or before %s", asOf)
+	}
+	var cands []listedFiling
+	for _, f := range filings {
+		if f.Form.isHoldingsReport() && visibleOn(f.FilingDate, asOf) &&
+			(f.Period == period || f.Period.IsZero()) {
+			cands = append(cands, f)
+		}
+	}
+	// Latest filing date first; the walk handles one date at a time because
+	// the order within a date needs amendment numbers from the covers.
+	slices.SortStableFunc(cands, func(a, b listedFiling) int { return b.FilingDate.Compare(a.FilingDate) })
+
+	var supplements []classified // collected newest first
+	for start := 0; start < len(cands); {
+		end := start
+		for end < len(cands) && cands[end].FilingDate == cands[start].FilingDate {
+			end++
+		}
+		group := make([]classified, 0, end-start)
+		for _, f := range cands[start:end] {
+			facts, err := classify(f)
+			if err != nil {
+				return resolution{}, err
+			}
+			if facts.Period != period {
+				continue
+			}
+			if facts.Kind == kindOriginal {
+				facts.AmendmentNo = 0
+			}
+			group = append(group, classified{f, facts})
+		}
+		slices.SortFunc(group, compareV)
+		for i := len(group) - 1; i >= 0; i-- {
+			g := group[i]
+			if g.Kind.replacesReport() {
+				slices.Reverse(supplements)
+				return resolution{Base: g, Supplements: supplements}, nil
+			}
+			supplements = append(supplements, g)
+		}
+		start = end
+	}
+
+	for _, f := range filings {
+		if f.Form.isNotice() && visibleOn(f.FilingDate, asOf) && f.Period == period {
+			return resolution{}, declinef(NoticeOnly, "only a 13F notice (%s, filed %s) is on file for period %s as of %s; the holdings are reported by other managers",
+				f.Accession, f.FilingDate, period, asOf)
+		}
+	}
+	if len(supplements) > 0 {
+		return resolution{}, declinef(NotYetFiled, "no original or restated 13F holdings report for period %s was filed on or before %s (only new-holdings amendments)", period, asOf)
+	}
+	return resolution{}, declinef(NotYetFiled, "no 13F holdings report for period %s was filed on or before %s", period, asOf)
+}

@@ -1,0 +1,125 @@
+package edgar13f
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestNewQueryValidation(t *testing.T) {
+	q4 := MustParseDate("2023-12-31")
+	asOf := MustParseDate("2024-06-01")
+	fifty := make([]string, 51)
+	for i := range fifty {
+		fifty[i] = strings.Repeat("A", 8) + string(rune('0'+i%10))
+		fifty[i] = fifty[i][:7] + string(rune('A'+i/10)) + fifty[i][8:]
+	}
+	tests := []struct {
+		name    string
+		cik     string
+		period  Date
+		asOf    Date
+		periods []Date
+		opts    []Option
+		want    Reason // "" for valid
+	}{
+		{"valid", "1067983", q4, asOf, nil, nil, ""},
+		{"leading zeros", "0001067983", q4, asOf, nil, nil, ""},
+		{"ten digits", "1234567890", q4, asOf, nil, nil, ""},
+		{"eleven digits", "12345678901", q4, asOf, nil, nil, InvalidArgument},
+		{"empty cik", "", q4, asOf, nil, nil, InvalidArgument},
+		{"letters in cik", "10679a3", q4, asOf, nil, nil, InvalidArgument},
+		{"space in cik", " 1067983", q4, asOf, nil, nil, InvalidArgument},
+		{"unicode digit", "١٢٣", q4, asOf, nil, nil, InvalidArgument},
+		{"zero asOf", "1", q4, Date{}, nil, nil, InvalidArgument},
+		{"impossible date", "1", q4, Date{2023, time.February, 30}, nil, nil, InvalidArgument},
+		{"not quarter end", "1", MustParseDate("2023-12-30"), asOf, []Date{MustParseDate("2023-12-30")}, nil, InvalidPeriod},
+		{"bad cik beats bad period", "x", MustParseDate("2023-12-30"), asOf, []Date{MustParseDate("2023-12-30")}, nil, InvalidArgument},
+		{"bad filter beats bad period", "1", MustParseDate("2023-12-30"), asOf, []Date{MustParseDate("2023-12-30")}, []Option{MaxPositions(0)}, InvalidArgument},
+		{"bad period beats unsupported", "1", MustParseDate("2023-12-30"), asOf, []Date{MustParseDate("2023-12-30")}, []Option{PositionType("short")}, InvalidPeriod},
+		{"bad filter beats unsupported", "1", q4, asOf, []Date{q4}, []Option{PositionType("short"), Issuer("a")}, InvalidArgument},
+		{"short positions", "1", q4, asOf, []Date{q4}, []Option{PositionType("short")}, UnsupportedRequest},
+		{"long positions", "1", q4, asOf, []Date{q4}, []Option{PositionType("long")}, ""},
+		{"max 0", "1", q4, asOf, nil, []Option{MaxPositions(0)}, InvalidArgument},
+		{"max 1", "1", q4, asOf, nil, []Option{MaxPositions(1)}, ""},
+		{"max 200", "1", q4, asOf, nil, []Option{MaxPositions(200)}, ""},
+		{"max 201", "1", q4, asOf, nil, []Option{MaxPositions(201)}, InvalidArgument},
+		{"last option wins", "1", q4, asOf, nil, []Option{MaxPositions(0), MaxPositions(3)}, ""},
+		{"issuer 1 char", "1", q4, asOf, nil, []Option{Issuer("a")}, InvalidArgument},
+		{"issuer spaces fold", "1", q4, asOf, nil, []Option{Issuer("  a  ")}, InvalidArgument},
+		{"issuer 2 chars", "1", q4, asOf, nil, []Option{Issuer("ab")}, ""},
+		{"issuer 100 chars", "1", q4, asOf, nil, []Option{Issuer(strings.Repeat("é", 100))}, ""},
+		{"issuer 101 chars", "1", q4, asOf, nil, []Option{Issuer(strings.Repeat("a", 101))}, InvalidArgument},
+		{"issuer invalid utf-8", "1", q4, asOf, nil, []Option{Issuer("ab\xff")}, InvalidArgument},
+		{"cusip ok", "1", q4, asOf, nil, []Option{CUSIPs("037833100", "78462f103")}, ""},
+		{"cusip empty list", "1", q4, asOf, nil, []Option{CUSIPs()}, InvalidArgument},
+		{"cusip 8 chars", "1", q4, asOf, nil, []Option{CUSIPs("03783310")}, InvalidArgument},
+		{"cusip punctuation", "1", q4, asOf, nil, []Option{CUSIPs("0378331-0")}, InvalidArgument},
+		{"cusip exact duplicate", "1", q4, asOf, nil, []Option{CUSIPs("037833100", "037833100")}, InvalidArgument},
+		{"cusip case-different not a duplicate", "1", q4, asOf, nil, []Option{CUSIPs("78462F103", "78462f103")}, ""},
+		{"cusip 51 items", "1", q4, asOf, nil, []Option{CUSIPs(fifty...)}, InvalidArgument},
+		{"cusip 50 items", "1", q4, asOf, nil, []Option{CUSIPs(fifty[:50]...)}, ""},
+		{"diff B before A", "1", q4, asOf, []Date{q4, MustParseDate("2023-09-30")}, nil, InvalidPeriod},
+		{"diff B equals A", "1", q4, asOf, []Date{q4, q4}, nil, InvalidPeriod},
+		{"diff B after A", "1", q4, asOf, []Date{MustParseDate("2023-09-30"), q4}, nil, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := newQuery(tc.cik, map[string]Date{"period": tc.period, "asOf": tc.asOf}, tc.periods, tc.opts)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("newQuery = %v; want no error", err)
+				}
+				return
+			}
+			var d *DeclineError
+			if !errors.As(err, &d) || d.Reason != tc.want {
+				t.Fatalf("newQuery = %v; want decline %s", err, tc.want)
+			}
+			for _, r := range Reasons {
+				if got := errors.Is(err, r.sentinel()); got != (r == tc.want) {
+					t.Errorf("errors.Is(err, sentinel of %s) = %v", r, got)
+				}
+			}
+		})
+	}
+}
+
+func TestParseCIKDropsLeadingZeros(t *testing.T) {
+	for in, want := range map[string]string{"0001067983": "1067983", "1067983": "1067983", "0": "0", "0000000000": "0"} {
+		if got, err := parseCIK(in); err != nil || got != want {
+			t.Errorf("parseCIK(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+}
+
+func TestDate(t *testing.T) {
+	for _, s := range []string{"2024-02-29", "2023-12-31", "0001-01-01", "9999-12-31"} {
+		d, err := ParseDate(s)
+		if err != nil || d.String() != s {
+			t.Errorf("ParseDate(%q) = %v, %v", s, d, err)
+		}
+	}
+	for _, s := range []string{"2023-02-29", "2023-13-01", "2023-00-10", "2023-1-01", "20231231", "2023-12-31T00:00:00Z", "", "0000-01-01", "+202-01-01", "2023-12-3a"} {
+		if _, err := ParseDate(s); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("ParseDate(%q) error = %v; want invalid_argument", s, err)
+		}
+	}
+	d := MustParseDate("2024-12-31")
+	if got := d.AddDays(1).String(); got != "2025-01-01" {
+		t.Errorf("AddDays(1) = %s", got)
+	}
+	if !d.IsQuarterEnd() || MustParseDate("2024-06-29").IsQuarterEnd() {
+		t.Error("IsQuarterEnd")
+	}
+	// A time late in the evening in New York is still that day there.
+	ny := time.FixedZone("EST", -5*3600)
+	if got := DateOf(time.Date(2024, 12, 31, 23, 30, 0, 0, ny)); got != d {
+		t.Errorf("DateOf = %v; want %v", got, d)
+	}
+	var u Date
+	if err := u.UnmarshalText([]byte("2024-12-31")); err != nil || u != d {
+		t.Errorf("UnmarshalText = %v, %v", u, err)
+	}
+}
