@@ -355,3 +355,448 @@ func checkSnapshot(t *testing.T, s scenario, snap *edgar13f.Snapshot) {
 		t.Errorf("snapshot echo: cik=%s period=%s asOf=%s", snap.CIK, snap.Period, snap.AsOf)
 	}
 }
+
+func TestHoldingsRequestsAreMinimal(t *testing.T) {
+	const arch = "/www.sec.gov/Archives/edgar/data/"
+	tests := []struct {
+		name         string
+		cik, period  string
+		asOf         string
+		wantRequests []string
+	}{
+		{
+			name: "original only", cik: "1067983", period: "2023-09-30", asOf: "2023-11-15",
+			wantRequests: []string{
+				"/data.sec.gov/submissions/CIK0001067983.json",
+				arch + "1067983/000095012323010898/0000950123-23-010898.txt",
+			},
+		},
+		{
+			// Three visible filings; the original is superseded by the
+			// restatement and is never read.
+			name: "restatement plus new holdings", cik: "1067983", period: "2023-09-30", asOf: "2024-06-01",
+			wantRequests: []string{
+				"/data.sec.gov/submissions/CIK0001067983.json",
+				arch + "1067983/000095012324005653/0000950123-24-005653.txt",
+				arch + "1067983/000095012323011029/0000950123-23-011029.txt",
+			},
+		},
+		{
+			// Two amendments on one day: both covers are needed to order
+			// them by amendment number; the original before them is not.
+			name: "same-day amendments", cik: "9000001", period: "2025-03-31", asOf: "2025-05-21",
+			wantRequests: []string{
+				"/data.sec.gov/submissions/CIK0009000001.json",
+				arch + "9000001/000900000125000006/0009000001-25-000006.txt",
+				arch + "9000001/000900000125000007/0009000001-25-000007.txt",
+			},
+		},
+		{
+			name: "filing on an older page", cik: "9000004", period: "2014-03-31", asOf: "2015-01-01",
+			wantRequests: []string{
+				"/data.sec.gov/submissions/CIK0009000004.json",
+				"/data.sec.gov/submissions/CIK0009000004-submissions-001.json",
+				arch + "9000004/000900000414000001/0009000004-14-000001.txt",
+			},
+		},
+		{
+			// The period's filings are all in the recent block: the older
+			// page is not read.
+			name: "recent block suffices", cik: "9000001", period: "2024-12-31", asOf: "2025-03-01",
+			wantRequests: []string{
+				"/data.sec.gov/submissions/CIK0009000001.json",
+				arch + "9000001/000900000125000002/0009000001-25-000002.txt",
+				arch + "9000001/000900000125000001/0009000001-25-000001.txt",
+			},
+		},
+		{
+			name: "notice needs no document", cik: "315090", period: "2024-12-31", asOf: "2025-03-01",
+			wantRequests: []string{"/data.sec.gov/submissions/CIK0000315090.json"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, m := newHTTPClient(t)
+			ctx := context.Background()
+			cold, coldErr := c.Holdings(ctx, tc.cik, date(tc.period), date(tc.asOf))
+			got := m.paths()
+			slices.Sort(got)
+			want := slices.Clone(tc.wantRequests)
+			slices.Sort(want)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("cold Holdings(%s, %s, asOf=%s) requests mismatch (-want +got):\n%s", tc.cik, tc.period, tc.asOf, diff)
+			}
+			for _, r := range m.requests {
+				if ua := r.Header.Get("User-Agent"); ua != testUserAgent {
+					t.Errorf("request %s sent User-Agent %q; want %q", r.URL.Path, ua, testUserAgent)
+				}
+			}
+			// Warm: the same question again is answered from the cache.
+			m.reset()
+			warm, warmErr := c.Holdings(ctx, tc.cik, date(tc.period), date(tc.asOf))
+			if p := m.paths(); len(p) != 0 {
+				t.Errorf("warm Holdings made %d requests: %q", len(p), p)
+			}
+			if reasonOf(coldErr) != reasonOf(warmErr) || (coldErr == nil) != (warmErr == nil) {
+				t.Fatalf("cold err %v, warm err %v", coldErr, warmErr)
+			}
+			if diff := cmp.Diff(cold, warm); diff != "" {
+				t.Errorf("warm answer differs from cold (-cold +warm):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestFilingListFreshness(t *testing.T) {
+	now := date("2024-05-16")
+	clock := edgar13f.ClockFunc(func() time.Time {
+		return time.Date(now.Year, now.Month, now.Day, 12, 0, 0, 0, time.UTC)
+	})
+	c, m := newHTTPClient(t, edgar13f.WithClock(clock))
+	ctx := context.Background()
+	list := "/data.sec.gov/submissions/CIK0001067983.json"
+	countList := func() int {
+		n := 0
+		for _, p := range m.paths() {
+			if p == list {
+				n++
+			}
+		}
+		m.reset()
+		return n
+	}
+	q3 := date("2023-09-30")
+	// Fetched on 2024-05-16: fresh for asOf up to 2024-05-14.
+	for _, tc := range []struct {
+		asOf string
+		want int
+	}{
+		{"2024-05-14", 1}, // cold
+		{"2024-05-14", 0}, // fetched two days after asOf: fresh
+		{"2024-01-01", 0},
+		{"2024-05-15", 1}, // only one day after: must refetch
+		{"2024-05-15", 1}, // and again, until two days have passed
+	} {
+		if _, err := c.Holdings(ctx, "1067983", q3, date(tc.asOf)); err != nil {
+			t.Fatal(err)
+		}
+		if got := countList(); got != tc.want {
+			t.Errorf("asOf %s at %s: filing list fetched %d times; want %d", tc.asOf, now, got, tc.want)
+		}
+	}
+	// On 2024-05-17 the list fetched on 2024-05-16 is still too young for
+	// asOf 2024-05-15; the one fetched now is old enough from then on.
+	now = date("2024-05-17")
+	for _, want := range []int{1, 0} {
+		if _, err := c.Holdings(ctx, "1067983", q3, date("2024-05-15")); err != nil {
+			t.Fatal(err)
+		}
+		if got := countList(); got != want {
+			t.Errorf("asOf 2024-05-15 at %s: filing list fetched %d times; want %d", now, got, want)
+		}
+	}
+}
+
+func TestNoUserAgentSendsNothing(t *testing.T) {
+	c, m := newHTTPClient(t, edgar13f.WithUserAgent(""))
+	_, err := c.Holdings(context.Background(), "1067983", date("2023-09-30"), date("2024-06-01"))
+	if !errors.Is(err, edgar13f.ErrNoUserAgent) {
+		t.Fatalf("Holdings without User-Agent = %v; want ErrNoUserAgent", err)
+	}
+	if reasonOf(err) != "" {
+		t.Errorf("a missing User-Agent must be an error, not a decline")
+	}
+	if p := m.paths(); len(p) != 0 {
+		t.Errorf("sent %d requests without a User-Agent: %q", len(p), p)
+	}
+}
+
+func TestDeclinesFromEDGAR(t *testing.T) {
+	c, f := newMirrorClient(t)
+	ctx := context.Background()
+	tests := []struct {
+		name         string
+		call         func() error
+		want         edgar13f.Reason
+		wantRequests int
+	}{
+		{"CIK unknown to EDGAR", func() error {
+			_, err := c.Holdings(ctx, "1234567", date("2023-09-30"), date("2024-01-01"))
+			return err
+		}, edgar13f.UnknownCIK, 1},
+		{"filer with no 13F yet (only a Form D)", func() error {
+			_, err := c.Holdings(ctx, "9000003", date("2025-03-31"), date("2025-05-14"))
+			return err
+		}, edgar13f.UnknownCIK, 1},
+		{"notice only", func() error {
+			_, err := c.Holdings(ctx, "9000002", date("2024-12-31"), date("2025-06-01"))
+			return err
+		}, edgar13f.NoticeOnly, 1},
+		{"only a new-holdings amendment", func() error {
+			_, err := c.Holdings(ctx, "9000002", date("2025-06-30"), date("2025-09-01"))
+			return err
+		}, edgar13f.NotYetFiled, 2},
+		{"period after asOf", func() error {
+			_, err := c.Holdings(ctx, "1067983", date("2024-12-31"), date("2024-06-01"))
+			return err
+		}, edgar13f.NotYetFiled, 1},
+		{"bad period beats unknown CIK, nothing fetched", func() error {
+			_, err := c.Holdings(ctx, "1234567", date("2023-09-29"), date("2024-01-01"))
+			return err
+		}, edgar13f.InvalidPeriod, 0},
+		{"short positions beat unknown CIK", func() error {
+			_, err := c.Holdings(ctx, "1234567", date("2023-09-30"), date("2024-01-01"), edgar13f.PositionType("short"))
+			return err
+		}, edgar13f.UnsupportedRequest, 0},
+		{"Filings of an unknown CIK", func() error {
+			_, err := c.Filings(ctx, "9000003", date("2025-01-01"))
+			return err
+		}, edgar13f.UnknownCIK, 1},
+		{"diff: A's decline before B's", func() error {
+			_, err := c.Diff(ctx, "9000002", date("2024-12-31"), date("2025-06-30"), date("2025-09-01"))
+			return err
+		}, edgar13f.NoticeOnly, 1},
+		{"diff: B declines when A answers", func() error {
+			_, err := c.Diff(ctx, "9000002", date("2025-03-31"), date("2025-06-30"), date("2025-09-01"))
+			return err
+		}, edgar13f.NotYetFiled, 3},
+		{"diff: B not after A", func() error {
+			_, err := c.Diff(ctx, "9000002", date("2025-03-31"), date("2025-03-31"), date("2025-09-01"))
+			return err
+		}, edgar13f.InvalidPeriod, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, f = newMirrorClient(t) // cold, so requests can be counted
+			err := tc.call()
+			if got := reasonOf(err); got != tc.want {
+				t.Fatalf("got %v; want decline %s", err, tc.want)
+			}
+			if n := len(f.take()); n != tc.wantRequests {
+				t.Errorf("made %d requests; want %d", n, tc.wantRequests)
+			}
+		})
+	}
+}
+
+// TestRedactionAppliedWhileParsing uses Bull Street's real 2022Q4 report,
+// which holds SPDR S&P 500 (filed with a lower-case CUSIP) and SPDR Gold.
+func TestRedactionAppliedWhileParsing(t *testing.T) {
+	const cik = "1790837"
+	period, asOf := date("2022-12-31"), date("2023-06-01")
+	ctx := context.Background()
+	cacheDir := t.TempDir()
+	fetcher := edgar13f.NewMirrorFetcher(mirrorFS(t))
+	newClient := func(opts ...edgar13f.ClientOption) *edgar13f.Client {
+		c, err := edgar13f.NewClient(append([]edgar13f.ClientOption{
+			edgar13f.WithFetcher(fetcher), edgar13f.WithCacheDir(cacheDir),
+			edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return fixedNow })),
+		}, opts...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	redactedCUSIPs := []string{"78462F103", "78463V107"}
+	hasRedacted := func(s *edgar13f.Snapshot) bool {
+		for _, h := range s.Holdings {
+			if slices.Contains(redactedCUSIPs, strings.ToUpper(h.CUSIP)) {
+				return true
+			}
+		}
+		return false
+	}
+
+	on := newClient()
+	snap, err := on.Holdings(ctx, cik, period, asOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Holdings) != 88 || hasRedacted(snap) {
+		t.Fatalf("redacted answer has %d rows (redacted rows present: %v); want 88 without them", len(snap.Holdings), hasRedacted(snap))
+	}
+	// Nothing of the removed rows reached the cache.
+	assertCacheLacks(t, cacheDir, "SPDR", "78462f103", "78463V107")
+
+	// A query for a removed CUSIP is an ordinary, empty answer.
+	snap, err = on.Holdings(ctx, cik, period, asOf, edgar13f.CUSIPs("78462F103"))
+	if err != nil || len(snap.Holdings) != 0 || snap.Base.Accession != "0001790837-23-000002" {
+		t.Fatalf("Holdings(CUSIPs(SPY)) = %v, %v; want an empty answer citing the filing", snap, err)
+	}
+
+	// Opting out reads the rows, cached apart.
+	off := newClient(edgar13f.WithRedaction(false))
+	snap, err = off.Holdings(ctx, cik, period, asOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Holdings) != 90 || !hasRedacted(snap) {
+		t.Fatalf("unredacted answer has %d rows; want all 90", len(snap.Holdings))
+	}
+	// With redaction back on (same cache directory, fresh process), the
+	// unredacted entries are never served.
+	again := newClient()
+	snap, err = again.Holdings(ctx, cik, period, asOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Holdings) != 88 || hasRedacted(snap) {
+		t.Fatalf("after an unredacted query, a redacting client served %d rows (redacted present: %v)", len(snap.Holdings), hasRedacted(snap))
+	}
+	// A custom rule has its own cache entries too.
+	custom := newClient(edgar13f.WithRedactionRule("no-metlife", func(h edgar13f.Holding) bool { return strings.Contains(h.NameOfIssuer, "SPDR") }))
+	snap, err = custom.Holdings(ctx, cik, period, asOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Holdings) != 88 {
+		t.Fatalf("custom rule: %d rows; want 88", len(snap.Holdings))
+	}
+}
+
+// assertCacheLacks fails if any file under dir contains one of the strings.
+func assertCacheLacks(t *testing.T, dir string, needles ...string) {
+	t.Helper()
+	n := 0
+	err := fs.WalkDir(os.DirFS(dir), ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		n++
+		b, err := fs.ReadFile(os.DirFS(dir), path)
+		if err != nil {
+			return err
+		}
+		for _, s := range needles {
+			if strings.Contains(string(b), s) {
+				t.Errorf("cache file %s contains %q", path, s)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Fatal("cache directory is empty: nothing was checked")
+	}
+}
+
+func TestFilingsCoverFacts(t *testing.T) {
+	c, f := newMirrorClient(t)
+	ctx := context.Background()
+	got, err := c.Filings(ctx, "1067983", date("2024-06-01"), date("2023-09-30"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []edgar13f.Filing{
+		{Accession: "0000950123-23-010898", Form: "13F-HR", FilingDate: date("2023-11-14"), Period: date("2023-09-30"),
+			ReportType: "13F HOLDINGS REPORT", ManagerName: "Berkshire Hathaway Inc",
+			URL: "https://www.sec.gov/Archives/edgar/data/1067983/000095012323010898/0000950123-23-010898-index.htm"},
+		{Accession: "0000950123-23-011029", Form: "13F-HR/A", FilingDate: date("2023-11-16"), Period: date("2023-09-30"),
+			IsAmendment: true, AmendmentNo: 1, AmendmentType: edgar13f.Restatement, ReportType: "13F HOLDINGS REPORT", ManagerName: "Berkshire Hathaway Inc",
+			URL: "https://www.sec.gov/Archives/edgar/data/1067983/000095012323011029/0000950123-23-011029-index.htm"},
+		{Accession: "0000950123-24-005653", Form: "13F-HR/A", FilingDate: date("2024-05-15"), Period: date("2023-09-30"),
+			IsAmendment: true, AmendmentNo: 2, AmendmentType: edgar13f.NewHoldings, ReportType: "13F HOLDINGS REPORT", ManagerName: "Berkshire Hathaway Inc",
+			URL: "https://www.sec.gov/Archives/edgar/data/1067983/000095012324005653/0000950123-24-005653-index.htm"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Filings mismatch (-want +got):\n%s", diff)
+	}
+	// The list's primaryDocument names the XSL rendering
+	// (xslForm13F_X02/primary_doc.xml); the raw cover is read instead.
+	urls := f.take()
+	for _, u := range urls {
+		if strings.Contains(u, "xslForm13F") {
+			t.Errorf("fetched the HTML rendering %s", u)
+		}
+	}
+	if len(urls) != 4 {
+		t.Errorf("Filings fetched %d documents; want the list and 3 covers: %q", len(urls), urls)
+	}
+
+	// A combination report keeps its report type.
+	got, err = c.Filings(ctx, "1067983", date("2023-06-01"), date("2022-12-31"))
+	if err != nil || len(got) != 1 || got[0].ReportType != "13F COMBINATION REPORT" {
+		t.Errorf("2022Q4 Filings = %+v, %v; want one combination report", got, err)
+	}
+}
+
+// TestVisibilityUsesFilingDateNotAcceptance: Berkshire's 2025Q1 new-holdings
+// amendment 0000950123-25-008361 is dated 2025-08-14 but its
+// acceptanceDateTime is 2025-08-15T00:12:31Z (20:12 in New York). It is
+// visible on 2025-08-14 and not the day before.
+func TestVisibilityUsesFilingDateNotAcceptance(t *testing.T) {
+	c, _ := newMirrorClient(t)
+	ctx := context.Background()
+	for asOf, want := range map[string]bool{"2025-08-13": false, "2025-08-14": true, "2025-08-15": true} {
+		fs, err := c.Filings(ctx, "1067983", date(asOf), date("2025-03-31"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := slices.ContainsFunc(fs, func(f edgar13f.Filing) bool { return f.Accession == "0000950123-25-008361" })
+		if found != want {
+			t.Errorf("Filings(asOf=%s) lists 0000950123-25-008361: %v; want %v", asOf, found, want)
+		}
+	}
+}
+
+// TestTextEraFilingsHaveNoCover: Warren Buffett's 13F-HRs of 2003-2007 are
+// plain-text filings; Filings lists them from EDGAR's list without asking
+// for an XML cover that does not exist.
+func TestTextEraFilingsHaveNoCover(t *testing.T) {
+	c, f := newMirrorClient(t)
+	got, err := c.Filings(context.Background(), "315090", date("2004-01-01"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) == 0 || got[0].Accession != "0000950150-03-000221" || got[0].Period != date("2002-12-31") || got[0].ReportType != "" {
+		t.Fatalf("Filings = %+v", got)
+	}
+	if urls := f.take(); len(urls) != 1 {
+		t.Errorf("fetched %q; want only the filing list", urls)
+	}
+}
+
+func TestDiffCitesBothPeriods(t *testing.T) {
+	c, _ := newMirrorClient(t, edgar13f.WithRedaction(false))
+	cmpn, err := c.Diff(context.Background(), "9000001", date("2024-12-31"), date("2025-03-31"), date("2025-06-01"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var srcA, srcB []string
+	for _, s := range cmpn.SourcesA {
+		srcA = append(srcA, s.Accession)
+	}
+	for _, s := range cmpn.SourcesB {
+		srcB = append(srcB, s.Accession)
+	}
+	if diff := cmp.Diff([]string{"0009000001-25-000003", "0009000001-25-000004"}, srcA); diff != "" {
+		t.Errorf("SourcesA (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"0009000001-25-000007", "0009000001-25-000006"}, srcB); diff != "" {
+		t.Errorf("SourcesB (-want +got):\n%s", diff)
+	}
+	if cmpn.BaseA.Accession != srcA[0] || cmpn.BaseB.Accession != srcB[0] {
+		t.Errorf("bases %s, %s", cmpn.BaseA.Accession, cmpn.BaseB.Accession)
+	}
+	a, _ := c.Holdings(context.Background(), "9000001", date("2024-12-31"), date("2025-06-01"))
+	b, _ := c.Holdings(context.Background(), "9000001", date("2025-03-31"), date("2025-06-01"))
+	var sumA, sumB, dA, dB int64
+	for _, h := range a.Holdings {
+		sumA += h.Value
+	}
+	for _, h := range b.Holdings {
+		sumB += h.Value
+	}
+	for _, ch := range cmpn.Changes {
+		dA += ch.ValueA
+		dB += ch.ValueB
+		if ch.ValueDelta != ch.ValueB-ch.ValueA || ch.SharesDelta != ch.SharesB-ch.SharesA {
+			t.Errorf("change %+v: deltas do not add up", ch)
+		}
+	}
+	if dA != sumA || dB != sumB {
+		t.Errorf("changes sum to %d / %d; holdings to %d / %d", dA, dB, sumA, sumB)
+	}
+}

@@ -64,7 +64,8 @@ var (
 	// Titles are cut at 16 characters, so abbreviations such as "ENERG" occur.
 	reGoldEO = regexp.MustCompile(`\b(?:GOLD|ENERGY|ENERG|ENRGY|ENRG|ENGY|OIL|OILGAS|OIL&GAS)\b`)
 	// Fund words. Tickers of the best-known funds count as fund words too.
-	reFundWord = regexp.MustCompile(`\b(?:ETF|ETFS|ETN|TRUST|TR|FUND|FD|FDS|SHARES|SHS|INDEX|IDX|SPDR|ISHARES|VANGUARD|UCITS|BULLION|MLP|ALERIAN|XLE|XOP|VDE|GLD|GLDM|IAU|IYE|FENY|SGOL|BAR|AAAU)\b`)
+	// "SHS" is left out: "COM SHS CL A" is the class of many ordinary stocks.
+	reFundWord = regexp.MustCompile(`\b(?:ETF|ETFS|ETN|ETC|ETP|TRUST|TR|FUND|FD|FDS|SHARES|INDEX|IDX|SPDR|ISHARES|VANGUARD|UCITS|BULLION|MLP|ALERIAN|XLE|XOP|VDE|GLD|GLDM|IAU|IYE|FENY|SGOL|BAR|AAAU)\b`)
 	re500      = regexp.MustCompile(`\b500\b`)
 	// Alerian MLP funds and other MLP index products are energy-sector funds.
 	reAlerian  = regexp.MustCompile(`\bALERIAN\b`)

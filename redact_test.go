@@ -102,6 +102,9 @@ var mustKeep = []redactionCase{
 	{"stock", "VANGUARD INDEX FDS", "TOTAL STK MKT", "922908769"},
 	{"stock", "B2GOLD CORP", "COM", "11777Q209"},
 	{"stock", "NU HLDGS LTD", "ORD SHS CL A", "G6683N103"},
+	{"stock", "SOLV ENERGY INC", "COM SHS CL A", "78475V103"}, // real (Soros 2026Q2)
+	{"stock", "CONSTELLATION ENERGY CORP", "COM", "21037T109"},
+	{"stock", "KRANESHARES TRUST", "BOSERA MSCI CHIN", "500767736"},
 }
 
 func TestDefaultRedactionRemovesEveryCategory(t *testing.T) {

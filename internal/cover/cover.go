@@ -15,7 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"golang.org/x/net/html/charset"
 )
 
 // A Cover holds the facts of a 13F cover page that edgar13f uses.
@@ -77,7 +78,7 @@ func Parse(data []byte) (*Cover, error) {
 		return nil, errors.New("cover: empty document")
 	}
 	dec := xml.NewDecoder(bytes.NewReader(data))
-	dec.CharsetReader = charsetReader
+	dec.CharsetReader = charset.NewReaderLabel
 
 	var (
 		c        Cover
@@ -259,42 +260,4 @@ func digits(s string, min, max int) bool {
 		}
 	}
 	return true
-}
-
-// cp1252 maps the bytes 0x80-0x9F of windows-1252 to runes; the rest of
-// the code page agrees with ISO-8859-1.
-var cp1252 = [32]rune{
-	'\u20ac', '\ufffd', '\u201a', '\u0192', '\u201e', '\u2026', '\u2020', '\u2021',
-	'\u02c6', '\u2030', '\u0160', '\u2039', '\u0152', '\ufffd', '\u017d', '\ufffd',
-	'\ufffd', '\u2018', '\u2019', '\u201c', '\u201d', '\u2022', '\u2013', '\u2014',
-	'\u02dc', '\u2122', '\u0161', '\u203a', '\u0153', '\ufffd', '\u017e', '\u0178',
-}
-
-// charsetReader converts the single-byte encodings a cover page may declare
-// (ISO-8859-1 and windows-1252, under their usual labels) to UTF-8. US-ASCII
-// is read as UTF-8.
-func charsetReader(label string, input io.Reader) (io.Reader, error) {
-	var high *[32]rune
-	switch strings.ToLower(strings.TrimSpace(label)) {
-	case "utf-8", "utf8", "us-ascii", "ascii":
-		return input, nil
-	case "iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1", "iso_8859-1":
-	case "windows-1252", "cp1252", "x-cp1252":
-		high = &cp1252
-	default:
-		return nil, fmt.Errorf("unsupported encoding %q", label)
-	}
-	data, err := io.ReadAll(input)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]byte, 0, len(data)+len(data)/8)
-	for _, b := range data {
-		r := rune(b)
-		if high != nil && b >= 0x80 && b < 0xa0 {
-			r = high[b-0x80]
-		}
-		out = utf8.AppendRune(out, r)
-	}
-	return bytes.NewReader(out), nil
 }

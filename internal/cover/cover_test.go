@@ -283,7 +283,7 @@ func TestParseErrors(t *testing.T) {
 			`cover: tableEntryTotal: "12a" is not a non-negative integer`},
 		{"negative number", synthetic(`<amendmentNo>-1</amendmentNo>`, ``), `cover: amendmentNo: "-1" is not a non-negative integer`},
 		{"unknown encoding", strings.Replace(synthetic(``, ``), "UTF-8", "EBCDIC", 1),
-			`cover: xml: opening charset "EBCDIC": unsupported encoding "EBCDIC"`},
+			`cover: xml: opening charset "EBCDIC": unsupported charset: "EBCDIC"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
