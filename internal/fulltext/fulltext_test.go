@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,14 +93,11 @@ func read(t testing.TB, file string) []byte {
 }
 
 func TestParseReal(t *testing.T) {
-	files, err := filepath.Glob(mirror + "*/*/*.txt")
-	if err != nil {
-		t.Fatal(err)
+	var files []string
+	for file := range realFacts {
+		files = append(files, file)
 	}
-	files = append(files, acorn)
-	if len(files) != len(realFacts) {
-		t.Fatalf("%d real submissions on disk, %d in the table", len(files), len(realFacts))
-	}
+	slices.Sort(files)
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			want, ok := realFacts[file]
@@ -344,6 +342,36 @@ func BenchmarkParse(b *testing.B) {
 	for b.Loop() {
 		if _, err := Parse(data); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestParseEveryMirrorSubmission parses every complete submission in the
+// mirror (the real ones above and the containers built around real covers
+// and tables): each has a 13F cover document and, for holdings reports, an
+// information table.
+func TestParseEveryMirrorSubmission(t *testing.T) {
+	files, err := filepath.Glob(mirror + "*/*/*.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 20 {
+		t.Fatalf("only %d submissions found under %s", len(files), mirror)
+	}
+	for _, file := range files {
+		s, err := Parse(read(t, file))
+		if err != nil {
+			t.Errorf("%s: %v", file, err)
+			continue
+		}
+		if !strings.HasPrefix(filepath.Base(file), s.Accession+".txt") {
+			t.Errorf("%s: accession %s", file, s.Accession)
+		}
+		if d := s.Document(s.Type); d == nil || !bytes.Contains(d.Text, []byte("edgarSubmission")) {
+			t.Errorf("%s: no %s cover document", file, s.Type)
+		}
+		if strings.HasPrefix(s.Type, "13F-HR") && s.Document("INFORMATION TABLE") == nil {
+			t.Errorf("%s: no INFORMATION TABLE", file)
 		}
 	}
 }
