@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"sync"
 )
 
 // Diff compares cik's 13F holdings for periodA and periodB, both resolved as
@@ -28,13 +29,23 @@ func (c *Client) Diff(ctx context.Context, cik string, periodA, periodB, asOf Da
 	if err != nil {
 		return nil, err
 	}
-	a, err := c.snapshot(ctx, q.cik, x, periodA, asOf)
-	if err != nil {
-		return nil, err
+	// The two periods are independent: read them concurrently, then report
+	// period A's failure or decline before period B's.
+	var a, b *Snapshot
+	var errA, errB error
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		b, errB = c.snapshot(ctx, q.cik, x, periodB, asOf)
+	}()
+	a, errA = c.snapshot(ctx, q.cik, x, periodA, asOf)
+	wg.Wait()
+	if errA != nil {
+		return nil, errA
 	}
-	b, err := c.snapshot(ctx, q.cik, x, periodB, asOf)
-	if err != nil {
-		return nil, err
+	if errB != nil {
+		return nil, errB
 	}
 	rowsA, rowsB := q.filterRows(a.Holdings), q.filterRows(b.Holdings)
 	cmpn := &Comparison{

@@ -114,6 +114,30 @@ func compareV(a, b classified) int {
 	return cmp.Compare(a.Accession, b.Accession)
 }
 
+// candidateGroups returns the visible holdings reports that may belong to
+// period (the list says so, or the list does not know), grouped by filing
+// date, latest date first. The amendment rule reads them group by group.
+func candidateGroups(filings []listedFiling, period, asOf Date) [][]listedFiling {
+	var cands []listedFiling
+	for _, f := range filings {
+		if f.Form.isHoldingsReport() && visibleOn(f.FilingDate, asOf) &&
+			(f.Period == period || f.Period.IsZero()) {
+			cands = append(cands, f)
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b listedFiling) int { return b.FilingDate.Compare(a.FilingDate) })
+	var groups [][]listedFiling
+	for start := 0; start < len(cands); {
+		end := start
+		for end < len(cands) && cands[end].FilingDate == cands[start].FilingDate {
+			end++
+		}
+		groups = append(groups, cands[start:end])
+		start = end
+	}
+	return groups
+}
+
 // resolve applies the amendment rule (SPEC §3) for one CIK's filings, a
 // period and asOf, and the decline rules that follow from the filing list
 // (unknown_cik, notice_only, not_yet_filed).
@@ -127,25 +151,12 @@ func resolve(filings []listedFiling, period, asOf Date, classify classifyFunc) (
 	if !knownFiler(filings, asOf) {
 		return resolution{}, declinef(UnknownCIK, "no 13F filing was filed on or before %s", asOf)
 	}
-	var cands []listedFiling
-	for _, f := range filings {
-		if f.Form.isHoldingsReport() && visibleOn(f.FilingDate, asOf) &&
-			(f.Period == period || f.Period.IsZero()) {
-			cands = append(cands, f)
-		}
-	}
-	// Latest filing date first; the walk handles one date at a time because
-	// the order within a date needs amendment numbers from the covers.
-	slices.SortStableFunc(cands, func(a, b listedFiling) int { return b.FilingDate.Compare(a.FilingDate) })
+	groups := candidateGroups(filings, period, asOf)
 
 	var supplements []classified // collected newest first
-	for start := 0; start < len(cands); {
-		end := start
-		for end < len(cands) && cands[end].FilingDate == cands[start].FilingDate {
-			end++
-		}
-		group := make([]classified, 0, end-start)
-		for _, f := range cands[start:end] {
+	for _, cands := range groups {
+		group := make([]classified, 0, len(cands))
+		for _, f := range cands {
 			facts, err := classify(f)
 			if err != nil {
 				return resolution{}, err
@@ -167,7 +178,6 @@ func resolve(filings []listedFiling, period, asOf Date, classify classifyFunc) (
 			}
 			supplements = append(supplements, g)
 		}
-		start = end
 	}
 
 	for _, f := range filings {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/sync/errgroup"
@@ -304,19 +305,34 @@ func (c *Client) Holdings(ctx context.Context, cik string, period, asOf Date, op
 
 // snapshot resolves one period and reads the rows of its base and supplements.
 func (c *Client) snapshot(ctx context.Context, cik string, x *filingIndex, period, asOf Date) (*Snapshot, error) {
+	listed := x.listed()
+	// The rule reads covers one filing-date group at a time and needs every
+	// cover of a group it reaches, so a group's uncached filings are fetched
+	// together, concurrently within the rate limit.
+	groupOf := map[string][]listedFiling{}
+	for _, g := range candidateGroups(listed, period, asOf) {
+		for _, f := range g {
+			groupOf[f.Accession] = g
+		}
+	}
+	var mu sync.Mutex
 	fetched := map[string]*report{}
 	classify := func(f listedFiling) (coverFacts, error) {
 		if rec, ok := c.cachedCover(ctx, f.Accession); ok {
 			return rec.facts(f.Form), nil
 		}
-		r, err := c.fetchReport(ctx, cik, f.Accession)
-		if err != nil {
-			return coverFacts{}, err
+		mu.Lock()
+		r, ok := fetched[f.Accession]
+		mu.Unlock()
+		if !ok {
+			if err := c.fetchGroup(ctx, cik, f, groupOf[f.Accession], fetched, &mu); err != nil {
+				return coverFacts{}, err
+			}
+			r = fetched[f.Accession]
 		}
-		fetched[f.Accession] = r
 		return r.cover.facts(f.Form), nil
 	}
-	res, err := resolve(x.listed(), period, asOf, classify)
+	res, err := resolve(listed, period, asOf, classify)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, ctxErr
@@ -339,9 +355,41 @@ func (c *Client) snapshot(ctx context.Context, cik string, x *filingIndex, perio
 	return snap, nil
 }
 
+// fetchGroup reads f and the other filings of its filing-date group whose
+// covers are not cached, concurrently, into fetched.
+func (c *Client) fetchGroup(ctx context.Context, cik string, f listedFiling, group []listedFiling, fetched map[string]*report, mu *sync.Mutex) error {
+	todo := []listedFiling{f}
+	for _, g := range group {
+		if g.Accession == f.Accession {
+			continue
+		}
+		mu.Lock()
+		_, done := fetched[g.Accession]
+		mu.Unlock()
+		if _, cached := c.cachedCover(ctx, g.Accession); !done && !cached {
+			todo = append(todo, g)
+		}
+	}
+	eg, ectx := errgroup.WithContext(ctx)
+	eg.SetLimit(4)
+	for _, g := range todo {
+		eg.Go(func() error {
+			r, err := c.fetchReport(ectx, cik, g.Accession)
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			fetched[g.Accession] = r
+			mu.Unlock()
+			return nil
+		})
+	}
+	return eg.Wait()
+}
+
 // rows returns a filing's rows: fetched during this query, cached, or read now.
 func (c *Client) rows(ctx context.Context, cik, accession string, fetched map[string]*report) ([]infotable.Row, error) {
-	if r, ok := fetched[accession]; ok {
+	if r, ok := fetched[accession]; ok { // no other goroutine writes it any more
 		return r.rows, nil
 	}
 	if rows, ok := c.cachedRows(ctx, accession); ok {
