@@ -56,10 +56,11 @@ func TestFilterSnapshotMaxPositions(t *testing.T) {
 		truncated bool
 	}{
 		{1, []string{"ALPHA", "ALPHA"}, true},
-		{2, []string{"ALPHA", "BETA", "ALPHA"}, true},
-		{3, []string{"ALPHA", "BETA", "ALPHA", "GAMMA"}, true},
-		{4, []string{"ALPHA", "BETA", "ALPHA", "GAMMA", "GAMMA"}, true},
-		{5, []string{"ALPHA", "BETA", "ALPHA", "GAMMA", "GAMMA", "DELTA"}, false},
+		{2, []string{"ALPHA", "ALPHA", "BETA"}, true},
+		{3, []string{"ALPHA", "ALPHA", "BETA", "GAMMA"}, true},
+		{4, []string{"ALPHA", "ALPHA", "BETA", "GAMMA", "GAMMA"}, true},
+		{5, []string{"ALPHA", "ALPHA", "BETA", "GAMMA", "GAMMA", "DELTA"}, false},
+		{200, []string{"ALPHA", "ALPHA", "BETA", "GAMMA", "GAMMA", "DELTA"}, false},
 	} {
 		q, err := newQuery("1", nil, nil, []Option{MaxPositions(tc.n)})
 		if err != nil {
@@ -78,13 +79,16 @@ func TestFilterSnapshotMaxPositions(t *testing.T) {
 			t.Errorf("MaxPositions(%d): total=%d truncated=%v order=%q; want 5 %v %q", tc.n, s.TotalPositions, s.Truncated, s.Order, tc.truncated, ValueDesc)
 		}
 	}
-	// The call of GAMMA must rank after GAMMA's stock at equal value: check the
-	// exact kept rows for n=3.
-	q, _ := newQuery("1", nil, nil, []Option{MaxPositions(3)})
+	// The call of GAMMA must rank after GAMMA's stock at equal value, and
+	// rows of one position keep their filed order.
+	q, _ := newQuery("1", nil, nil, []Option{MaxPositions(4)})
 	s := &Snapshot{Holdings: append([]Holding(nil), rows...)}
 	q.filterSnapshot(s)
-	if last := s.Holdings[len(s.Holdings)-1]; last.PutCall != "" {
-		t.Errorf("MaxPositions(3) kept the CALL position before the stock position at equal value")
+	if s.Holdings[3].PutCall != "" || s.Holdings[4].PutCall != Call {
+		t.Errorf("MaxPositions(4): GAMMA's CALL ranked before its stock at equal value")
+	}
+	if s.Holdings[0].Value != 10 || s.Holdings[1].Value != 25 {
+		t.Errorf("MaxPositions: rows of one position not in filed order: %d, %d", s.Holdings[0].Value, s.Holdings[1].Value)
 	}
 }
 

@@ -100,8 +100,8 @@ func ExampleClient_Holdings_maxPositions() {
 	// Output:
 	// 3 of 263 positions (truncated=true, order=value_desc)
 	// AMAZON COM INC                       SH   SOLE 281843962
-	// GLOBAL PMTS INC                      PRN  SOLE 222694485
 	// TAIWAN SEMICONDUCTOR MANUFAC         SH   SOLE 249366996
+	// GLOBAL PMTS INC                      PRN  SOLE 222694485
 }
 
 // Every 13F filing EDGAR showed for a period on a date, with the facts from

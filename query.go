@@ -57,7 +57,9 @@ func Issuer(text string) Option {
 // MaxPositions keeps the n largest positions (1 to [MaxMaxPositions]). A
 // position is the rows sharing CUSIP (case-insensitively), PutCall and
 // ShPrn; positions rank by summed value, largest first, then by CUSIP,
-// PutCall (none first) and ShPrn, and a position is never split. For
+// PutCall (none first) and ShPrn. A position is never split: the answer
+// lists the kept positions in rank order, each with all its rows in filed
+// order (base before supplements). For
 // [Client.Diff], changes rank by the absolute value change instead. The
 // answer then reports TotalPositions, Truncated and Order.
 func MaxPositions(n int) Option {
@@ -519,20 +521,22 @@ func (q *query) filterSnapshot(s *Snapshot) {
 	})
 	s.TotalPositions = len(groups)
 	s.Order = ValueDesc
-	n := q.opts.maxPositions
-	if len(groups) <= n {
-		return
+	n := min(q.opts.maxPositions, len(groups))
+	s.Truncated = len(groups) > n
+	// Positions in rank order; the rows of one position in filed order.
+	rank := make(map[positionKey]int, n)
+	for i, g := range groups[:n] {
+		rank[g.key] = i
 	}
-	s.Truncated = true
-	keep := make(map[positionKey]bool, n)
-	for _, g := range groups[:n] {
-		keep[g.key] = true
-	}
-	kept := s.Holdings[:0:0]
-	for i := range s.Holdings {
-		if keep[keyOf(&s.Holdings[i])] {
-			kept = append(kept, s.Holdings[i])
+	byRank := make([][]Holding, n)
+	for _, h := range s.Holdings {
+		if i, ok := rank[keyOf(&h)]; ok {
+			byRank[i] = append(byRank[i], h)
 		}
+	}
+	kept := make([]Holding, 0, len(s.Holdings))
+	for _, rows := range byRank {
+		kept = append(kept, rows...)
 	}
 	s.Holdings = kept
 }
