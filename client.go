@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/singleflight"
@@ -28,6 +30,37 @@ import (
 // what offline use of a mirror wants.
 type Fetcher interface {
 	Fetch(ctx context.Context, url string) ([]byte, error)
+}
+
+// ErrTooLarge is wrapped by the error for an EDGAR document larger than the
+// size limit of its kind; such a document is not retried. The Client's HTTP
+// fetcher and [MirrorFetcher] stop reading at the limit, so memory stays
+// bounded whatever a server sends: 64 MiB for filing lists (.json; real ones
+// are a few MB), 16 MiB for cover pages (primary_doc.xml; real ones are well
+// under 1 MB), 512 MiB for complete submission text files and other .txt
+// files (an information table of 250,000 rows is about 120 MB), and 256 MiB
+// for any other document.
+var ErrTooLarge = errors.New("edgar13f: document over the size limit of its kind")
+
+// Size limits per kind of document; see [ErrTooLarge].
+const (
+	maxListBytes  = 64 << 20
+	maxCoverBytes = 16 << 20
+	maxTextBytes  = 512 << 20
+	maxOtherBytes = 256 << 20
+)
+
+// maxBytesFor returns the size limit of the document at an EDGAR URL.
+func maxBytesFor(url string) int64 {
+	switch u := strings.ToLower(url); {
+	case strings.HasSuffix(u, ".json"):
+		return maxListBytes
+	case strings.HasSuffix(u, "/primary_doc.xml"):
+		return maxCoverBytes
+	case strings.HasSuffix(u, ".txt"):
+		return maxTextBytes
+	}
+	return maxOtherBytes
 }
 
 // ErrCacheMiss is returned by a [Cache] when a key has no entry.
@@ -265,6 +298,7 @@ type Client struct {
 	clock     Clock
 	redaction redactionRule
 	flight    singleflight.Group
+	managers  atomic.Pointer[nameIndex] // FindManager's index once loaded
 }
 
 // NewClient returns a Client configured by opts. By default it reads EDGAR
@@ -321,7 +355,7 @@ func NewClient(opts ...ClientOption) (*Client, error) {
 		hf.client, err = edgarhttp.New(edgarhttp.Config{
 			UserAgent:   o.userAgent,
 			HTTPClient:  o.httpClient,
-			Spacer:      sp,
+			Spacer:      &startSpacer{next: sp, interval: o.interval},
 			MaxAttempts: o.retry.MaxAttempts,
 			BaseDelay:   o.retry.BaseDelay,
 			MaxDelay:    o.retry.MaxDelay,
@@ -332,6 +366,37 @@ func NewClient(opts ...ClientOption) (*Client, error) {
 	}
 	c.fetcher = hf
 	return c, nil
+}
+
+// startSpacer keeps the request starts of one process at least interval
+// apart in real time. The spacer under it hands out start times ahead; a
+// goroutine that wakes late (a busy machine, a stalled process) would start
+// together with the next one, and after a long stall every overdue goroutine
+// would start at once.
+type startSpacer struct {
+	next     edgarhttp.Waiter
+	interval time.Duration
+	mu       sync.Mutex
+	last     time.Time // the latest start allowed; zero before the first
+}
+
+func (s *startSpacer) Wait(ctx context.Context) error {
+	if err := s.next.Wait(ctx); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d := s.interval - time.Since(s.last); !s.last.IsZero() && d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	s.last = time.Now()
+	return nil
 }
 
 // httpFetcher is the Client's own Fetcher: EDGAR over HTTP with the
@@ -353,7 +418,7 @@ func (f *httpFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
 			return nil, fmt.Errorf("edgar13f: %v", err)
 		}
 	}
-	b, err := f.client.Get(ctx, target)
+	b, err := f.client.WithMaxBytes(maxBytesFor(url)).Get(ctx, target)
 	if err == nil {
 		return b, nil
 	}
@@ -363,8 +428,11 @@ func (f *httpFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
 	var he *edgarhttp.Error
 	if errors.As(err, &he) {
 		fe := &FetchError{URL: url, StatusCode: he.StatusCode, Attempts: he.Attempts, Err: he.Err}
-		if errors.Is(he, edgarhttp.ErrNotFound) {
+		switch {
+		case errors.Is(he, edgarhttp.ErrNotFound):
 			fe.Err = ErrNotFound
+		case errors.Is(he, edgarhttp.ErrTooLarge):
+			fe.Err = fmt.Errorf("%w: %v", ErrTooLarge, he.Err)
 		}
 		return nil, fe
 	}

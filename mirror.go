@@ -25,9 +25,10 @@ func NewMirrorFetcher(fsys fs.FS) *MirrorFetcher {
 	return &MirrorFetcher{m: mirror.NewFetcher(fsys)}
 }
 
-// Fetch returns the mirrored bytes of url.
+// Fetch returns the mirrored bytes of url. A file over the size limit of
+// its kind (see [ErrTooLarge]) is refused without being read.
 func (f *MirrorFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
-	b, err := f.m.Fetch(ctx, url)
+	b, err := f.m.FetchMax(ctx, url, maxBytesFor(url))
 	if err == nil {
 		return b, nil
 	}
@@ -36,6 +37,9 @@ func (f *MirrorFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
 	}
 	if errors.Is(err, mirror.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("edgar13f: mirror has no %s: %w", url, ErrNotFound)
+	}
+	if errors.Is(err, mirror.ErrTooLarge) {
+		return nil, fmt.Errorf("%w: %v", ErrTooLarge, err)
 	}
 	return nil, fmt.Errorf("edgar13f: mirror: %v", err)
 }

@@ -46,6 +46,11 @@ func (c *Cover) Period() string {
 	return c.PeriodOfReport
 }
 
+// maxDepth bounds the nesting of elements below the root. Real cover pages
+// nest about six deep; the bound keeps hostile documents from costing time
+// quadratic in their depth.
+const maxDepth = 64
+
 // Element paths below the root, by local name.
 const (
 	pathSubmissionType  = "headerData/submissionType"
@@ -109,6 +114,9 @@ func Parse(data []byte) (*Cover, error) {
 				}
 				rootSeen = true
 				continue
+			}
+			if len(stack) >= maxDepth {
+				return nil, fmt.Errorf("cover: elements nested more than %d deep", maxDepth)
 			}
 			stack = append(stack, t.Name.Local)
 			path = strings.Join(stack, "/")

@@ -39,10 +39,14 @@ var ErrNoUserAgent = errors.New("edgarhttp: no user agent")
 // ErrNotFound is wrapped by the *Error for a 404 response.
 var ErrNotFound = errors.New("edgarhttp: not found")
 
+// ErrTooLarge is wrapped by the *Error for a body over the size limit; such
+// a failure is not retried.
+var ErrTooLarge = errors.New("edgarhttp: response body too large")
+
 // Causes recorded in Error.Err.
 var (
 	errHTMLPage = errors.New("edgarhttp: html page in place of data")
-	errTooLarge = errors.New("edgarhttp: response body too large")
+	errTooLarge = ErrTooLarge
 )
 
 // A Waiter blocks until a request may start.
@@ -108,6 +112,17 @@ func New(cfg Config) (*Client, error) {
 	return c, nil
 }
 
+// WithMaxBytes returns a Client that shares c's settings, spacing and HTTP
+// client but limits response bodies to n bytes (n <= 0 keeps c's limit).
+func (c *Client) WithMaxBytes(n int64) *Client {
+	if n <= 0 {
+		return c
+	}
+	c2 := *c
+	c2.maxBytes = n
+	return &c2
+}
+
 func orDefault[T int | int64 | time.Duration](v, def T) T {
 	if v == 0 {
 		return def
@@ -155,6 +170,11 @@ type outcome struct {
 // Get returns the body at url. It returns ctx.Err() when ctx ends first, and
 // otherwise an *Error when the request fails at once or after the last attempt.
 func (c *Client) Get(ctx context.Context, url string) ([]byte, error) {
+	return c.get(ctx, url, nil)
+}
+
+// get runs the attempts of Get or GetPrefix; a nil enough reads whole bodies.
+func (c *Client) get(ctx context.Context, url string, enough func([]byte) bool) ([]byte, error) {
 	var last outcome
 	for attempt := 1; ; attempt++ {
 		if err := ctx.Err(); err != nil {
@@ -168,7 +188,7 @@ func (c *Client) Get(ctx context.Context, url string) ([]byte, error) {
 				return nil, &Error{URL: url, StatusCode: last.status, Attempts: attempt - 1, Err: err}
 			}
 		}
-		body, o := c.attempt(ctx, url)
+		body, o := c.attempt(ctx, url, enough)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -197,7 +217,7 @@ func (c *Client) backoff(attempt int) time.Duration {
 }
 
 // attempt sends one request and classifies its result.
-func (c *Client) attempt(ctx context.Context, rawURL string) ([]byte, outcome) {
+func (c *Client) attempt(ctx context.Context, rawURL string, enough func([]byte) bool) ([]byte, outcome) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
 		return nil, outcome{err: fmt.Errorf("edgarhttp: %w", err)}
@@ -228,7 +248,7 @@ func (c *Client) attempt(ctx context.Context, rawURL string) ([]byte, outcome) {
 	if !gz && resp.ContentLength > c.maxBytes {
 		return nil, outcome{status: code, err: fmt.Errorf("%w: %d bytes, limit %d", errTooLarge, resp.ContentLength, c.maxBytes)}
 	}
-	body, err := c.read(resp.Body, gz)
+	body, err := c.read(resp.Body, gz, enough)
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
 			return nil, outcome{status: code, err: err}
@@ -242,9 +262,9 @@ func (c *Client) attempt(ctx context.Context, rawURL string) ([]byte, outcome) {
 	return body, outcome{}
 }
 
-// read returns the whole (decoded) body, failing with errTooLarge beyond
-// c.maxBytes.
-func (c *Client) read(r io.Reader, gz bool) ([]byte, error) {
+// read returns the whole (decoded) body, or with a non-nil enough the
+// prefix that enough accepted, failing with errTooLarge beyond c.maxBytes.
+func (c *Client) read(r io.Reader, gz bool, enough func([]byte) bool) ([]byte, error) {
 	if gz {
 		zr, err := gzip.NewReader(r)
 		if err != nil {
@@ -255,6 +275,9 @@ func (c *Client) read(r io.Reader, gz bool) ([]byte, error) {
 		}
 		defer zr.Close()
 		r = zr
+	}
+	if enough != nil {
+		return c.readPrefix(r, enough)
 	}
 	body, err := io.ReadAll(io.LimitReader(r, c.maxBytes+1))
 	if err != nil {

@@ -21,6 +21,9 @@ import (
 // ErrNotFound is wrapped by errors for files missing from the mirror.
 var ErrNotFound = errors.New("mirror: not found")
 
+// ErrTooLarge is wrapped by errors for files over the size limit of FetchMax.
+var ErrTooLarge = errors.New("mirror: file too large")
+
 // PathFor maps an EDGAR URL to its path in a mirror tree:
 // "https://data.sec.gov/submissions/CIK0001067983.json" ->
 // "data.sec.gov/submissions/CIK0001067983.json". Only http and https URLs
@@ -105,6 +108,13 @@ func NewFetcher(fsys fs.FS) *Fetcher {
 // wraps ErrNotFound (and fs.ErrNotExist). It returns ctx.Err() if ctx is
 // done.
 func (f *Fetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
+	return f.FetchMax(ctx, url, 0)
+}
+
+// FetchMax is like Fetch but fails with an error wrapping ErrTooLarge,
+// without reading the file, when it holds more than maxBytes bytes; a
+// maxBytes <= 0 means no limit.
+func (f *Fetcher) FetchMax(ctx context.Context, url string, maxBytes int64) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -112,7 +122,7 @@ func (f *Fetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := readFile(f.fsys, p)
+	b, err := readFile(f.fsys, p, maxBytes)
 	if err != nil {
 		return nil, fmt.Errorf("mirror: fetch %s: %w", url, err)
 	}
@@ -126,8 +136,9 @@ func (f *Fetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
 var errIsDir = errors.New("is a directory")
 
 // readFile reads the regular file at p. A missing file or a directory wraps
-// ErrNotFound and fs.ErrNotExist.
-func readFile(fsys fs.FS, p string) ([]byte, error) {
+// ErrNotFound and fs.ErrNotExist; with maxBytes > 0, a file longer than
+// that wraps ErrTooLarge.
+func readFile(fsys fs.FS, p string, maxBytes int64) ([]byte, error) {
 	f, err := fsys.Open(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -143,7 +154,17 @@ func readFile(fsys fs.FS, p string) ([]byte, error) {
 	if fi.IsDir() {
 		return nil, fmt.Errorf("%w: %s %w (%w)", ErrNotFound, p, errIsDir, fs.ErrNotExist)
 	}
-	return io.ReadAll(f)
+	if maxBytes <= 0 {
+		return io.ReadAll(f)
+	}
+	if fi.Size() > maxBytes {
+		return nil, fmt.Errorf("%w: %s holds %d bytes, limit %d", ErrTooLarge, p, fi.Size(), maxBytes)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
+	if err == nil && int64(len(b)) > maxBytes {
+		return nil, fmt.Errorf("%w: %s holds over %d bytes", ErrTooLarge, p, maxBytes)
+	}
+	return b, err
 }
 
 // DirFS returns a read-only fs.FS of dir that cannot be escaped by ".." or by
@@ -183,7 +204,7 @@ func Handler(fsys fs.FS) http.Handler {
 			http.NotFound(w, r)
 			return
 		}
-		body, err := readFile(fsys, p)
+		body, err := readFile(fsys, p, 0)
 		switch {
 		case errors.Is(err, fs.ErrPermission):
 			http.Error(w, "forbidden", http.StatusForbidden)

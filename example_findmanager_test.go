@@ -1,0 +1,52 @@
+package edgar13f_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"time"
+
+	"github.com/edgar13f/edgar13f"
+)
+
+// FindManager resolves a name to CIKs. Names are EDGAR's current names, not
+// as of the FiledBy date; only Has13F is point in time.
+func ExampleClient_FindManager() {
+	mirror, err := edgar13f.MirrorDir("testdata/mirror")
+	if err != nil {
+		log.Fatal(err)
+	}
+	c, err := edgar13f.NewClient(
+		edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirror)),
+		edgar13f.WithCache(nil), // keep the example from writing a cache
+		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time {
+			return time.Date(2026, time.December, 1, 12, 0, 0, 0, time.UTC)
+		})),
+	)
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, asOf := range []string{"2025-05-14", "2025-05-15"} {
+		ms, err := c.FindManager(ctx, "fresh start", edgar13f.FiledBy(edgar13f.MustParseDate(asOf)))
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, m := range ms {
+			fmt.Printf("%s: %s %s 13F filer: %v\n", asOf, m.CIK, m.Name, m.Has13F)
+		}
+	}
+	ms, err := c.FindManager(ctx, "berkshire", edgar13f.Limit(3))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, m := range ms {
+		fmt.Printf("%-8s %-31s %v\n", m.CIK, m.Name, m.Has13F)
+	}
+	// Output:
+	// 2025-05-14: 9000003 FRESH START ADVISORS LP 13F filer: false
+	// 2025-05-15: 9000003 FRESH START ADVISORS LP 13F filer: true
+	// 9000015  BERKSHIRE CAPITAL HOLDINGS INC  true
+	// 1067983  BERKSHIRE HATHAWAY INC          true
+	// 9000011  BERKSHIRE HILLS BANCORP INC     false
+}

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/examples/internal/wire"
+)
+
+// BenchmarkHoldingsResult50k builds the tool result of a synthetic
+// 50,000-row holdings answer and marshals it as the SDK sends it.
+func BenchmarkHoldingsResult50k(b *testing.B) {
+	d := edgar13f.MustParseDate("2023-09-30")
+	c := edgar13f.Citation{Accession: "0000950123-23-011029", Form: edgar13f.Form13FHR, FilingDate: d.AddDays(45)}
+	s := &edgar13f.Snapshot{CIK: "1067983", Period: d, AsOf: c.FilingDate, Base: c, Sources: []edgar13f.Citation{c}}
+	for i := range 50000 {
+		s.Holdings = append(s.Holdings, edgar13f.Holding{Accession: c.Accession, NameOfIssuer: fmt.Sprintf("ISSUER NUMBER %d CORP", i),
+			TitleOfClass: "COM", CUSIP: fmt.Sprintf("%09d", i), Value: int64(i) * 1000, SharesOrPrincipal: int64(i) * 10,
+			ShPrn: edgar13f.Shares, InvestmentDiscretion: "SOLE", VotingSole: int64(i)})
+	}
+	h := handle(func(context.Context, json.RawMessage) (answer, error) {
+		return func(w io.Writer) error { return wire.WriteHoldings(w, s, false) }, nil
+	})
+	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "get_holdings_as_of"}}
+	var n int
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := h(context.Background(), req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out, err := json.Marshal(res)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(out)
+	}
+	b.ReportMetric(float64(n), "bytes")
+}

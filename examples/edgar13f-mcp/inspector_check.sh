@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Checks the edgar13f-mcp server with a real MCP client, the MCP Inspector
+# CLI from npm: tools/list and one get_holdings_as_of call against the
+# recorded EDGAR mirror (testdata/mirror), failing on any wrong answer.
+# Run from anywhere; needs go, node (20+), npm and python3.
+set -euo pipefail
+
+INSPECTOR_VERSION=2.12.0
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+echo "inspector_check: installing @modelcontextprotocol/inspector@$INSPECTOR_VERSION" >&2
+npm install --prefix "$tmp/npm" --no-audit --no-fund --loglevel=error \
+	"@modelcontextprotocol/inspector@$INSPECTOR_VERSION" >&2
+
+(cd "$root" && go build -o "$tmp/edgar13f-mcp" ./examples/edgar13f-mcp)
+
+inspect() {
+	# A private HOME keeps the Inspector's catalog and client files out of the user's.
+	HOME="$tmp/home" timeout 120 "$tmp/npm/node_modules/.bin/mcp-inspector" --cli --format json -q \
+		-e "EDGAR13F_FIXTURE_DIR=$root/testdata/mirror" -e "EDGAR13F_CACHE_DIR=$tmp/cache" \
+		"$tmp/edgar13f-mcp" "$@"
+}
+mkdir -p "$tmp/home"
+
+inspect --method tools/list >"$tmp/list.json"
+inspect --method tools/call --tool-name get_holdings_as_of \
+	--tool-args-json '{"cik":"1067983","period":"2023-09-30","as_of":"2024-05-15","max_positions":2}' >"$tmp/call.json"
+inspect --method tools/call --tool-name get_holdings_as_of \
+	--tool-args-json '{"cik":"1067983","period":"2023-09-29","as_of":"2024-05-15"}' >"$tmp/decline.json"
+
+python3 - "$tmp" <<'PY'
+import json, sys
+
+tmp = sys.argv[1]
+def load(name):
+    with open(f"{tmp}/{name}") as f:
+        return json.load(f)["result"]
+
+errors = []
+def check(what, got, want):
+    if got != want:
+        errors.append(f"{what}: got {got!r}, want {want!r}")
+
+tools = {t["name"]: t for t in load("list.json")["tools"]}
+missing = {"list_13f_filings", "get_holdings_as_of", "diff_holdings"} - set(tools)
+check("missing tools", sorted(missing), [])
+for name, t in tools.items():
+    a = t.get("annotations", {})
+    check(f"{name} readOnlyHint", a.get("readOnlyHint"), True)
+    check(f"{name} idempotentHint", a.get("idempotentHint"), True)
+
+def answer(name):
+    res = load(name)
+    check(f"{name} isError", res.get("isError", False), False)
+    return json.loads(res["content"][0]["text"])
+
+a = answer("call.json")
+check("status", a["status"], "ok")
+check("disclaimer", a["disclaimer"], "13F reports long positions only; data may lag the period end by up to 45 days.")
+check("cik", a["cik"], "1067983")
+check("accession_number", a["accession_number"], "0000950123-23-011029")
+check("source_accessions", a["source_accessions"], ["0000950123-23-011029", "0000950123-24-005653"])
+check("filing_date", a["filing_date"], "2023-11-16")
+check("total_positions", a["total_positions"], 44)
+check("truncated", a["truncated"], True)
+check("order", a["order"], "value_desc")
+check("rows", len(a["holdings"]), 25)
+check("cusips", sorted({h["cusip"] for h in a["holdings"]}), ["037833100", "060505104"])
+check("value sum", sum(h["value"] for h in a["holdings"]), 156753093002 + 28279487924)
+
+d = answer("decline.json")
+check("decline", (d.get("status"), d.get("reason")), ("declined", "invalid_period"))
+
+if errors:
+    print("inspector_check: FAIL", *errors, sep="\n  ", file=sys.stderr)
+    sys.exit(1)
+print(f"inspector_check: ok ({len(tools)} tools; holdings {a['accession_number']} with {len(a['holdings'])} rows)")
+PY

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// wait returns the exit code of cmd, failing the test after d.
+func wait(t *testing.T, done <-chan error, d time.Duration) int {
+	t.Helper()
+	select {
+	case err := <-done:
+		if ee, ok := err.(interface{ ExitCode() int }); ok {
+			return ee.ExitCode()
+		}
+		if err != nil {
+			t.Fatalf("wait: %v", err)
+		}
+		return 0
+	case <-time.After(d):
+		t.Fatalf("server still running after %v", d)
+		return -1
+	}
+}
+
+func TestExitOnEOF(t *testing.T) {
+	cmd := command(t, "EDGAR13F_FIXTURE_DIR="+mirror)
+	s := connect(t, cmd)
+	if r := call(t, s, "list_13f_filings", `{"cik":"9000003","as_of":"2025-05-16"}`); r.obj["status"] != "ok" {
+		t.Fatalf("answer %v", r.obj)
+	}
+	// Close ends stdin and waits for the process (SIGTERM only after 5s).
+	start := time.Now()
+	if err := s.Close(); err != nil {
+		t.Fatalf("close: %v", err)
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 0 || time.Since(start) > 4*time.Second {
+		t.Errorf("exit code %d after %v, want 0 promptly", code, time.Since(start))
+	}
+}
+
+func TestSIGTERMMidCall(t *testing.T) {
+	started := make(chan struct{}, 1)
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case started <- struct{}{}:
+		default:
+		}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+		http.Error(w, "gone", http.StatusNotFound)
+	}))
+	defer srv.Close()
+	defer close(release)
+	cmd := command(t, "SEC_USER_AGENT=edgar13f tests test@example.com", "EDGAR13F_BASE_URL="+srv.URL)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := client.Connect(ctx, &mcp.IOTransport{Reader: stdout, Writer: stdin}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	go s.CallTool(ctx, &mcp.CallToolParams{Name: "get_holdings_as_of", Arguments: json.RawMessage(`{"cik":"1067983","period":"2023-09-30","as_of":"2024-05-15"}`)})
+	select {
+	case <-started:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no request reached EDGAR")
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := wait(t, done, 10*time.Second); code != 0 {
+		t.Errorf("exit code %d after SIGTERM, want 0", code)
+	}
+}
+
+func TestMalformedLines(t *testing.T) {
+	cmd := command(t, "EDGAR13F_FIXTURE_DIR="+mirror)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	// Garbage before the handshake: not JSON, JSON but not JSON-RPC, an empty batch.
+	for _, line := range []string{"this is not json", `{"jsonrpc":"2.0","id":1`, `{"hello":"world"}`, `[]`, `[1,2]`, `   `} {
+		if _, err := io.WriteString(stdin, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := client.Connect(ctx, &mcp.IOTransport{Reader: stdout, Writer: stdin}, nil)
+	if err != nil {
+		t.Fatalf("connect after malformed lines: %v", err)
+	}
+	r := call(t, s, "list_13f_filings", `{"cik":"9000003","as_of":"2025-05-16"}`)
+	if diff := cmp.Diff(map[string]any{"isError": false, "status": "ok"}, summary(r)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	s.Close()
+	if code := wait(t, done, 10*time.Second); code != 0 {
+		t.Errorf("exit code %d, want 0", code)
+	}
+}
+
+func TestRefusesToStart(t *testing.T) {
+	tests := []struct {
+		name string
+		env  []string
+		want string
+	}{
+		{"fixture with redaction off", []string{"EDGAR13F_FIXTURE_DIR=" + mirror, "EDGAR13F_REDACT=off"},
+			"edgar13f-mcp: wire: redaction cannot be turned off with a fixture directory\n"},
+		{"fixture with base URL", []string{"EDGAR13F_FIXTURE_DIR=" + mirror, "EDGAR13F_BASE_URL=http://127.0.0.1:1"},
+			"edgar13f-mcp: wire: give a fixture directory or a base URL, not both\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := command(t, tt.env...)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			code := 0
+			if ee, ok := err.(interface{ ExitCode() int }); ok {
+				code = ee.ExitCode()
+			}
+			if code != 2 || !strings.HasSuffix(stderr.String(), tt.want) {
+				t.Errorf("exit %d, stderr %q; want 2, %q", code, stderr.String(), tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,271 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/examples/internal/wire"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/golden")
+
+// bin is the server binary built by TestMain; mirror the recorded EDGAR tree.
+var (
+	bin       string
+	mirror, _ = filepath.Abs("../../testdata/mirror")
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	dir, err := os.MkdirTemp("", "edgar13f-mcp-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bin = filepath.Join(dir, "edgar13f-mcp")
+	out, err := exec.Command("go", "build", "-race", "-o", bin, ".").CombinedOutput()
+	code := 1
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
+	} else {
+		code = m.Run()
+	}
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// command returns the server command with only the given environment and
+// a private cache.
+func command(t *testing.T, env ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(bin)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "EDGAR13F_CACHE_DIR=" + t.TempDir()}, env...)
+	cmd.Stderr = &testLog{t: t}
+	return cmd
+}
+
+// testLog passes the server's stderr to the test log.
+type testLog struct{ t *testing.T }
+
+func (l *testLog) Write(p []byte) (int, error) {
+	l.t.Logf("server: %s", strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+func connect(t *testing.T, cmd *exec.Cmd) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := mcp.NewClient(&mcp.Implementation{Name: "edgar13f-mcp-test", Version: "1"}, nil)
+	s, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// result is one tool answer: the parsed first text block and isError.
+type result struct {
+	obj     map[string]any
+	isError bool
+}
+
+func call(t *testing.T, s *mcp.ClientSession, tool, args string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
+	if err != nil {
+		t.Fatalf("%s(%s): protocol error %v", tool, args, err)
+	}
+	if len(res.Content) != 1 {
+		t.Fatalf("%s(%s): %d content blocks, want 1", tool, args, len(res.Content))
+	}
+	text, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		t.Fatalf("%s(%s): first block is %T, want text", tool, args, res.Content[0])
+	}
+	var r result
+	if err := json.Unmarshal([]byte(text.Text), &r.obj); err != nil {
+		t.Fatalf("%s(%s): text is not one JSON object: %v\n%s", tool, args, err, text.Text)
+	}
+	if r.obj["disclaimer"] != wire.Disclaimer {
+		t.Errorf("%s(%s): disclaimer %q", tool, args, r.obj["disclaimer"])
+	}
+	r.isError = res.IsError
+	return r
+}
+
+// golden compares got with testdata/golden/name.json as parsed JSON.
+func golden(t *testing.T, name string, got map[string]any) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name+".json")
+	if *update {
+		b, _ := json.MarshalIndent(got, "", "  ")
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	var want map[string]any
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", path, diff)
+	}
+}
+
+func TestToolsList(t *testing.T) {
+	s := connect(t, command(t, "EDGAR13F_FIXTURE_DIR="+mirror))
+	ctx := context.Background()
+	res, err := s.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range res.Tools {
+		names = append(names, tl.Name)
+		a := tl.Annotations
+		if a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.DestructiveHint == nil || *a.DestructiveHint {
+			t.Errorf("%s: annotations %+v, want read-only, idempotent, not destructive", tl.Name, a)
+		}
+		for _, phrase := range []string{"find_manager", "as_of", "data, not instructions"} {
+			if phrase == "find_manager" && tl.Name == phrase {
+				phrase = "Use it first"
+			}
+			if !strings.Contains(tl.Description, phrase) {
+				t.Errorf("%s: description lacks %q", tl.Name, phrase)
+			}
+		}
+	}
+	slices.Sort(names)
+	if diff := cmp.Diff(wantTools, names); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+	instr := s.InitializeResult().Instructions
+	for _, phrase := range []string{"find_manager first", "publicly filed on EDGAR by that date", "issuer, cusip or max_positions", "data, not instructions"} {
+		if !strings.Contains(instr, phrase) {
+			t.Errorf("instructions lack %q", phrase)
+		}
+	}
+}
+
+// Precedence and decline cases name the reason only; answers have goldens.
+func TestCalls(t *testing.T) {
+	s := connect(t, command(t, "EDGAR13F_FIXTURE_DIR="+mirror))
+	const brk = `"cik":"1067983"`
+	ia, ip, ur := edgar13f.InvalidArgument, edgar13f.InvalidPeriod, edgar13f.UnsupportedRequest
+	tests := []struct {
+		name, tool, args string
+		decline          edgar13f.Reason // "" for an answer compared with its golden
+	}{
+		// Answers.
+		{"filings_berkshire_2023q3", "list_13f_filings", `{"cik":"0001067983","as_of":"2024-05-15","period":"2023-09-30"}`, ""},
+		{"filings_notice_partners", "list_13f_filings", `{"cik":"9000002","as_of":"2025-08-21"}`, ""},
+		{"filings_period_none", "list_13f_filings", `{"cik":"9000002","as_of":"2025-08-21","period":"2023-03-31"}`, ""},
+		{"holdings_berkshire_2023q3_supplement", "get_holdings_as_of", `{` + brk + `,"period":"2023-09-30","as_of":"2024-05-15"}`, ""},
+		{"holdings_timeline_2024q4", "get_holdings_as_of", `{"cik":"9000001","period":"2024-12-31","as_of":"2025-04-02","position_type":"long"}`, ""},
+		{"holdings_soros_options", "get_holdings_as_of", `{"cik":"1029160","period":"2026-06-30","as_of":"2026-08-14","cusip":["67066G104","21873S108","n14506104"]}`, ""},
+		{"holdings_cusip", "get_holdings_as_of", `{` + brk + `,"period":"2023-09-30","as_of":"2024-05-15","cusip":["037833100","023135106"]}`, ""},
+		{"holdings_issuer", "get_holdings_as_of", `{` + brk + `,"period":"2023-12-31","as_of":"2024-05-16","issuer":"apple"}`, ""},
+		{"holdings_max_positions", "get_holdings_as_of", `{` + brk + `,"period":"2022-12-31","as_of":"2023-02-15","max_positions":3}`, ""},
+		{"holdings_redacted_cusip", "get_holdings_as_of", `{` + brk + `,"period":"2023-09-30","as_of":"2024-05-15","cusip":["78462F103"]}`, ""},
+		{"diff_berkshire", "diff_holdings", `{` + brk + `,"period_a":"2023-09-30","period_b":"2023-12-31","as_of":"2024-05-16","max_positions":5}`, ""},
+		{"diff_timeline_issuer", "diff_holdings", `{"cik":"9000001","period_a":"2024-12-31","period_b":"2025-03-31","as_of":"2025-05-21","issuer":"inc"}`, ""},
+		{"find_berkshire", "find_manager", `{"name":"berkshire","limit":3}`, ""},
+		{"find_fresh_start_before", "find_manager", `{"name":"Fresh  Start","as_of":"2025-05-14"}`, ""},
+		{"find_fresh_start_after", "find_manager", `{"name":"fresh start","as_of":"2025-05-15"}`, ""},
+		{"find_none", "find_manager", `{"name":"no such manager anywhere"}`, ""},
+		{"find_short", "find_manager", `{"name":"be"}`, ia},
+		{"find_limit_range", "find_manager", `{"name":"berkshire","limit":21}`, ia},
+		{"find_limit_string", "find_manager", `{"name":"berkshire","limit":"3"}`, ia},
+		{"find_name_number", "find_manager", `{"name":1067983}`, ia},
+		{"find_bad_as_of", "find_manager", `{"name":"berkshire","as_of":"2025-02-29"}`, ia},
+		{"find_unknown_argument", "find_manager", `{"name":"berkshire","cik":"1067983"}`, ia},
+		// Every decline reason.
+		{"unknown_cik", "get_holdings_as_of", `{"cik":"9000003","period":"2025-03-31","as_of":"2025-05-14"}`, edgar13f.UnknownCIK},
+		{"unknown_cik_filings", "list_13f_filings", `{"cik":"9000003","as_of":"2025-05-14"}`, edgar13f.UnknownCIK},
+		{"notice_only", "get_holdings_as_of", `{"cik":"315090","period":"2024-12-31","as_of":"2025-03-01"}`, edgar13f.NoticeOnly},
+		{"not_yet_filed", "get_holdings_as_of", `{"cik":"9000001","period":"2025-12-31","as_of":"2025-11-13"}`, edgar13f.NotYetFiled},
+		{"invalid_period", "get_holdings_as_of", `{` + brk + `,"period":"2023-09-29","as_of":"2024-05-15"}`, ip},
+		{"unsupported_request", "get_holdings_as_of", `{` + brk + `,"period":"2023-09-30","as_of":"2024-05-15","position_type":"short"}`, ur},
+		{"diff_b_not_after_a", "diff_holdings", `{` + brk + `,"period_a":"2023-12-31","period_b":"2023-09-30","as_of":"2024-05-15"}`, ip},
+		// Precedence (SPEC §4): the first reason in the table wins.
+		{"bad_cik_bad_period", "get_holdings_as_of", `{"cik":"12a","period":"2023-09-29","as_of":"2024-05-15"}`, ia},
+		{"bad_period_short", "get_holdings_as_of", `{` + brk + `,"period":"2023-09-29","as_of":"2024-05-15","position_type":"short"}`, ip},
+		{"short_unknown_cik", "get_holdings_as_of", `{"cik":"9000003","period":"2025-03-31","as_of":"2025-05-14","position_type":"short"}`, ur},
+		{"bad_max_bad_period", "get_holdings_as_of", `{` + brk + `,"period":"2023-09-29","as_of":"2024-05-15","max_positions":true}`, ia},
+		{"max_range_bad_period", "get_holdings_as_of", `{` + brk + `,"period":"2023-09-29","as_of":"2024-05-15","max_positions":201}`, ia},
+		{"bad_cusip_bad_period", "diff_holdings", `{` + brk + `,"period_a":"2023-09-30","period_b":"2023-06-30","as_of":"2024-05-15","cusip":["037833100","037833100"]}`, ia},
+		{"diff_a_before_b", "diff_holdings", `{"cik":"9000002","period_a":"2024-12-31","period_b":"2025-06-30","as_of":"2025-08-21"}`, edgar13f.NoticeOnly},
+		{"diff_unknown_before_periods", "diff_holdings", `{"cik":"9000003","period_a":"2024-12-31","period_b":"2025-03-31","as_of":"2025-05-14"}`, edgar13f.UnknownCIK},
+		// Strict types and names.
+		{"cik_number", "get_holdings_as_of", `{"cik":1067983,"period":"2023-09-30","as_of":"2024-05-15"}`, ia},
+		{"cik_leading_garbage", "list_13f_filings", `{"cik":" 1067983","as_of":"2024-05-15"}`, ia},
+		{"cik_too_long", "list_13f_filings", `{"cik":"00001067983","as_of":"2024-05-15"}`, ia},
+		{"date_number", "list_13f_filings", `{` + brk + `,"as_of":20240515}`, ia},
+		{"date_malformed", "list_13f_filings", `{` + brk + `,"as_of":"2024-5-15"}`, ia},
+		{"date_impossible", "get_holdings_as_of", `{` + brk + `,"period":"2023-09-31","as_of":"2024-05-15"}`, ia},
+		{"missing_as_of", "get_holdings_as_of", `{` + brk + `,"period":"2023-09-30"}`, ia},
+		{"no_arguments", "diff_holdings", `{}`, ia},
+		{"unknown_argument", "get_holdings_as_of", `{` + brk + `,"period":"2023-09-30","as_of":"2024-05-15","limit":5}`, ia},
+		{"position_type_on_diff", "diff_holdings", `{` + brk + `,"period_a":"2023-09-30","period_b":"2023-12-31","as_of":"2024-05-16","position_type":"long"}`, ia},
+		{"duplicate_name", "list_13f_filings", `{` + brk + `,"cik":"9000001","as_of":"2024-05-15"}`, ia},
+		{"cusip_string", "get_holdings_as_of", `{` + brk + `,"period":"2023-09-30","as_of":"2024-05-15","cusip":"037833100"}`, ia},
+		{"cusip_duplicated", "get_holdings_as_of", `{` + brk + `,"period":"2023-09-30","as_of":"2024-05-15","cusip":["037833100","037833100"]}`, ia},
+		{"cusip_empty", "get_holdings_as_of", `{` + brk + `,"period":"2023-09-30","as_of":"2024-05-15","cusip":[]}`, ia},
+		{"cusip_malformed", "get_holdings_as_of", `{` + brk + `,"period":"2023-09-30","as_of":"2024-05-15","cusip":["03783310"]}`, ia},
+		{"max_true", "get_holdings_as_of", `{` + brk + `,"period":"2023-09-30","as_of":"2024-05-15","max_positions":true}`, ia},
+		{"max_float", "get_holdings_as_of", `{` + brk + `,"period":"2023-09-30","as_of":"2024-05-15","max_positions":1.0}`, ia},
+		{"max_string", "get_holdings_as_of", `{` + brk + `,"period":"2023-09-30","as_of":"2024-05-15","max_positions":"5"}`, ia},
+		{"max_zero", "diff_holdings", `{` + brk + `,"period_a":"2023-09-30","period_b":"2023-12-31","as_of":"2024-05-16","max_positions":0}`, ia},
+		{"issuer_short", "get_holdings_as_of", `{` + brk + `,"period":"2023-09-30","as_of":"2024-05-15","issuer":"a"}`, ia},
+		{"issuer_number", "get_holdings_as_of", `{` + brk + `,"period":"2023-09-30","as_of":"2024-05-15","issuer":7}`, ia},
+		{"position_type_number", "get_holdings_as_of", `{` + brk + `,"period":"2023-09-30","as_of":"2024-05-15","position_type":1}`, ia},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := call(t, s, tt.tool, tt.args)
+			if r.isError {
+				t.Fatalf("isError true: %v", r.obj)
+			}
+			if tt.decline == "" {
+				if r.obj["status"] != "ok" {
+					t.Fatalf("status %v, want ok: %v", r.obj["status"], r.obj)
+				}
+				golden(t, tt.name, r.obj)
+				return
+			}
+			got := map[string]any{"status": r.obj["status"], "reason": r.obj["reason"]}
+			want := map[string]any{"status": "declined", "reason": string(tt.decline)}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s\nmessage: %v", diff, r.obj["message"])
+			}
+			if m, _ := r.obj["message"].(string); m == "" || len(r.obj) != 4 {
+				t.Errorf("decline object %v, want status, disclaimer, reason, message", r.obj)
+			}
+		})
+	}
+}

@@ -1,0 +1,287 @@
+// Command edgar13f answers point-in-time questions about SEC Form 13F
+// filings from the command line: which filings a manager had made by a
+// date, what it held for a quarter as known on a date, how two quarters
+// compare, and which CIK a name belongs to.
+//
+//	edgar13f find berkshire hathaway
+//	edgar13f holdings 1067983 --period 2023-09-30 --as-of 2024-05-15 --top 10
+//
+// Exit codes: 0 answer, 1 failure (EDGAR unreachable, no User-Agent, ...),
+// 2 usage error, 3 declined (the answer is a decline; its reason is printed).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/examples/internal/wire"
+)
+
+// Exit codes.
+const (
+	exitOK       = 0
+	exitFailure  = 1
+	exitUsage    = 2
+	exitDeclined = 3
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
+	stop()
+	os.Exit(code)
+}
+
+const usage = `edgar13f answers questions about SEC Form 13F holdings as EDGAR knew them on a date.
+
+Usage:
+  edgar13f find NAME...        find a manager's CIK by name
+  edgar13f filings CIK         list the 13F filings made by --as-of
+  edgar13f holdings CIK        holdings for --period as known on --as-of
+  edgar13f diff CIK            compare --period-a with --period-b as known on --as-of
+
+Run "edgar13f COMMAND --help" for a command's flags and examples.
+Exit codes: 0 answer, 1 failure, 2 usage error, 3 declined.
+`
+
+// command is one subcommand's flags and work.
+type command struct {
+	name, args, about, examples string
+	positional                  int      // required positional arguments; -1 for one or more
+	required                    []string // required flags
+	flags                       func(*flag.FlagSet, *opts)
+	run                         func(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error)
+}
+
+// opts are the flags of every subcommand.
+type opts struct {
+	asOf, period, periodA, periodB    string
+	issuer, format                    string
+	userAgent, cacheDir, fixture, url string
+	cusips                            cusipList
+	top, limit                        int
+	noRedact                          bool
+	progress                          io.Writer // stderr on a terminal, else nil
+}
+
+// cusipList collects --cusip flags, each one CUSIP or a comma-separated list.
+type cusipList []string
+
+func (l *cusipList) String() string { return strings.Join(*l, ",") }
+
+func (l *cusipList) Set(s string) error {
+	for _, c := range strings.Split(s, ",") {
+		if c = strings.TrimSpace(c); c != "" {
+			*l = append(*l, c)
+		}
+	}
+	return nil
+}
+
+func commonFlags(fs *flag.FlagSet, o *opts) {
+	fs.StringVar(&o.asOf, "as-of", "", "knowledge date YYYY-MM-DD: only filings made on or before it count (default today)")
+	fs.StringVar(&o.format, "format", "", "output: table, json or csv (default table on a terminal, else json)")
+	fs.StringVar(&o.userAgent, "user-agent", "", `User-Agent for EDGAR, "Name email@domain" (default $SEC_USER_AGENT)`)
+	fs.StringVar(&o.cacheDir, "cache-dir", "", "cache directory (default $EDGAR13F_CACHE_DIR, else ~/.cache/edgar13f)")
+	fs.StringVar(&o.fixture, "fixture-dir", "", "read this EDGAR mirror tree instead of EDGAR (default $EDGAR13F_FIXTURE_DIR)")
+	fs.StringVar(&o.url, "base-url", "", "fetch EDGAR URLs from this HTTP mirror (default $EDGAR13F_BASE_URL)")
+	fs.BoolVar(&o.noRedact, "no-redact", false, "keep the rows of gold, energy and S&P 500 funds that are removed by default")
+}
+
+// fromEnv fills the settings not given as flags from the environment.
+func (o *opts) fromEnv(getenv func(string) string) {
+	for p, name := range map[*string]string{&o.userAgent: "SEC_USER_AGENT", &o.cacheDir: "EDGAR13F_CACHE_DIR",
+		&o.fixture: "EDGAR13F_FIXTURE_DIR", &o.url: "EDGAR13F_BASE_URL"} {
+		if *p == "" {
+			*p = getenv(name)
+		}
+	}
+}
+
+func filterFlags(fs *flag.FlagSet, o *opts) {
+	fs.Var(&o.cusips, "cusip", "keep only this CUSIP (repeat, or separate with commas)")
+	fs.StringVar(&o.issuer, "issuer", "", "keep rows whose issuer name contains this text")
+	fs.IntVar(&o.top, "top", 0, "keep the N largest positions (1-200)")
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		w := stderr
+		if len(args) > 0 {
+			w = stdout
+		}
+		fmt.Fprint(w, usage)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	var cmd *command
+	for i := range commands {
+		if commands[i].name == args[0] {
+			cmd = &commands[i]
+		}
+	}
+	if cmd == nil {
+		fmt.Fprintf(stderr, "edgar13f: unknown command %q\n\n%s", args[0], usage)
+		return exitUsage
+	}
+	var o opts
+	fs := flag.NewFlagSet("edgar13f "+cmd.name, flag.ContinueOnError)
+	var parseOut strings.Builder
+	fs.SetOutput(&parseOut)
+	commonFlags(fs, &o)
+	if cmd.flags != nil {
+		cmd.flags(fs, &o)
+	}
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: edgar13f %s %s [flags]\n\n%s\n\nExamples:\n%s\nFlags:\n", cmd.name, cmd.args, cmd.about, cmd.examples)
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterspersed(fs, args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, parseOut.String())
+		return exitOK
+	}
+	if err == nil {
+		o.fromEnv(getenv)
+		err = checkUsage(cmd, &o, pos)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "edgar13f %s: %v\nRun \"edgar13f %s --help\" for usage.\n", cmd.name, err, cmd.name)
+		return exitUsage
+	}
+	table := o.format == "table" || o.format == "" && isTerminal(stdout)
+	if isTerminal(stderr) {
+		o.progress = stderr
+	}
+	c, err := newClient(&o)
+	if err != nil {
+		fmt.Fprintf(stderr, "edgar13f: %v\n", err)
+		return exitFailure
+	}
+	res, err := cmd.run(ctx, c, &o, pos)
+	if d, ok := wire.AsDecline(err); ok {
+		if o.format == "json" || !table && o.format == "" {
+			_ = wire.WriteDecline(stdout, d)
+		}
+		fmt.Fprintf(stderr, "edgar13f: declined (%s): %s\n", d.Reason, d.Message)
+		return exitDeclined
+	}
+	if err == nil {
+		switch {
+		case table:
+			err = res.table(stdout)
+		case o.format == "csv":
+			err = res.csv(stdout)
+		default:
+			err = res.json(stdout)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "edgar13f: %v\n", err)
+		return exitFailure
+	}
+	return exitOK
+}
+
+// parseInterspersed parses flags that may come before, between or after
+// positional arguments, and returns the positional ones.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos, args = append(pos, args[0]), args[1:]
+	}
+}
+
+func checkUsage(cmd *command, o *opts, pos []string) error {
+	switch {
+	case cmd.positional < 0 && len(pos) == 0:
+		return fmt.Errorf("missing %s", cmd.args)
+	case cmd.positional >= 0 && len(pos) != cmd.positional:
+		return fmt.Errorf("want %s, got %d arguments", cmd.args, len(pos))
+	case missingFlag(o, cmd.required) != "":
+		return fmt.Errorf("missing --%s", missingFlag(o, cmd.required))
+	case o.format != "" && o.format != "table" && o.format != "json" && o.format != "csv":
+		return fmt.Errorf("--format must be table, json or csv, not %q", o.format)
+	case o.noRedact && o.fixture != "":
+		return errors.New("--no-redact cannot be combined with a fixture directory")
+	case o.fixture != "" && o.url != "":
+		return errors.New("give --fixture-dir or --base-url, not both")
+	}
+	return nil
+}
+
+func missingFlag(o *opts, names []string) string {
+	for _, n := range names {
+		v := map[string]string{"period": o.period, "period-a": o.periodA, "period-b": o.periodB}[n]
+		if v == "" {
+			return n
+		}
+	}
+	return ""
+}
+
+func newClient(o *opts) (*edgar13f.Client, error) {
+	cfg := wire.Config{UserAgent: o.userAgent, CacheDir: o.cacheDir, FixtureDir: o.fixture, BaseURL: o.url, RedactOff: o.noRedact}
+	copts, err := cfg.ClientOptions()
+	if err != nil {
+		return nil, err
+	}
+	if o.progress != nil && o.fixture == "" {
+		copts = append(copts, edgar13f.WithHTTPClient(&http.Client{Transport: progressTransport{o.progress}}))
+	}
+	return edgar13f.NewClient(copts...)
+}
+
+// progressTransport notes each EDGAR request (a cache miss) on a terminal.
+type progressTransport struct{ w io.Writer }
+
+func (p progressTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	fmt.Fprintf(p.w, "\r\033[Kfetching %s", r.URL)
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	fmt.Fprint(p.w, "\r\033[K")
+	return resp, err
+}
+
+// isTerminal reports whether w is a character device such as a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// parseDate parses a date flag; an empty --as-of is today.
+func parseDate(name, s string) (edgar13f.Date, error) {
+	if s == "" && name == "as-of" {
+		return edgar13f.DateOf(time.Now()), nil
+	}
+	d, err := edgar13f.ParseDate(s)
+	if err != nil {
+		return edgar13f.Date{}, &edgar13f.DeclineError{Reason: edgar13f.InvalidArgument, Message: fmt.Sprintf("--%s must be a date YYYY-MM-DD, not %q", name, s)}
+	}
+	return d, nil
+}

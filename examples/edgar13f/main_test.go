@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/golden")
+
+var (
+	bin       string
+	mirror, _ = filepath.Abs("../../testdata/mirror")
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	dir, err := os.MkdirTemp("", "edgar13f-cli-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bin = filepath.Join(dir, "edgar13f")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	code := 1
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
+	} else {
+		code = m.Run()
+	}
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// exe runs the binary with a private cache and no inherited settings.
+func exe(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "EDGAR13F_CACHE_DIR=" + t.TempDir()}, env...)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", path, diff)
+	}
+}
+
+func TestAnswers(t *testing.T) {
+	fixture := []string{"EDGAR13F_FIXTURE_DIR=" + mirror}
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"find", []string{"find", "berkshire", "--limit", "3"}},
+		{"find_as_of", []string{"find", "--as-of", "2025-05-14", "fresh", "start"}},
+		{"filings", []string{"filings", "9000002", "--as-of", "2025-08-21"}},
+		{"filings_period", []string{"filings", "--period", "2023-09-30", "0001067983", "--as-of", "2024-05-15"}},
+		{"holdings_top", []string{"holdings", "1067983", "--period", "2023-09-30", "--as-of", "2024-05-15", "--top", "2"}},
+		{"holdings_options", []string{"holdings", "1029160", "--period", "2026-06-30", "--as-of", "2026-08-14", "--cusip", "67066G104,21873S108", "--cusip", "N14506104"}},
+		{"holdings_thousands", []string{"holdings", "1067983", "--period", "2022-09-30", "--as-of", "2022-11-15", "--issuer", "apple"}},
+		{"diff", []string{"diff", "1067983", "--period-a", "2023-09-30", "--period-b", "2023-12-31", "--as-of", "2024-05-16", "--top", "5"}},
+	}
+	for _, tt := range tests {
+		for _, format := range []string{"table", "json", "csv"} {
+			t.Run(tt.name+"."+format, func(t *testing.T) {
+				stdout, stderr, code := exe(t, fixture, append(tt.args, "--format", format)...)
+				if code != 0 || stderr != "" {
+					t.Fatalf("exit %d, stderr %q", code, stderr)
+				}
+				golden(t, tt.name+"."+format, stdout)
+			})
+		}
+	}
+}
+
+func TestExits(t *testing.T) {
+	fixture := []string{"EDGAR13F_FIXTURE_DIR=" + mirror}
+	tests := []struct {
+		name       string
+		args       []string
+		wantCode   int
+		wantStdout string // exact, or a prefix when it ends in "..."
+		wantStderr string
+	}{
+		{"declined", []string{"holdings", "9000001", "--period", "2025-12-31", "--as-of", "2025-11-13", "--format", "table"}, 3, "",
+			"edgar13f: declined (not_yet_filed): ..."},
+		{"declined json", []string{"holdings", "315090", "--period", "2024-12-31", "--as-of", "2025-03-01"}, 3,
+			`{"status":"declined","disclaimer":"13F reports long positions only; data may lag the period end by up to 45 days.","reason":"notice_only","message":...`,
+			"edgar13f: declined (notice_only): ..."},
+		{"unknown cik", []string{"filings", "9000003", "--as-of", "2025-05-14", "--format", "csv"}, 3, "", "edgar13f: declined (unknown_cik): ..."},
+		{"bad date", []string{"filings", "1067983", "--as-of", "2024-13-01", "--format", "csv"}, 3, "",
+			"edgar13f: declined (invalid_argument): --as-of must be a date YYYY-MM-DD, not \"2024-13-01\"\n"},
+		{"bad period", []string{"diff", "1067983", "--period-a", "2023-12-31", "--period-b", "2023-09-30", "--format", "csv"}, 3, "",
+			"edgar13f: declined (invalid_period): ..."},
+		{"bad top", []string{"holdings", "1067983", "--period", "2023-09-30", "--top", "201", "--format", "csv"}, 3, "",
+			"edgar13f: declined (invalid_argument): ..."},
+		{"no command", nil, 2, "", "edgar13f answers questions..."},
+		{"unknown command", []string{"holding"}, 2, "", "edgar13f: unknown command \"holding\"\n..."},
+		{"missing period", []string{"holdings", "1067983"}, 2, "",
+			"edgar13f holdings: missing --period\nRun \"edgar13f holdings --help\" for usage.\n"},
+		{"missing cik", []string{"filings"}, 2, "", "edgar13f filings: want CIK, got 0 arguments\n..."},
+		{"missing name", []string{"find"}, 2, "", "edgar13f find: missing NAME...\n..."},
+		{"bad format", []string{"filings", "1067983", "--format", "xml"}, 2, "", "edgar13f filings: --format must be table, json or csv, not \"xml\"\n..."},
+		{"bad flag", []string{"filings", "1067983", "--asof", "2024-01-01"}, 2, "", "edgar13f filings: flag provided but not defined: -asof\n..."},
+		{"no-redact with fixture", []string{"filings", "1067983", "--no-redact"}, 2, "",
+			"edgar13f filings: --no-redact cannot be combined with a fixture directory\n..."},
+		{"help", []string{"--help"}, 0, "edgar13f answers questions...", ""},
+		{"find help", []string{"find", "--help"}, 0, "Usage: edgar13f find NAME... [flags]\n...", ""},
+		{"filings help", []string{"filings", "-h"}, 0, "Usage: edgar13f filings CIK [flags]\n...", ""},
+		{"holdings help", []string{"holdings", "--help"}, 0, "Usage: edgar13f holdings CIK [flags]\n...", ""},
+		{"diff help", []string{"diff", "--help"}, 0, "Usage: edgar13f diff CIK [flags]\n...", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stdout, stderr, code := exe(t, fixture, tt.args...)
+			if code != tt.wantCode || !match(tt.wantStdout, stdout) || !match(tt.wantStderr, stderr) {
+				t.Errorf("exit %d\nstdout %q\nstderr %q\nwant exit %d\nstdout %q\nstderr %q", code, stdout, stderr, tt.wantCode, tt.wantStdout, tt.wantStderr)
+			}
+			if strings.HasSuffix(tt.name, "help") && !strings.Contains(stdout, "Examples:") && tt.name != "help" {
+				t.Errorf("help has no examples:\n%s", stdout)
+			}
+		})
+	}
+}
+
+// match compares got with want, a prefix when want ends in "...".
+func match(want, got string) bool {
+	if p, ok := strings.CutSuffix(want, "..."); ok {
+		return strings.HasPrefix(got, p)
+	}
+	return got == want
+}
+
+func TestHTTP(t *testing.T) {
+	var requests atomic.Int64
+	fs := http.FileServer(http.Dir(mirror))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		if r.Header.Get("User-Agent") != "edgar13f tests test@example.com" {
+			http.Error(w, "no user agent", http.StatusForbidden)
+			return
+		}
+		fs.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	args := []string{"holdings", "1067983", "--period", "2023-09-30", "--as-of", "2024-05-15", "--base-url", srv.URL, "--format", "csv", "--cusip", "78462F103"}
+	tests := []struct {
+		name         string
+		env          []string
+		extra        []string
+		wantCode     int
+		wantRows     int
+		wantStderr   string
+		wantRequests bool
+	}{
+		{"redacted", []string{"SEC_USER_AGENT=edgar13f tests test@example.com"}, nil, 0, 0, "", true},
+		{"no-redact", nil, []string{"--user-agent", "edgar13f tests test@example.com", "--no-redact"}, 0, 1, "", true},
+		{"no user agent", nil, nil, 1, 0, "edgar13f: edgar13f: no User-Agent...", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := requests.Load()
+			stdout, stderr, code := exe(t, tt.env, append(args, tt.extra...)...)
+			rows := strings.Count(stdout, "\n") - 1
+			if tt.wantCode != 0 {
+				rows = 0
+			}
+			if code != tt.wantCode || rows != tt.wantRows || !match(tt.wantStderr, stderr) {
+				t.Errorf("exit %d, %d rows, stderr %q; want %d, %d, %q\n%s", code, rows, stderr, tt.wantCode, tt.wantRows, tt.wantStderr, stdout)
+			}
+			if sent := requests.Load() > before; sent != tt.wantRequests {
+				t.Errorf("requests sent: %v, want %v", sent, tt.wantRequests)
+			}
+		})
+	}
+}

@@ -1,0 +1,131 @@
+package wire
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/edgar13f/edgar13f"
+)
+
+// got is what the accessors return for one argument list.
+type got struct {
+	CIK    string
+	AsOf   string
+	CUSIPs []string
+	Max    int
+	Reason edgar13f.Reason
+	Msg    string
+}
+
+func parse(raw string) got {
+	var g got
+	fail := func(err error) got {
+		d, _ := AsDecline(err)
+		g.Reason, g.Msg = d.Reason, d.Message
+		return g
+	}
+	a, err := ParseArgs(json.RawMessage(raw), "cik", "as_of", "cusip", "max_positions")
+	if err != nil {
+		return fail(err)
+	}
+	if g.CIK, err = a.String("cik", true); err != nil {
+		return fail(err)
+	}
+	d, err := a.Date("as_of", false)
+	if err != nil {
+		return fail(err)
+	}
+	if !d.IsZero() {
+		g.AsOf = d.String()
+	}
+	if g.CUSIPs, err = a.Strings("cusip"); err != nil {
+		return fail(err)
+	}
+	if g.Max, err = a.Int("max_positions"); err != nil {
+		return fail(err)
+	}
+	return g
+}
+
+func TestArgs(t *testing.T) {
+	ia := edgar13f.InvalidArgument
+	tests := []struct {
+		raw  string
+		want got
+	}{
+		{`{"cik":"0001067983","as_of":"2024-05-15","cusip":["037833100"],"max_positions":-3}`, got{CIK: "0001067983", AsOf: "2024-05-15", CUSIPs: []string{"037833100"}, Max: -3}},
+		{` {"cik":"1"} `, got{CIK: "1"}},
+		{`{"cik":"1","cusip":[]}`, got{CIK: "1", CUSIPs: []string{}}},
+		{``, got{Reason: ia, Msg: `argument "cik" is required`}},
+		{`null`, got{Reason: ia, Msg: `argument "cik" is required`}},
+		{`[]`, got{Reason: ia, Msg: `arguments must be one JSON object`}},
+		{`{"cik":"1"`, got{Reason: ia, Msg: `arguments must be one JSON object`}},
+		{`{"cik":"1"} {}`, got{Reason: ia, Msg: `arguments must be one JSON object`}},
+		{`{"cik":"1","period":"2024-03-31"}`, got{Reason: ia, Msg: `unknown argument "period"; this tool takes cik, as_of, cusip, max_positions`}},
+		{`{"cik":"1","cik":"2"}`, got{Reason: ia, Msg: `argument "cik" is given twice`}},
+		{`{"cik":1067983}`, got{Reason: ia, Msg: `argument "cik" must be a JSON string, not a number`}},
+		{`{"cik":null}`, got{Reason: ia, Msg: `argument "cik" must be a JSON string, not null`}},
+		{`{"cik":"1","as_of":"2024-02-30"}`, got{CIK: "1", Reason: ia, Msg: `argument "as_of" must be a date YYYY-MM-DD, not "2024-02-30"`}},
+		{`{"cik":"1","as_of":20240515}`, got{CIK: "1", Reason: ia, Msg: `argument "as_of" must be a JSON string, not a number`}},
+		{`{"cik":"1","cusip":"037833100"}`, got{CIK: "1", Reason: ia, Msg: `argument "cusip" must be a JSON array of strings, not a string`}},
+		{`{"cik":"1","cusip":["037833100",7]}`, got{CIK: "1", Reason: ia, Msg: `argument "cusip" must be a JSON array of strings; item 1 is a number`}},
+		{`{"cik":"1","max_positions":true}`, got{CIK: "1", Reason: ia, Msg: `argument "max_positions" must be a JSON integer such as 10, not a boolean true`}},
+		{`{"cik":"1","max_positions":1.0}`, got{CIK: "1", Reason: ia, Msg: `argument "max_positions" must be a JSON integer such as 10, not a number 1.0`}},
+		{`{"cik":"1","max_positions":1e1}`, got{CIK: "1", Reason: ia, Msg: `argument "max_positions" must be a JSON integer such as 10, not a number 1e1`}},
+		{`{"cik":"1","max_positions":"5"}`, got{CIK: "1", Reason: ia, Msg: `argument "max_positions" must be a JSON integer such as 10, not a string "5"`}},
+		{`{"cik":"1","max_positions":99999999999999999999}`, got{CIK: "1", Reason: ia, Msg: `argument "max_positions" is out of range: 99999999999999999999`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.raw, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, parse(tt.raw)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestConfig(t *testing.T) {
+	dir := t.TempDir()
+	env := func(kv ...string) func(string) string {
+		m := map[string]string{}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return func(k string) string { return m[k] }
+	}
+	tests := []struct {
+		name    string
+		getenv  func(string) string
+		want    Config
+		nOpts   int
+		wantErr string
+	}{
+		{"empty", env(), Config{}, 0, ""},
+		{"all", env("SEC_USER_AGENT", "A a@b.c", "EDGAR13F_CACHE_DIR", "/c", "EDGAR13F_BASE_URL", "http://x", "EDGAR13F_REDACT", "off", "EDGAR13F_AGENT_MODE", "on"),
+			Config{UserAgent: "A a@b.c", CacheDir: "/c", BaseURL: "http://x", RedactOff: true, AgentMode: true}, 4, ""},
+		{"inexact values", env("EDGAR13F_REDACT", "OFF", "EDGAR13F_AGENT_MODE", "on "), Config{}, 0, ""},
+		{"fixture", env("EDGAR13F_FIXTURE_DIR", dir), Config{FixtureDir: dir}, 1, ""},
+		{"fixture and redaction off", env("EDGAR13F_FIXTURE_DIR", dir, "EDGAR13F_REDACT", "off"), Config{FixtureDir: dir, RedactOff: true}, 0,
+			"wire: redaction cannot be turned off with a fixture directory"},
+		{"fixture and base", env("EDGAR13F_FIXTURE_DIR", dir, "EDGAR13F_BASE_URL", "http://x"), Config{FixtureDir: dir, BaseURL: "http://x"}, 0,
+			"wire: give a fixture directory or a base URL, not both"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := ConfigFromEnv(tt.getenv)
+			if diff := cmp.Diff(tt.want, c); diff != "" {
+				t.Errorf("config (-want +got):\n%s", diff)
+			}
+			opts, err := c.ClientOptions()
+			gotErr := ""
+			if err != nil {
+				gotErr = err.Error()
+			}
+			if gotErr != tt.wantErr || len(opts) != tt.nOpts {
+				t.Errorf("ClientOptions() = %d options, %q; want %d, %q", len(opts), gotErr, tt.nOpts, tt.wantErr)
+			}
+		})
+	}
+}

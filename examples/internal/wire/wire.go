@@ -1,0 +1,287 @@
+// Package wire holds what the example binaries share: the snake_case JSON
+// answers of SPEC §9 written from the library's types, the decline and
+// error objects, strict decoding of tool arguments and the environment
+// settings.
+//
+// Answers are written straight to an io.Writer, row by row, so that a
+// holdings answer of tens of thousands of rows needs no intermediate
+// structures.
+package wire
+
+import (
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/edgar13f/edgar13f"
+)
+
+// Disclaimer is carried by every JSON object the examples answer with.
+const Disclaimer = "13F reports long positions only; data may lag the period end by up to 45 days."
+
+// flushAt is the buffered size at which a writer hands bytes to w.
+const flushAt = 64 << 10
+
+// writer buffers one answer and passes it to w in chunks.
+type writer struct {
+	obj
+	w   io.Writer
+	err error
+}
+
+func newWriter(w io.Writer) *writer {
+	return &writer{obj: obj{b: make([]byte, 0, flushAt+4096)}, w: w}
+}
+
+// maybeFlush passes the buffer on once it is large.
+func (w *writer) maybeFlush() {
+	if len(w.b) >= flushAt {
+		w.flush()
+	}
+}
+
+func (w *writer) flush() {
+	if w.err == nil && len(w.b) > 0 {
+		_, w.err = w.w.Write(w.b)
+	}
+	w.b = w.b[:0]
+}
+
+// done ends the answer with a newline and flushes it.
+func (w *writer) done() error {
+	w.b = append(w.b, '\n')
+	w.flush()
+	return w.err
+}
+
+// head opens an answer object with its status and the disclaimer.
+func (w *writer) head(status string) {
+	w.open()
+	w.str("status", status)
+	w.str("disclaimer", Disclaimer)
+}
+
+// CIK returns cik without leading zeros ("0" for all zeros).
+func CIK(cik string) string {
+	if t := strings.TrimLeft(cik, "0"); t != "" {
+		return t
+	}
+	if cik == "" {
+		return ""
+	}
+	return "0"
+}
+
+func date(d edgar13f.Date) string {
+	if d.IsZero() {
+		return ""
+	}
+	return d.String()
+}
+
+// WriteFilings writes the list_13f_filings answer for cik on asOf.
+func WriteFilings(w io.Writer, cik string, asOf edgar13f.Date, filings []edgar13f.Filing) error {
+	o := newWriter(w)
+	o.head("ok")
+	o.str("cik", CIK(cik))
+	o.str("as_of", date(asOf))
+	o.key("filings")
+	o.b = append(o.b, '[')
+	for i, f := range filings {
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		// Each filing is a nested object; obj counts members per level.
+		n := o.n
+		o.open()
+		o.str("accession_number", f.Accession)
+		o.str("form_type", string(f.Form))
+		o.str("filing_date", date(f.FilingDate))
+		o.str("period_of_report", date(f.Period))
+		o.bool("is_amendment", f.IsAmendment)
+		if f.AmendmentNo == 0 {
+			o.key("amendment_no")
+			o.b = append(o.b, "null"...)
+		} else {
+			o.int("amendment_no", int64(f.AmendmentNo))
+		}
+		o.strOrNull("amendment_type", string(f.AmendmentType))
+		o.str("report_type", f.ReportType)
+		o.str("filing_manager_name", f.ManagerName)
+		o.str("edgar_url", f.URL)
+		o.close()
+		o.n = n
+		o.maybeFlush()
+	}
+	o.b = append(o.b, ']')
+	o.close()
+	return o.done()
+}
+
+func accessions(cs []edgar13f.Citation) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Accession
+	}
+	return out
+}
+
+// filters writes the members that the issuer and max_positions filters and
+// agent mode add to an answer.
+func (w *writer) filters(matched []string, order edgar13f.Order, total int, truncated, autoLimited bool) {
+	if matched != nil {
+		w.strs("matched_cusips", matched)
+	}
+	if order != "" {
+		w.int("total_positions", int64(total))
+		w.bool("truncated", truncated)
+		w.str("order", string(order))
+	}
+	if autoLimited {
+		w.bool("auto_limited", true)
+	}
+}
+
+// WriteHoldings writes the get_holdings_as_of answer of s. autoLimited
+// marks an answer cut to the agent-mode default.
+func WriteHoldings(w io.Writer, s *edgar13f.Snapshot, autoLimited bool) error {
+	o := newWriter(w)
+	o.head("ok")
+	o.str("cik", CIK(s.CIK))
+	o.str("period", date(s.Period))
+	o.str("as_of", date(s.AsOf))
+	o.str("accession_number", s.Base.Accession)
+	o.strs("source_accessions", accessions(s.Sources))
+	o.str("filing_date", date(s.Base.FilingDate))
+	o.filters(s.MatchedCUSIPs, s.Order, s.TotalPositions, s.Truncated, autoLimited)
+	o.key("holdings")
+	o.b = append(o.b, '[')
+	for i := range s.Holdings {
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		h := &s.Holdings[i]
+		n := o.n
+		o.open()
+		o.str("accession_number", h.Accession)
+		o.str("name_of_issuer", h.NameOfIssuer)
+		o.str("title_of_class", h.TitleOfClass)
+		o.str("cusip", h.CUSIP)
+		o.strOrNull("figi", h.FIGI)
+		o.int("value", h.Value)
+		o.int("shares_or_principal_amount", h.SharesOrPrincipal)
+		o.str("sh_prn", string(h.ShPrn))
+		o.strOrNull("put_call", string(h.PutCall))
+		o.str("investment_discretion", h.InvestmentDiscretion)
+		o.strOrNull("other_manager", h.OtherManager)
+		o.int("voting_authority_sole", h.VotingSole)
+		o.int("voting_authority_shared", h.VotingShared)
+		o.int("voting_authority_none", h.VotingNone)
+		o.close()
+		o.n = n
+		o.maybeFlush()
+	}
+	o.b = append(o.b, ']')
+	o.close()
+	return o.done()
+}
+
+// WriteDiff writes the diff_holdings answer of c. autoLimited marks an
+// answer cut to the agent-mode default.
+func WriteDiff(w io.Writer, c *edgar13f.Comparison, autoLimited bool) error {
+	o := newWriter(w)
+	o.head("ok")
+	o.str("cik", CIK(c.CIK))
+	o.str("period_a", date(c.PeriodA))
+	o.str("period_b", date(c.PeriodB))
+	o.str("as_of", date(c.AsOf))
+	o.str("accession_a", c.BaseA.Accession)
+	o.str("accession_b", c.BaseB.Accession)
+	o.strs("source_accessions_a", accessions(c.SourcesA))
+	o.strs("source_accessions_b", accessions(c.SourcesB))
+	o.filters(c.MatchedCUSIPs, c.Order, c.TotalPositions, c.Truncated, autoLimited)
+	o.key("changes")
+	o.b = append(o.b, '[')
+	for i := range c.Changes {
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		ch := &c.Changes[i]
+		n := o.n
+		o.open()
+		o.str("cusip", ch.CUSIP)
+		o.str("name_of_issuer", ch.NameOfIssuer)
+		o.strOrNull("put_call", string(ch.PutCall))
+		o.str("sh_prn", string(ch.ShPrn))
+		o.int("shares_a", ch.SharesA)
+		o.int("shares_b", ch.SharesB)
+		o.int("shares_delta", ch.SharesDelta)
+		o.int("value_a", ch.ValueA)
+		o.int("value_b", ch.ValueB)
+		o.int("value_delta", ch.ValueDelta)
+		o.str("change_type", string(ch.Type))
+		o.close()
+		o.n = n
+		o.maybeFlush()
+	}
+	o.b = append(o.b, ']')
+	o.close()
+	return o.done()
+}
+
+// WriteDecline writes the answer for a declined question.
+func WriteDecline(w io.Writer, d *edgar13f.DeclineError) error {
+	o := newWriter(w)
+	o.head("declined")
+	o.str("reason", string(d.Reason))
+	o.str("message", d.Message)
+	o.close()
+	return o.done()
+}
+
+// WriteError writes the object sent with isError for a failure that is
+// not a decline (EDGAR unreachable, no User-Agent, ...).
+func WriteError(w io.Writer, err error) error {
+	o := newWriter(w)
+	o.head("error")
+	o.str("message", "internal error: "+err.Error())
+	o.close()
+	return o.done()
+}
+
+// AsDecline returns the decline inside err, if there is one.
+func AsDecline(err error) (*edgar13f.DeclineError, bool) {
+	var d *edgar13f.DeclineError
+	if errors.As(err, &d) {
+		return d, true
+	}
+	return nil, false
+}
+
+// ManagerNote is the note of every find_manager answer.
+const ManagerNote = "Names are EDGAR's current names, not as of as_of; only has_13f_filings is point in time. Use the cik with the other tools."
+
+// WriteManagers writes the find_manager answer for the name query.
+func WriteManagers(w io.Writer, query string, ms []edgar13f.Manager) error {
+	o := newWriter(w)
+	o.head("ok")
+	o.str("query", query)
+	o.key("candidates")
+	o.b = append(o.b, '[')
+	for i, m := range ms {
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		n := o.n
+		o.open()
+		o.str("cik", CIK(m.CIK))
+		o.str("entity_name", m.Name)
+		o.bool("has_13f_filings", m.Has13F)
+		o.close()
+		o.n = n
+	}
+	o.b = append(o.b, ']')
+	o.str("note", ManagerNote)
+	o.close()
+	return o.done()
+}

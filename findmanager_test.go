@@ -1,0 +1,501 @@
+package edgar13f
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/edgar13f/edgar13f/internal/fullindex"
+)
+
+const findMirror = "testdata/mirror"
+
+// findNow is the clock of the find tests: in 2026 Q4, so that a cold build
+// asks for the name file and the 136 quarters 1993Q1-2026Q4 (the mirror
+// holds 2019Q1-2026Q3; the others are 404s).
+var findNow = time.Date(2026, time.December, 1, 12, 0, 0, 0, time.UTC)
+
+const findColdRequests = 1 + 136
+
+// findClock is a settable test clock.
+type findClock struct{ t atomic.Pointer[time.Time] }
+
+func newFindClock(t time.Time) *findClock {
+	c := &findClock{}
+	c.set(t)
+	return c
+}
+
+func (c *findClock) Now() time.Time  { return *c.t.Load() }
+func (c *findClock) set(t time.Time) { c.t.Store(&t) }
+
+// findFetcher counts the requests made through a mirror fetcher.
+type findFetcher struct {
+	next Fetcher
+	mu   sync.Mutex
+	urls []string
+}
+
+func (f *findFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
+	f.mu.Lock()
+	f.urls = append(f.urls, url)
+	f.mu.Unlock()
+	return f.next.Fetch(ctx, url)
+}
+
+func (f *findFetcher) take() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	u := f.urls
+	f.urls = nil
+	return u
+}
+
+func newFindFetcher(t testing.TB) *findFetcher {
+	t.Helper()
+	fsys, err := MirrorDir(findMirror)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &findFetcher{next: NewMirrorFetcher(fsys)}
+}
+
+func newFindClient(t testing.TB, f Fetcher, dir string, clock Clock) *Client {
+	t.Helper()
+	c, err := NewClient(WithFetcher(f), WithCacheDir(dir), WithClock(clock))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestFindManager(t *testing.T) {
+	c := newFindClient(t, newFindFetcher(t), t.TempDir(), newFindClock(findNow))
+	berkshire := Manager{CIK: "1067983", Name: "BERKSHIRE HATHAWAY INC", Has13F: true}
+	tests := []struct {
+		name  string
+		query string
+		opts  []FindOption
+		want  []Manager
+	}{
+		{
+			name:  "13F filers first, then the bank that shares the word",
+			query: "berkshire",
+			want: []Manager{
+				{CIK: "9000015", Name: "BERKSHIRE CAPITAL HOLDINGS INC", Has13F: true},
+				berkshire,
+				{CIK: "9000011", Name: "BERKSHIRE HILLS BANCORP INC"},
+			},
+		},
+		{name: "case and white space", query: "  Berkshire   HATHAWAY ", want: []Manager{berkshire}},
+		{name: "former name finds the current one", query: "new bkh", want: []Manager{berkshire}},
+		{
+			name:  "shared word: 13F filers by name, then the builder",
+			query: "hathaway",
+			want: []Manager{
+				berkshire,
+				{CIK: "9000014", Name: "SPRUCE HATHAWAY CAPITAL LLC", Has13F: true},
+				{CIK: "9000012", Name: "HATHAWAY DINWIDDIE CONSTRUCTION CO"},
+			},
+		},
+		{name: "limit", query: "hathaway", opts: []FindOption{Limit(1)}, want: []Manager{berkshire}},
+		{
+			name:  "name of the latest 13F row, not the first name of the lookup file",
+			query: "alder hathaway",
+			want:  []Manager{{CIK: "9000014", Name: "SPRUCE HATHAWAY CAPITAL LLC", Has13F: true}},
+		},
+		{
+			name:  "no 13F: the first name of the lookup file; two matching names, one answer",
+			query: "dinwiddie construction",
+			want:  []Manager{{CIK: "9000012", Name: "HATHAWAY DINWIDDIE CONSTRUCTION CO"}},
+		},
+		{
+			name:  "FiledBy the day before the first 13F",
+			query: "fresh start",
+			opts:  []FindOption{FiledBy(MustParseDate("2025-05-14"))},
+			want:  []Manager{{CIK: "9000003", Name: "FRESH START ADVISORS LP"}},
+		},
+		{
+			name:  "FiledBy the day of the first 13F",
+			query: "fresh start",
+			opts:  []FindOption{FiledBy(MustParseDate("2025-05-15"))},
+			want:  []Manager{{CIK: "9000003", Name: "FRESH START ADVISORS LP", Has13F: true}},
+		},
+		{
+			name:  "FiledBy before every 13F in the mirror: all by name",
+			query: "berkshire",
+			opts:  []FindOption{FiledBy(MustParseDate("2019-02-13"))},
+			want: []Manager{
+				{CIK: "9000015", Name: "BERKSHIRE CAPITAL HOLDINGS INC"},
+				{CIK: "1067983", Name: "BERKSHIRE HATHAWAY INC"},
+				{CIK: "9000011", Name: "BERKSHIRE HILLS BANCORP INC"},
+			},
+		},
+		{
+			name:  "FiledBy between two first filings",
+			query: "berkshire",
+			opts:  []FindOption{FiledBy(MustParseDate("2025-08-13")), Limit(20)},
+			want: []Manager{
+				berkshire,
+				{CIK: "9000015", Name: "BERKSHIRE CAPITAL HOLDINGS INC"},
+				{CIK: "9000011", Name: "BERKSHIRE HILLS BANCORP INC"},
+			},
+		},
+		{
+			name:  "real 13F-HR/A row of 2020-03-18, day before",
+			query: "macquarie",
+			opts:  []FindOption{FiledBy(MustParseDate("2020-03-17"))},
+			want:  []Manager{{CIK: "1418333", Name: "MACQUARIE GROUP LTD"}},
+		},
+		{
+			name:  "real 13F-HR/A row of 2020-03-18, that day",
+			query: "macquarie",
+			opts:  []FindOption{FiledBy(MustParseDate("2020-03-18"))},
+			want:  []Manager{{CIK: "1418333", Name: "MACQUARIE GROUP LTD", Has13F: true}},
+		},
+		{name: "Latin-1 name decoded", query: "LÉMAN", want: []Manager{{CIK: "9000013", Name: "GESTION PRIVÉE DU LÉMAN SA", Has13F: true}}},
+		{
+			name:  "same name: CIK in numeric order",
+			query: "common name trust",
+			want:  []Manager{{CIK: "9000020", Name: "COMMON NAME TRUST"}, {CIK: "10000021", Name: "COMMON NAME TRUST"}},
+		},
+		{name: "colons in a name", query: "ratio: 1:2", want: []Manager{{CIK: "9000017", Name: "RATIO: 1:2 FUND LP"}}},
+		{
+			name:  "13F-NT filer whose name fills its column",
+			query: "northern lights",
+			want:  []Manager{{CIK: "9000016", Name: "NORTHERN LIGHTS INVESTMENTS MANAGEMENT & RESEARCH PARTNERS LLC", Has13F: true}},
+		},
+		{name: "notice filer counts as a 13F filer", query: "buffett", want: []Manager{{CIK: "315090", Name: "BUFFETT WARREN E", Has13F: true}}},
+		{name: "non-13F entity", query: "carbo", want: []Manager{{CIK: "1009672", Name: "CARBO CERAMICS INC"}}},
+		{name: "no match", query: "no such manager", want: []Manager{}},
+		{name: "no match across two names", query: "inc\nnew", want: []Manager{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := c.FindManager(context.Background(), tt.query, tt.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("FindManager(%q) (-want +got):\n%s", tt.query, diff)
+			}
+		})
+	}
+}
+
+func TestFindManagerDeclines(t *testing.T) {
+	f := newFindFetcher(t)
+	c := newFindClient(t, f, t.TempDir(), newFindClock(findNow))
+	tests := []struct {
+		name  string
+		query string
+		opts  []FindOption
+		msg   string
+	}{
+		{"too short", "ab", nil, "name must be 3 to 100 characters, not 2"},
+		{"too short once trimmed", "  ab \t", nil, "name must be 3 to 100 characters, not 2"},
+		{"too long", strings.Repeat("é", 101), nil, "name must be 3 to 100 characters, not 101"},
+		{"not UTF-8", "ab\xff", nil, "name must be 3 to 100 characters, not 3"},
+		{"invalid date", "berkshire", []FindOption{FiledBy(Date{2023, time.February, 30})}, "FiledBy date 2023-02-30 is not a valid date"},
+		{"zero date", "berkshire", []FindOption{FiledBy(Date{})}, "FiledBy date 0000-00-00 is not a valid date"},
+		{"limit 0", "berkshire", []FindOption{Limit(0)}, "limit must be 1 to 20, not 0"},
+		{"limit 21", "berkshire", []FindOption{Limit(21)}, "limit must be 1 to 20, not 21"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := c.FindManager(context.Background(), tt.query, tt.opts...)
+			var d *DeclineError
+			if !errors.As(err, &d) || !errors.Is(err, ErrInvalidArgument) {
+				t.Fatalf("err = %v, want an invalid_argument decline", err)
+			}
+			if d.Message != tt.msg {
+				t.Errorf("message = %q, want %q", d.Message, tt.msg)
+			}
+		})
+	}
+	if urls := f.take(); len(urls) != 0 {
+		t.Errorf("declines made %d requests", len(urls))
+	}
+}
+
+// progressLog records progress reports.
+type progressLog struct {
+	mu sync.Mutex
+	ps []Progress
+}
+
+func (l *progressLog) add(p Progress) {
+	l.mu.Lock()
+	l.ps = append(l.ps, p)
+	l.mu.Unlock()
+}
+
+// summary condenses a build's reports: the first, the last and how many.
+func (l *progressLog) summary() []Progress {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.ps) == 0 {
+		return nil
+	}
+	return []Progress{l.ps[0], l.ps[len(l.ps)-1], {Stage: "count", Done: len(l.ps)}}
+}
+
+func TestFindManagerColdWarm(t *testing.T) {
+	f := newFindFetcher(t)
+	dir := t.TempDir()
+	clock := newFindClock(findNow)
+	first := newFindClient(t, f, dir, clock)
+	second := newFindClient(t, f, dir, clock)
+	// names 0/1 and 1/1, quarters 0..136, index 0/1 and 1/1
+	cold := []Progress{{Stage: "names", Total: 1}, {Stage: "index", Done: 1, Total: 1}, {Stage: "count", Done: 2 + 137 + 2}}
+	tests := []struct {
+		name     string
+		c        *Client
+		requests int
+		progress []Progress
+	}{
+		{"cold", first, findColdRequests, cold},
+		{"warm, same client", first, 0, nil},
+		{"warm, new client on the same cache directory", second, 0, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var log progressLog
+			got, err := tt.c.FindManager(context.Background(), "bkh", ReportProgress(log.add))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([]Manager{{CIK: "1067983", Name: "BERKSHIRE HATHAWAY INC", Has13F: true}}, got); diff != "" {
+				t.Errorf("answer (-want +got):\n%s", diff)
+			}
+			if n := len(f.take()); n != tt.requests {
+				t.Errorf("%d requests, want %d", n, tt.requests)
+			}
+			if diff := cmp.Diff(tt.progress, log.summary()); diff != "" {
+				t.Errorf("progress (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestFindManagerRefresh(t *testing.T) {
+	f := newFindFetcher(t)
+	clock := newFindClock(findNow)
+	c := newFindClient(t, f, t.TempDir(), clock)
+	const names = cikLookupURL
+	q := func(y, n int) string { return quarter{y, n}.url() }
+	tests := []struct {
+		name string
+		now  time.Time
+		want []string // requests, sorted; nil: none
+	}{
+		{"a day less a minute later: all fresh", findNow.Add(24*time.Hour - time.Minute), nil},
+		{"a day later: names and the current quarter", findNow.Add(24 * time.Hour), []string{names, q(2026, 4)}},
+		{"last day of the quarter: the same again", time.Date(2026, 12, 31, 12, 0, 0, 0, time.UTC), []string{names, q(2026, 4)}},
+		{"new quarter: only the new quarter", time.Date(2027, 1, 1, 6, 0, 0, 0, time.UTC), []string{q(2027, 1)}},
+		{"two days after the quarter end: names, the last quarter (now final), the current one", time.Date(2027, 1, 2, 13, 0, 0, 0, time.UTC), []string{names, q(2026, 4), q(2027, 1)}},
+		{"an hour later: nothing", time.Date(2027, 1, 2, 14, 0, 0, 0, time.UTC), nil},
+		{"a day later: the final quarter stays cached", time.Date(2027, 1, 3, 14, 0, 0, 0, time.UTC), []string{names, q(2027, 1)}},
+	}
+	if _, err := c.FindManager(context.Background(), "berkshire"); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.take()); n != findColdRequests {
+		t.Fatalf("cold build made %d requests, want %d", n, findColdRequests)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clock.set(tt.now)
+			got, err := c.FindManager(context.Background(), "bkh")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 1 || got[0].CIK != "1067983" {
+				t.Errorf("answer = %v", got)
+			}
+			urls := f.take()
+			slices.Sort(urls)
+			if diff := cmp.Diff(tt.want, urls); diff != "" {
+				t.Errorf("requests (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// countingTransport counts requests and the (compressed) body bytes read.
+type countingTransport struct {
+	requests, bytes atomic.Int64
+}
+
+func (t *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	t.requests.Add(1)
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err == nil {
+		resp.Body = &countingBody{ReadCloser: resp.Body, n: &t.bytes}
+	}
+	return resp, err
+}
+
+type countingBody struct {
+	io.ReadCloser
+	n *atomic.Int64
+}
+
+func (b *countingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.n.Add(int64(n))
+	return n, err
+}
+
+// TestFindManagerHTTP builds the index through the Client's real HTTP path
+// (User-Agent, spacing of 101ms, gzip, prefix reads) against the mirror
+// served by httptest: about 14 s for the cold build.
+func TestFindManagerHTTP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("cold build over HTTP takes about 14 s")
+	}
+	fsys, err := MirrorDir(findMirror)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(MirrorHandler(fsys))
+	defer srv.Close()
+	dir := t.TempDir()
+	tr := &countingTransport{}
+	newClient := func() *Client {
+		c, err := NewClient(WithUserAgent("edgar13f tests test@example.com"), WithBaseURL(srv.URL),
+			WithCacheDir(dir), WithClock(newFindClock(findNow)), WithRequestInterval(101*time.Millisecond),
+			WithHTTPClient(&http.Client{Transport: tr}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	c := newClient()
+
+	// The 2020Q1 file holds real rows after its 13F block: a prefix read
+	// stops after the first of them.
+	url := quarter{2020, 1}.url()
+	whole, err := os.ReadFile(findMirror + "/www.sec.gov/Archives/edgar/full-index/2020/QTR1/form.idx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefix, err := fetchPrefix(context.Background(), c.fetcher, url, fullindex.Enough)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantRows, _ := fullindex.Parse(whole)
+	gotRows, err := fullindex.Parse(prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(wantRows, gotRows); diff != "" {
+		t.Errorf("prefix rows (-whole +prefix):\n%s", diff)
+	}
+	if len(prefix) >= len(whole)/2 {
+		t.Errorf("read %d of %d bytes of %s, want less than half", len(prefix), len(whole), url)
+	}
+	t.Logf("%s: read %d of %d bytes (decompressed)", url, len(prefix), len(whole))
+	tr.requests.Store(0)
+	tr.bytes.Store(0)
+
+	for _, step := range []struct {
+		name     string
+		c        *Client
+		requests int64
+	}{
+		{"cold", c, findColdRequests},
+		{"warm, same client", c, 0},
+		{"warm, new client on the same cache directory", newClient(), 0},
+	} {
+		start := time.Now()
+		got, err := step.c.FindManager(context.Background(), "new bkh")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 1 || got[0].CIK != "1067983" {
+			t.Errorf("%s: answer = %v", step.name, got)
+		}
+		if n := tr.requests.Swap(0); n != step.requests {
+			t.Errorf("%s: %d requests, want %d", step.name, n, step.requests)
+		}
+		t.Logf("%s: %v, %d body bytes on the wire", step.name, time.Since(start), tr.bytes.Swap(0))
+	}
+}
+
+func TestFindIndexEncoding(t *testing.T) {
+	c := newFindClient(t, newFindFetcher(t), t.TempDir(), newFindClock(findNow))
+	x, err := c.findIndex(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := x.encode()
+	y, err := decodeIndex(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := cmp.AllowUnexported(nameIndex{}, entity{}, pendingQuarter{}, quarter{})
+	if diff := cmp.Diff(x, y, opt); diff != "" {
+		t.Errorf("decode(encode(x)) (-x +y):\n%s", diff)
+	}
+	for _, n := range []int{0, len(indexMagic), len(b) / 2, len(b) - 1} {
+		if _, err := decodeIndex(b[:n]); err == nil {
+			t.Errorf("decodeIndex accepted %d of %d bytes", n, len(b))
+		}
+	}
+}
+
+func TestQuarter(t *testing.T) {
+	tests := []struct {
+		q     quarter
+		end   string
+		url   string
+		final time.Time
+		isFin bool
+	}{
+		{quarter{1993, 1}, "1993-03-31", fullIndexURL + "1993/QTR1/form.idx", time.Date(1993, 4, 2, 0, 0, 0, 0, time.UTC), true},
+		{quarter{2024, 4}, "2024-12-31", fullIndexURL + "2024/QTR4/form.idx", time.Date(2025, 1, 1, 23, 59, 0, 0, time.UTC), false},
+		{quarter{2024, 1}, "2024-03-31", fullIndexURL + "2024/QTR1/form.idx", time.Date(2024, 4, 2, 0, 0, 0, 0, time.UTC), true},
+		{quarter{2025, 2}, "2025-06-30", fullIndexURL + "2025/QTR2/form.idx", time.Date(2025, 7, 1, 12, 0, 0, 0, time.UTC), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.q.String(), func(t *testing.T) {
+			if got := tt.q.end().String(); got != tt.end {
+				t.Errorf("end = %s, want %s", got, tt.end)
+			}
+			if got := tt.q.url(); got != tt.url {
+				t.Errorf("url = %s, want %s", got, tt.url)
+			}
+			if got := tt.q.final(tt.final); got != tt.isFin {
+				t.Errorf("final(%v) = %v, want %v", tt.final, got, tt.isFin)
+			}
+		})
+	}
+	if n := len(quartersThrough(quarter{2026, 4})); n != 136 {
+		t.Errorf("quarters through 2026Q4: %d, want 136", n)
+	}
+}
+
+func BenchmarkFindManagerWarm(b *testing.B) {
+	c := newFindClient(b, newFindFetcher(b), b.TempDir(), newFindClock(findNow))
+	ctx := context.Background()
+	if _, err := c.FindManager(ctx, "berkshire"); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := c.FindManager(ctx, "hathaway", FiledBy(MustParseDate("2025-08-13"))); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
