@@ -388,7 +388,8 @@ func (c *Client) parseReport(body []byte) (*report, error) {
 		return nil, errors.New("no INFORMATION TABLE document in the submission")
 	}
 	var keep func(*infotable.Row) bool
-	if remove := c.redaction.remove; remove != nil {
+	if c.redaction.remove != nil {
+		remove := memoized(c.redaction.remove)
 		keep = func(row *infotable.Row) bool { return !remove(row.NameOfIssuer, row.TitleOfClass, row.CUSIP) }
 	}
 	if r.rows, err = infotable.Parse(table.Text, keep); err != nil {

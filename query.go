@@ -342,15 +342,22 @@ func (c *Client) snapshot(ctx context.Context, cik string, x *filingIndex, perio
 		return nil, err
 	}
 	snap := &Snapshot{CIK: cik, Period: period, AsOf: asOf}
-	for _, f := range append([]classified{res.Base}, res.Supplements...) {
-		cite := Citation{Accession: f.Accession, Form: f.Form, FilingDate: f.FilingDate, URL: indexURL(cik, f.Accession)}
-		snap.Sources = append(snap.Sources, cite)
+	sources := append([]classified{res.Base}, res.Supplements...)
+	tables := make([][]infotable.Row, len(sources))
+	total := 0
+	for i, f := range sources {
+		snap.Sources = append(snap.Sources, Citation{Accession: f.Accession, Form: f.Form, FilingDate: f.FilingDate, URL: indexURL(cik, f.Accession)})
 		rows, err := c.rows(ctx, cik, f.Accession, fetched)
 		if err != nil {
 			return nil, err
 		}
-		for i := range rows {
-			snap.Holdings = append(snap.Holdings, holdingOf(&rows[i], f.Accession, f.FilingDate))
+		tables[i] = rows
+		total += len(rows)
+	}
+	snap.Holdings = make([]Holding, 0, total)
+	for i, f := range sources {
+		for j := range tables[i] {
+			snap.Holdings = append(snap.Holdings, holdingOf(&tables[i][j], f.Accession, f.FilingDate))
 		}
 	}
 	snap.Base = snap.Sources[0]

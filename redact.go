@@ -107,9 +107,30 @@ func redactsWith(patterns []redactionPattern, cusips map[string]string, nameOfIs
 // and "S&P" look alike.
 func redactionText(nameOfIssuer, titleOfClass string) string {
 	t := strings.ToUpper(nameOfIssuer + " " + titleOfClass)
-	t = strings.NewReplacer(".", " ", "\u00a0", " ", "\t", " ").Replace(t)
+	t = foldForRedaction.Replace(t)
 	// "S & P" and "S & P" both become "S & P"; \s* in the patterns handles the rest.
 	return strings.Join(strings.Fields(t), " ")
+}
+
+var foldForRedaction = strings.NewReplacer(".", " ", "\u00a0", " ", "\t", " ")
+
+// memoized returns a predicate that asks remove once per distinct
+// (issuer, class, CUSIP) of one table: large tables repeat them many times
+// (one row per manager combination, option rows beside stock rows), and
+// the pattern rule costs microseconds a row. It is not safe for concurrent
+// use; make one per table.
+func memoized(remove func(nameOfIssuer, titleOfClass, cusip string) bool) func(nameOfIssuer, titleOfClass, cusip string) bool {
+	type key struct{ issuer, title, cusip string }
+	seen := map[key]bool{}
+	return func(issuer, title, cusip string) bool {
+		k := key{issuer, title, cusip}
+		r, ok := seen[k]
+		if !ok {
+			r = remove(issuer, title, cusip)
+			seen[k] = r
+		}
+		return r
+	}
 }
 
 // redactionRule is the rule a Client applies while parsing tables: a name

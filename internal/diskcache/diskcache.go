@@ -2,20 +2,24 @@
 //
 // Each key maps to a file named by the SHA-256 of the key, fanned out into a
 // two-hex-digit subdirectory, so a key is never used as a path. Every entry
-// carries a header (magic, version, data length and a SHA-256 of the key and
-// the data) that Get verifies; a short, corrupt or foreign entry is a miss.
+// carries a header (magic, version, the key itself, data length and a
+// CRC-32C of key and data) that Get verifies; a short, corrupt or foreign
+// entry is a miss. CRC-32C (hardware-accelerated) rather than a
+// cryptographic hash: it guards against torn or damaged files in a private
+// directory, and warm reads of large tables should cost little more than
+// the read itself.
 // Put writes a temporary file, syncs it and renames it over the entry, so a
 // reader sees either the old entry, the new one, or none.
 package diskcache
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -25,12 +29,13 @@ import (
 // ErrMiss is returned by Get when the key has no valid entry.
 var ErrMiss = errors.New("diskcache: miss")
 
-// Entry layout: magic (4 bytes), version (4 bytes, big endian), data length
-// (8 bytes, big endian), SHA-256 of the key and the data (32 bytes), data.
+// Entry layout: magic (4 bytes), version (4 bytes, big endian), key length
+// (4 bytes), data length (8 bytes), CRC-32C of key length, key and data
+// (4 bytes), then the key and the data.
 const (
 	magic      = "E13C"
-	version    = 1
-	headerSize = 4 + 4 + 8 + sha256.Size
+	version    = 2
+	headerSize = 4 + 4 + 4 + 8 + 4
 
 	// tempPrefix starts the name of every temporary file. Entry names are
 	// hex digits only, so a temporary file never looks like an entry.
@@ -94,28 +99,27 @@ func (d *Dir) entryPath(key string) (dir, file string) {
 	return dir, filepath.Join(dir, h[2:])
 }
 
-// checksum returns the SHA-256 of key and data, with the key length first so
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// checksum returns the CRC-32C of key and data, with the key length first so
 // that no two (key, data) pairs share an input.
-func checksum(key string, data []byte) [sha256.Size]byte {
-	h := sha256.New()
-	var n [8]byte
-	binary.BigEndian.PutUint64(n[:], uint64(len(key)))
-	h.Write(n[:])
-	h.Write([]byte(key))
-	h.Write(data)
-	var sum [sha256.Size]byte
-	h.Sum(sum[:0])
-	return sum
+func checksum(key string, data []byte) uint32 {
+	var n [4]byte
+	binary.BigEndian.PutUint32(n[:], uint32(len(key)))
+	c := crc32.Update(0, castagnoli, n[:])
+	c = crc32.Update(c, castagnoli, []byte(key))
+	return crc32.Update(c, castagnoli, data)
 }
 
 // encode returns the entry bytes for key and data.
 func encode(key string, data []byte) []byte {
-	buf := make([]byte, headerSize, headerSize+len(data))
+	buf := make([]byte, headerSize, headerSize+len(key)+len(data))
 	copy(buf, magic)
 	binary.BigEndian.PutUint32(buf[4:], version)
-	binary.BigEndian.PutUint64(buf[8:], uint64(len(data)))
-	sum := checksum(key, data)
-	copy(buf[16:], sum[:])
+	binary.BigEndian.PutUint32(buf[8:], uint32(len(key)))
+	binary.BigEndian.PutUint64(buf[12:], uint64(len(data)))
+	binary.BigEndian.PutUint32(buf[20:], checksum(key, data))
+	buf = append(buf, key...)
 	return append(buf, data...)
 }
 
@@ -124,12 +128,17 @@ func decode(key string, b []byte) ([]byte, bool) {
 	if len(b) < headerSize || string(b[:4]) != magic || binary.BigEndian.Uint32(b[4:]) != version {
 		return nil, false
 	}
-	data := b[headerSize:]
-	if binary.BigEndian.Uint64(b[8:]) != uint64(len(data)) {
+	if binary.BigEndian.Uint32(b[8:]) != uint32(len(key)) || len(b)-headerSize < len(key) {
 		return nil, false
 	}
-	sum := checksum(key, data)
-	if !bytes.Equal(b[16:headerSize], sum[:]) {
+	if string(b[headerSize:headerSize+len(key)]) != key {
+		return nil, false
+	}
+	data := b[headerSize+len(key):]
+	if binary.BigEndian.Uint64(b[12:]) != uint64(len(data)) {
+		return nil, false
+	}
+	if binary.BigEndian.Uint32(b[20:]) != checksum(key, data) {
 		return nil, false
 	}
 	return data, true

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -119,7 +120,7 @@ func TestCorruptEntriesAreMisses(t *testing.T) {
 		{"flipped checksum byte", func(b []byte) []byte { b[20] ^= 0x80; return b }},
 		{"flipped length", func(b []byte) []byte { b[15] ^= 0x01; return b }},
 		{"bad magic", func(b []byte) []byte { b[0] = 'X'; return b }},
-		{"other version", func(b []byte) []byte { b[7] = 2; return b }},
+		{"other version", func(b []byte) []byte { b[7]++; return b }},
 		{"garbage", func(b []byte) []byte { return bytes.Repeat([]byte{0xa5}, len(b)) }},
 		{"entry for another key", func([]byte) []byte { return encode("another key", value) }},
 	}
@@ -291,12 +292,28 @@ func TestOpenRefuses(t *testing.T) {
 }
 
 func TestOpenRefusesOtherOwner(t *testing.T) {
-	if runtime.GOOS == "windows" || os.Getuid() == 0 {
-		t.Skip("needs unix, not root")
+	if runtime.GOOS == "windows" {
+		t.Skip("needs unix")
 	}
-	// "/" is owned by root and not world-writable.
-	if _, err := Open("/"); err == nil || !strings.Contains(err.Error(), "owned by uid 0") {
-		t.Errorf("Open(/) = %v, want owner error", err)
+	// As root, give a fresh directory to nobody (uid 65534); otherwise use
+	// "/", which is owned by root and not world-writable.
+	p, want := "/", "diskcache: refusing cache directory / owned by uid 0 (current uid "+strconv.Itoa(os.Getuid())+")"
+	if os.Getuid() == 0 {
+		p = filepath.Join(t.TempDir(), "cache")
+		if err := os.Mkdir(p, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chown(p, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		want = "diskcache: refusing cache directory " + p + " owned by uid 65534 (current uid 0)"
+	}
+	d, err := Open(p)
+	if err == nil {
+		t.Fatalf("Open(%s) = %v, nil; want an owner error", p, d)
+	}
+	if diff := cmp.Diff(want, err.Error()); diff != "" {
+		t.Errorf("Open(%s) error (-want +got):\n%s", p, diff)
 	}
 }
 

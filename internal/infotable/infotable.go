@@ -2,9 +2,12 @@
 // document of a Form 13F filing, root element informationTable) into rows,
 // and stores parsed rows in a compact, versioned binary encoding.
 //
-// Parse is the reference parser: it streams encoding/xml tokens, matches
-// elements by local name only (so any namespace prefix style works) and
-// validates every field it keeps.
+// Parse is a hand-written streaming parser that reads the table in one pass
+// without building a tree. ParseReference is the reference implementation on
+// top of encoding/xml: it defines the semantics, and a differential fuzz test
+// (FuzzParseDifferential) holds Parse to it. Both match elements by local
+// name only (so any namespace prefix style works) and validate every field
+// they keep.
 package infotable
 
 import (
@@ -96,25 +99,12 @@ var (
 	votingFields = map[string]field{"Sole": fVotingSole, "Shared": fVotingShared, "None": fVotingNone}
 )
 
-// Parse reads an information table. keep, if non-nil, is called with each complete row; rows for which it
-// returns false are dropped at once and never retained (used for redaction: dropped rows must not survive
-// anywhere in the result). Rows are returned in document order.
-//
-// Leading white space and a UTF-8 byte order mark are skipped. A declared
-// encoding other than UTF-8 is converted with golang.org/x/net/html/charset
-// (which, like web browsers, decodes ISO-8859-1 and US-ASCII as
-// windows-1252), so every string in a Row is UTF-8; an unknown encoding is
-// an error.
-// Text fields have surrounding XML white space trimmed and are otherwise as
-// filed. Numbers may carry surrounding white space, thousands separators
-// ("1,234,567") and a decimal fraction; a fraction is rounded to the nearest
-// integer, halves away from zero ("10.5" is 11, "10.49" is 10). Negative,
-// non-numeric and out-of-range numbers are errors, as are a root element
-// other than informationTable, a row without nameOfIssuer, cusip, value,
-// sshPrnamt or sshPrnamtType, an unknown putCall or sshPrnamtType, a field
-// given twice in one row, and nesting deeper than 64 elements. Unknown
-// elements are ignored. A table with no rows yields an empty slice.
-func Parse(data []byte, keep func(*Row) bool) ([]Row, error) {
+// ParseReference reads an information table with encoding/xml. It is the
+// reference implementation of [Parse]: same arguments, same rules, same
+// rows, and the errors Parse reports. It is several times slower and is kept
+// to define the semantics, for differential testing and as the benchmark
+// baseline.
+func ParseReference(data []byte, keep func(*Row) bool) ([]Row, error) {
 	data = trimLeading(data)
 	if len(data) == 0 {
 		return nil, errors.New("infotable: empty document")

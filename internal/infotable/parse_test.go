@@ -87,27 +87,40 @@ type parseCase struct {
 	wantErr string // substring of the error; "" for success
 }
 
+// parsers are the two implementations every parse case runs against.
+var parsers = []struct {
+	name  string
+	parse func([]byte, func(*Row) bool) ([]Row, error)
+}{{"Parse", Parse}, {"ParseReference", ParseReference}}
+
 func runParseCases(t *testing.T, cases []parseCase) {
 	t.Helper()
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := Parse([]byte(tc.doc), nil)
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("Parse error = %v, want one containing %q", err, tc.wantErr)
-				}
-				if got != nil {
-					t.Errorf("Parse returned %d rows with an error", len(got))
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("Parse: %v", err)
-			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("rows (-want +got):\n%s", diff)
-			}
-		})
+		for _, p := range parsers {
+			t.Run(tc.name+"/"+p.name, func(t *testing.T) {
+				runParseCase(t, tc, p.parse)
+			})
+		}
+	}
+}
+
+func runParseCase(t *testing.T, tc parseCase, parse func([]byte, func(*Row) bool) ([]Row, error)) {
+	t.Helper()
+	got, err := parse([]byte(tc.doc), nil)
+	if tc.wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+			t.Fatalf("error = %v, want one containing %q", err, tc.wantErr)
+		}
+		if got != nil {
+			t.Errorf("%d rows returned with an error", len(got))
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	if diff := cmp.Diff(tc.want, got); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
 	}
 }
 
