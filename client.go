@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -355,7 +354,7 @@ func NewClient(opts ...ClientOption) (*Client, error) {
 		hf.client, err = edgarhttp.New(edgarhttp.Config{
 			UserAgent:   o.userAgent,
 			HTTPClient:  o.httpClient,
-			Spacer:      &startSpacer{next: sp, interval: o.interval},
+			Spacer:      sp,
 			MaxAttempts: o.retry.MaxAttempts,
 			BaseDelay:   o.retry.BaseDelay,
 			MaxDelay:    o.retry.MaxDelay,
@@ -368,37 +367,6 @@ func NewClient(opts ...ClientOption) (*Client, error) {
 	return c, nil
 }
 
-// startSpacer keeps the request starts of one process at least interval
-// apart in real time. The spacer under it hands out start times ahead; a
-// goroutine that wakes late (a busy machine, a stalled process) would start
-// together with the next one, and after a long stall every overdue goroutine
-// would start at once.
-type startSpacer struct {
-	next     edgarhttp.Waiter
-	interval time.Duration
-	mu       sync.Mutex
-	last     time.Time // the latest start allowed; zero before the first
-}
-
-func (s *startSpacer) Wait(ctx context.Context) error {
-	if err := s.next.Wait(ctx); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if d := s.interval - time.Since(s.last); !s.last.IsZero() && d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-	s.last = time.Now()
-	return nil
-}
-
 // httpFetcher is the Client's own Fetcher: EDGAR over HTTP with the
 // User-Agent, spacing and retries of internal/edgarhttp. A nil client means
 // no User-Agent was configured: nothing is sent.
@@ -408,6 +376,14 @@ type httpFetcher struct {
 }
 
 func (f *httpFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
+	return f.do(ctx, url, func(c *edgarhttp.Client, target string) ([]byte, error) {
+		return c.Get(ctx, target)
+	})
+}
+
+// do runs one request for url through get, with the document's size limit,
+// and maps the outcome to the errors the package documents.
+func (f *httpFetcher) do(ctx context.Context, url string, get func(c *edgarhttp.Client, target string) ([]byte, error)) ([]byte, error) {
 	if f.client == nil {
 		return nil, ErrNoUserAgent
 	}
@@ -418,7 +394,7 @@ func (f *httpFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
 			return nil, fmt.Errorf("edgar13f: %v", err)
 		}
 	}
-	b, err := f.client.WithMaxBytes(maxBytesFor(url)).Get(ctx, target)
+	b, err := get(f.client.WithMaxBytes(maxBytesFor(url)), target)
 	if err == nil {
 		return b, nil
 	}

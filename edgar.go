@@ -144,15 +144,15 @@ func (c *Client) filings(ctx context.Context, cik string, from, asOf Date) (*fil
 // was fetched at least two days after asOf, else from EDGAR.
 func (c *Client) filingList(ctx context.Context, cik string, asOf Date) (*cachedList, error) {
 	key := keyList + cik10(cik)
-	if b, err := c.cache.Get(ctx, key); err == nil {
-		var l cachedList
-		if json.Unmarshal(b, &l) == nil && !DateOf(l.FetchedAt.UTC()).Before(asOf.AddDays(listFreshAfter)) {
-			return &l, nil
-		}
+	if l, ok := c.cachedList(ctx, key, asOf); ok {
+		return l, nil
 	} else if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	v, err, _ := c.flight.Do(key, func() (any, error) {
+		if l, ok := c.cachedList(ctx, key, asOf); ok {
+			return l, nil // stored by a flight that ended since the lookup above
+		}
 		url := submissionsURL(cik)
 		body, err := c.fetcher.Fetch(ctx, url)
 		if isNotFound(err) {
@@ -175,6 +175,19 @@ func (c *Client) filingList(ctx context.Context, cik string, asOf Date) (*cached
 	return v.(*cachedList), nil
 }
 
+// cachedList returns the cached filing list under key if it can answer for asOf.
+func (c *Client) cachedList(ctx context.Context, key string, asOf Date) (*cachedList, bool) {
+	b, err := c.cache.Get(ctx, key)
+	if err != nil {
+		return nil, false
+	}
+	var l cachedList
+	if json.Unmarshal(b, &l) != nil || DateOf(l.FetchedAt.UTC()).Before(asOf.AddDays(listFreshAfter)) {
+		return nil, false
+	}
+	return &l, true
+}
+
 // page returns the 13F entries of an older filing-list page. Pages hold only
 // past filings, so a cached page is kept as long as its filing count agrees
 // with the main list.
@@ -183,13 +196,24 @@ func (c *Client) page(ctx context.Context, p submissions.Page) ([]listEntry, err
 		return nil, &ParseError{Document: "filings.files", Err: fmt.Errorf("bad page name %q", p.Name)}
 	}
 	key := keyPage + p.Name
-	if b, err := c.cache.Get(ctx, key); err == nil {
-		var cp cachedPage
-		if json.Unmarshal(b, &cp) == nil && cp.FilingCount == p.FilingCount {
-			return cp.Entries, nil
+	cached := func() ([]listEntry, bool) {
+		b, err := c.cache.Get(ctx, key)
+		if err != nil {
+			return nil, false
 		}
+		var cp cachedPage
+		if json.Unmarshal(b, &cp) != nil || cp.FilingCount != p.FilingCount {
+			return nil, false
+		}
+		return cp.Entries, true
+	}
+	if entries, ok := cached(); ok {
+		return entries, nil
 	}
 	v, err, _ := c.flight.Do(key, func() (any, error) {
+		if entries, ok := cached(); ok {
+			return entries, nil
+		}
 		url := submissionsBase + p.Name
 		body, err := c.fetcher.Fetch(ctx, url)
 		if err != nil {
@@ -285,6 +309,9 @@ func (c *Client) coverPage(ctx context.Context, cik string, e listEntry) (rec co
 	}
 	key := keyCover + e.Accession
 	v, err, _ := c.flight.Do(key, func() (any, error) {
+		if r, ok := c.cachedCover(ctx, e.Accession); ok {
+			return r, nil
+		}
 		url := folderURL(cik, e.Accession) + name
 		body, err := c.fetcher.Fetch(ctx, url)
 		if err != nil {
@@ -339,6 +366,11 @@ func (c *Client) cachedRows(ctx context.Context, accession string) ([]infotable.
 // cover and rows are cached.
 func (c *Client) fetchReport(ctx context.Context, cik string, accession string) (*report, error) {
 	v, err, _ := c.flight.Do("txt/"+accession, func() (any, error) {
+		if cv, ok := c.cachedCover(ctx, accession); ok {
+			if rows, ok := c.cachedRows(ctx, accession); ok {
+				return &report{cover: cv, rows: rows}, nil // stored by an earlier flight
+			}
+		}
 		url := folderURL(cik, accession) + accession + ".txt"
 		body, err := c.fetcher.Fetch(ctx, url)
 		if err != nil {

@@ -10,27 +10,39 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
 )
 
-// slotSize is the length of the lock file's content: the next free start
-// time as little-endian int64 Unix nanoseconds.
+// slotSize is the length of the lock file's content: the start time of the
+// latest request, as little-endian int64 Unix nanoseconds.
 const slotSize = 8
 
-// maxAheadFactor bounds how far in the future a stored slot may lie, in
-// intervals; a slot further ahead (at least an hour) is treated as corrupt.
+// maxAheadFactor bounds how far in the future a recorded start may lie, in
+// intervals; one further ahead (at least an hour) is treated as corrupt, so
+// a bad value or a clock step cannot block callers for long.
 const maxAheadFactor = 1000
 
 // A Spacer spaces request starts at least Interval apart, within this
-// process (golang.org/x/time/rate, burst 1) and, when its lock path is not
-// "", across every process using the same lock file. On platforms without
-// flock the lock path is ignored and spacing is in-process only.
+// process and, when its lock path is not "", across every process using the
+// same lock file. On platforms without flock the lock path is ignored and
+// spacing is in-process only.
+//
+// A start is granted only when at least Interval has passed since the
+// latest recorded start, and it is recorded at that moment, under the lock:
+// no start times are handed out ahead, so a caller that wakes late cannot
+// start together with the next one, and a stalled process does not release
+// a burst when it resumes. Within a process, golang.org/x/time/rate (burst
+// 1) queues callers first so that they rarely contend for the lock.
 type Spacer struct {
 	interval time.Duration
 	limiter  *rate.Limiter
 	lockPath string
+
+	mu   sync.Mutex // serialises starts within the process
+	last int64      // latest start of this process, Unix nanoseconds
 }
 
 // New returns a Spacer. interval must be > 0. lockPath "" means in-process
@@ -62,7 +74,7 @@ func New(interval time.Duration, lockPath string) (*Spacer, error) {
 func (s *Spacer) Interval() time.Duration { return s.interval }
 
 // Wait blocks until the caller may start a request, or ctx ends (then it
-// returns ctx.Err()). A slot given up by cancellation is not reused.
+// returns ctx.Err()). The caller should start its request at once.
 func (s *Spacer) Wait(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -72,56 +84,83 @@ func (s *Spacer) Wait(ctx context.Context) error {
 		r.Cancel()
 		return err
 	}
-	if s.lockPath == "" {
-		return nil
+	for {
+		wait, err := s.tryStart()
+		if err != nil {
+			return err
+		}
+		if wait <= 0 {
+			return nil
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return err
+		}
 	}
-	at, err := s.reserve()
-	if err != nil {
-		return err
-	}
-	return sleep(ctx, time.Until(at))
 }
 
-// reserve takes the next free cross-process slot under the file lock and
-// returns its start time. The lock is held only while reading and writing.
-func (s *Spacer) reserve() (time.Time, error) {
+// tryStart records a start now and returns 0 if at least the interval has
+// passed since the latest start (of this process, and of every process
+// sharing the lock file); otherwise it records nothing and returns how long
+// to wait before trying again.
+func (s *Spacer) tryStart() (time.Duration, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now().UnixNano()
+	if s.lockPath == "" {
+		if wait := s.waitAfter(s.last, now); wait > 0 {
+			return wait, nil
+		}
+		s.last = now
+		return 0, nil
+	}
+
 	f, err := os.OpenFile(s.lockPath, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("throttle: open lock file: %w", err)
+		return 0, fmt.Errorf("throttle: open lock file: %w", err)
 	}
 	defer f.Close()
 	if err := lock(f); err != nil {
-		return time.Time{}, fmt.Errorf("throttle: lock %s: %w", s.lockPath, err)
+		return 0, fmt.Errorf("throttle: lock %s: %w", s.lockPath, err)
 	}
 	defer unlock(f)
 
-	now := time.Now().UnixNano()
-	reserved := now
+	now = time.Now().UnixNano() // the lock may have taken a while
 	var buf [slotSize + 1]byte
 	n, err := io.ReadFull(f, buf[:])
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return time.Time{}, fmt.Errorf("throttle: read lock file: %w", err)
+		return 0, fmt.Errorf("throttle: read lock file: %w", err)
 	}
+	last := max(s.last, 0)
 	if n == slotSize {
-		slot := int64(binary.LittleEndian.Uint64(buf[:slotSize]))
-		if slot > now && slot-now <= s.maxAhead() {
-			reserved = slot
-		}
+		last = max(last, int64(binary.LittleEndian.Uint64(buf[:slotSize])))
 	}
-	binary.LittleEndian.PutUint64(buf[:slotSize], uint64(reserved+int64(s.interval)))
+	if wait := s.waitAfter(last, now); wait > 0 {
+		return wait, nil
+	}
+	binary.LittleEndian.PutUint64(buf[:slotSize], uint64(now))
 	if _, err := f.WriteAt(buf[:slotSize], 0); err != nil {
-		return time.Time{}, fmt.Errorf("throttle: write lock file: %w", err)
+		return 0, fmt.Errorf("throttle: write lock file: %w", err)
 	}
 	if n != slotSize {
 		if err := f.Truncate(slotSize); err != nil {
-			return time.Time{}, fmt.Errorf("throttle: write lock file: %w", err)
+			return 0, fmt.Errorf("throttle: write lock file: %w", err)
 		}
 	}
-	return time.Unix(0, reserved), nil
+	s.last = now
+	return 0, nil
 }
 
-// maxAhead is the furthest in the future, in nanoseconds, that a stored slot
-// is believed.
+// waitAfter returns how long a start at now must wait after a start at
+// last. A last start implausibly far in the future counts as none.
+func (s *Spacer) waitAfter(last, now int64) time.Duration {
+	if last <= 0 || last-now > s.maxAhead() {
+		return 0
+	}
+	return time.Duration(last + int64(s.interval) - now)
+}
+
+// maxAhead is the furthest in the future, in nanoseconds, that a recorded
+// start is believed.
 func (s *Spacer) maxAhead() int64 {
 	return max(int64(time.Hour), maxAheadFactor*int64(s.interval))
 }
