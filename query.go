@@ -343,21 +343,40 @@ func (c *Client) snapshot(ctx context.Context, cik string, x *filingIndex, perio
 	}
 	snap := &Snapshot{CIK: cik, Period: period, AsOf: asOf}
 	sources := append([]classified{res.Base}, res.Supplements...)
-	tables := make([][]infotable.Row, len(sources))
+	tables := make([]table, len(sources))
 	total := 0
 	for i, f := range sources {
 		snap.Sources = append(snap.Sources, Citation{Accession: f.Accession, Form: f.Form, FilingDate: f.FilingDate, URL: indexURL(cik, f.Accession)})
-		rows, err := c.rows(ctx, cik, f.Accession, fetched)
+		t, err := c.table(ctx, cik, f.Accession, fetched)
 		if err != nil {
 			return nil, err
 		}
-		tables[i] = rows
-		total += len(rows)
+		tables[i] = t
+		total += t.n
 	}
 	snap.Holdings = make([]Holding, 0, total)
 	for i, f := range sources {
-		for j := range tables[i] {
-			snap.Holdings = append(snap.Holdings, holdingOf(&tables[i][j], f.Accession, f.FilingDate))
+		t := tables[i]
+		if t.encoded == nil {
+			for j := range t.rows {
+				snap.Holdings = append(snap.Holdings, holdingOf(&t.rows[j], f.Accession, f.FilingDate))
+			}
+			continue
+		}
+		start := len(snap.Holdings)
+		err := infotable.DecodeEach(t.encoded, func(r *infotable.Row) {
+			snap.Holdings = append(snap.Holdings, holdingOf(r, f.Accession, f.FilingDate))
+		})
+		if err != nil {
+			// A damaged cache entry: read the filing again.
+			snap.Holdings = snap.Holdings[:start]
+			r, err := c.fetchReport(ctx, cik, f.Accession)
+			if err != nil {
+				return nil, err
+			}
+			for j := range r.rows {
+				snap.Holdings = append(snap.Holdings, holdingOf(&r.rows[j], f.Accession, f.FilingDate))
+			}
 		}
 	}
 	snap.Base = snap.Sources[0]
@@ -396,19 +415,29 @@ func (c *Client) fetchGroup(ctx context.Context, cik string, f listedFiling, gro
 	return eg.Wait()
 }
 
-// rows returns a filing's rows: fetched during this query, cached, or read now.
-func (c *Client) rows(ctx context.Context, cik, accession string, fetched map[string]*report) ([]infotable.Row, error) {
+// A table is a filing's rows: parsed during this query, or still encoded
+// as cached (decoded straight into the answer).
+type table struct {
+	rows    []infotable.Row
+	encoded []byte
+	n       int
+}
+
+// table returns a filing's rows: fetched during this query, cached, or read now.
+func (c *Client) table(ctx context.Context, cik, accession string, fetched map[string]*report) (table, error) {
 	if r, ok := fetched[accession]; ok { // no other goroutine writes it any more
-		return r.rows, nil
+		return table{rows: r.rows, n: len(r.rows)}, nil
 	}
-	if rows, ok := c.cachedRows(ctx, accession); ok {
-		return rows, nil
+	if b, err := c.cache.Get(ctx, c.rowsKey(accession)); err == nil {
+		if n, err := infotable.Count(b); err == nil {
+			return table{encoded: b, n: n}, nil
+		}
 	}
 	r, err := c.fetchReport(ctx, cik, accession)
 	if err != nil {
-		return nil, err
+		return table{}, err
 	}
-	return r.rows, nil
+	return table{rows: r.rows, n: len(r.rows)}, nil
 }
 
 func holdingOf(r *infotable.Row, accession string, filed Date) Holding {

@@ -1,10 +1,20 @@
 package edgar13f
 
 import (
+	"context"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
+	"os"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/edgar13f/edgar13f/internal/infotable"
 )
 
 func TestNewQueryValidation(t *testing.T) {
@@ -121,5 +131,85 @@ func TestDate(t *testing.T) {
 	var u Date
 	if err := u.UnmarshalText([]byte("2024-12-31")); err != nil || u != d {
 		t.Errorf("UnmarshalText = %v, %v", u, err)
+	}
+}
+
+// mapCache is a Cache in a map, for tests that reach into entries.
+type mapCache struct {
+	mu sync.Mutex
+	m  map[string][]byte
+}
+
+func (c *mapCache) Get(_ context.Context, key string) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if b, ok := c.m[key]; ok {
+		return b, nil
+	}
+	return nil, ErrCacheMiss
+}
+
+func (c *mapCache) Put(_ context.Context, key string, data []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m[key] = data
+	return nil
+}
+
+type countFetcher struct {
+	Fetcher
+	n atomic.Int64
+}
+
+func (f *countFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
+	f.n.Add(1)
+	return f.Fetcher.Fetch(ctx, url)
+}
+
+// TestDamagedRowsEntryIsRefetched: a cached table that passes its checksum
+// but cannot be decoded (a bad row flag) is read from EDGAR again, and the
+// answer is the same.
+func TestDamagedRowsEntryIsRefetched(t *testing.T) {
+	cache := &mapCache{m: map[string][]byte{}}
+	f := &countFetcher{Fetcher: NewMirrorFetcher(os.DirFS("testdata/mirror"))}
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	c, err := NewClient(WithFetcher(f), WithCache(cache), WithClock(ClockFunc(func() time.Time { return now })))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	period, asOf := MustParseDate("2023-12-31"), MustParseDate("2024-03-01")
+	want, err := c.Holdings(ctx, "1067983", period, asOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := c.rowsKey(want.Base.Accession)
+	rows, err := infotable.Decode(cache.m[key])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Re-encode with a row flag no encoder writes, and a valid checksum.
+	enc := infotable.AppendEncoded(nil, rows)
+	body := enc[:len(enc)-4]
+	strStart := 5 // magic and version
+	d := body[strStart:]
+	_, n1 := binary.Uvarint(d)
+	strLen, n2 := binary.Uvarint(d[n1:])
+	flagsAt := strStart + n1 + n2 + int(strLen)
+	body[flagsAt] = 0xff
+	cache.m[key] = binary.LittleEndian.AppendUint32(body, crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)))
+	if _, err := infotable.Count(cache.m[key]); err != nil {
+		t.Fatalf("the damaged entry must pass the checksum: %v", err)
+	}
+	before := f.n.Load()
+	got, err := c.Holdings(ctx, "1067983", period, asOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("answer after a damaged entry (-want +got):\n%s", diff)
+	}
+	if n := f.n.Load() - before; n != 1 {
+		t.Errorf("%d fetches after a damaged entry; want 1 (the filing again)", n)
 	}
 }

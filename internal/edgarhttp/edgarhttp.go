@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -28,6 +29,10 @@ const (
 	defaultMaxDelay    = 2 * time.Minute
 	defaultMaxBytes    = 256 << 20
 )
+
+// maxGzipRatio bounds the uncompressed size read from a gzip trailer, as a
+// multiple of the compressed size, before it is used to size a buffer.
+const maxGzipRatio = 64
 
 // drainLimit bounds how much of an error response is read so that the
 // connection can be reused.
@@ -248,7 +253,7 @@ func (c *Client) attempt(ctx context.Context, rawURL string, enough func([]byte)
 	if !gz && resp.ContentLength > c.maxBytes {
 		return nil, outcome{status: code, err: fmt.Errorf("%w: %d bytes, limit %d", errTooLarge, resp.ContentLength, c.maxBytes)}
 	}
-	body, err := c.read(resp.Body, gz, enough)
+	body, err := c.read(resp.Body, gz, resp.ContentLength, enough)
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
 			return nil, outcome{status: code, err: err}
@@ -264,7 +269,11 @@ func (c *Client) attempt(ctx context.Context, rawURL string, enough func([]byte)
 
 // read returns the whole (decoded) body, or with a non-nil enough the
 // prefix that enough accepted, failing with errTooLarge beyond c.maxBytes.
-func (c *Client) read(r io.Reader, gz bool, enough func([]byte) bool) ([]byte, error) {
+// size is the announced length of the body as sent (-1 when unknown).
+func (c *Client) read(r io.Reader, gz bool, size int64, enough func([]byte) bool) ([]byte, error) {
+	if gz && enough == nil {
+		return c.readGzip(r, size)
+	}
 	if gz {
 		zr, err := gzip.NewReader(r)
 		if err != nil {
@@ -279,14 +288,51 @@ func (c *Client) read(r io.Reader, gz bool, enough func([]byte) bool) ([]byte, e
 	if enough != nil {
 		return c.readPrefix(r, enough)
 	}
-	body, err := io.ReadAll(io.LimitReader(r, c.maxBytes+1))
+	return c.readAll(r, size)
+}
+
+// readAll reads r to the end, into a buffer of the expected size when it is
+// known, so that a large body is allocated once rather than grown.
+func (c *Client) readAll(r io.Reader, size int64) ([]byte, error) {
+	var buf bytes.Buffer
+	if size > 0 && size <= c.maxBytes {
+		buf.Grow(int(size) + bytes.MinRead)
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(r, c.maxBytes+1)); err != nil {
+		return nil, err
+	}
+	if int64(buf.Len()) > c.maxBytes {
+		return nil, fmt.Errorf("%w: over %d bytes", errTooLarge, c.maxBytes)
+	}
+	return buf.Bytes(), nil
+}
+
+// readGzip reads a gzip body whole, then decompresses it into a buffer
+// sized from the gzip trailer (the uncompressed length modulo 2^32), so the
+// document is allocated once. The trailer is only a hint: the limit is
+// enforced on the bytes actually produced.
+func (c *Client) readGzip(r io.Reader, size int64) ([]byte, error) {
+	compressed, err := c.readAll(r, size)
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(body)) > c.maxBytes {
-		return nil, fmt.Errorf("%w: over %d bytes", errTooLarge, c.maxBytes)
+	zr, err := gzip.NewReader(bytes.NewReader(compressed))
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF // an empty gzip body is a cut one
+		}
+		return nil, err
 	}
-	return body, nil
+	defer zr.Close()
+	hint := int64(-1)
+	if n := len(compressed); n >= 18 {
+		hint = int64(binary.LittleEndian.Uint32(compressed[n-4:]))
+		// Text compresses well, but not past this: a larger claim is not
+		// believed, so a forged trailer cannot make a small body allocate
+		// a large buffer (the buffer then grows with the data instead).
+		hint = min(hint, maxGzipRatio*int64(n))
+	}
+	return c.readAll(zr, hint)
 }
 
 // statusError describes an unsuccessful HTTP status.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"slices"
 )
 
 // The encoding written by AppendEncoded, version 1:
@@ -62,8 +63,8 @@ func rowFlags(r *Row) byte {
 }
 
 // rowStrings returns the strings of r stored in the string region, in order.
-func rowStrings(r *Row, flags byte) []string {
-	ss := []string{r.NameOfIssuer, r.TitleOfClass, r.CUSIP, r.FIGI, r.OtherManager}
+func rowStrings(buf *[8]string, r *Row, flags byte) []string {
+	ss := append(buf[:0], r.NameOfIssuer, r.TitleOfClass, r.CUSIP, r.FIGI, r.OtherManager)
 	if flags&3 == litShPrn {
 		ss = append(ss, r.ShPrn)
 	}
@@ -76,21 +77,55 @@ func rowStrings(r *Row, flags byte) []string {
 	return ss
 }
 
+// uvarintLen is the length of binary.AppendUvarint's encoding of v.
+func uvarintLen(v uint64) int {
+	n := 1
+	for v >= 0x80 {
+		v >>= 7
+		n++
+	}
+	return n
+}
+
+// varintLen is the length of binary.AppendVarint's encoding of v.
+func varintLen(v int64) int {
+	u := uint64(v) << 1
+	if v < 0 {
+		u = ^u
+	}
+	return uvarintLen(u)
+}
+
 // AppendEncoded appends a compact binary encoding of rows to dst.
 func AppendEncoded(dst []byte, rows []Row) []byte {
+	var sbuf [8]string // backing store of rowStrings, reused for every row
 	start := len(dst)
 	strLen := 0
 	for i := range rows {
-		for _, s := range rowStrings(&rows[i], rowFlags(&rows[i])) {
+		for _, s := range rowStrings(&sbuf, &rows[i], rowFlags(&rows[i])) {
 			strLen += len(s)
 		}
 	}
+	// Reserve the exact size of the encoding, so that a large table is
+	// written into one allocation.
+	size := len(magic) + 1 + uvarintLen(uint64(len(rows))) + uvarintLen(uint64(strLen)) + strLen + 4
+	for i := range rows {
+		r := &rows[i]
+		size++ // flags
+		for _, s := range rowStrings(&sbuf, r, rowFlags(r)) {
+			size += uvarintLen(uint64(len(s)))
+		}
+		for _, n := range [...]int64{r.Value, r.Shares, r.VotingSole, r.VotingShared, r.VotingNone} {
+			size += varintLen(n)
+		}
+	}
+	dst = slices.Grow(dst, size)
 	dst = append(dst, magic...)
 	dst = append(dst, version)
 	dst = binary.AppendUvarint(dst, uint64(len(rows)))
 	dst = binary.AppendUvarint(dst, uint64(strLen))
 	for i := range rows {
-		for _, s := range rowStrings(&rows[i], rowFlags(&rows[i])) {
+		for _, s := range rowStrings(&sbuf, &rows[i], rowFlags(&rows[i])) {
 			dst = append(dst, s...)
 		}
 	}
@@ -98,7 +133,7 @@ func AppendEncoded(dst []byte, rows []Row) []byte {
 		r := &rows[i]
 		flags := rowFlags(r)
 		dst = append(dst, flags)
-		for _, s := range rowStrings(r, flags) {
+		for _, s := range rowStrings(&sbuf, r, flags) {
 			dst = binary.AppendUvarint(dst, uint64(len(s)))
 		}
 		for _, n := range [...]int64{r.Value, r.Shares, r.VotingSole, r.VotingShared, r.VotingNone} {
@@ -110,10 +145,55 @@ func AppendEncoded(dst []byte, rows []Row) []byte {
 
 var errCorrupt = errors.New("infotable: corrupt encoding")
 
-// Decode decodes what AppendEncoded wrote. Any corrupt or truncated input is an error, never a panic.
-//
-// It allocates the returned slice and one string holding all of its text.
+// Decode decodes what AppendEncoded wrote. Any corrupt or truncated input
+// is an error, never a panic.
 func Decode(b []byte) ([]Row, error) {
+	n, err := Count(b)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]Row, 0, n)
+	err = DecodeEach(b, func(r *Row) { rows = append(rows, *r) })
+	if err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+// Count returns the number of rows in an encoding after checking its header
+// and checksum.
+func Count(b []byte) (int, error) {
+	body, err := checkedBody(b)
+	if err != nil {
+		return 0, err
+	}
+	d := decoder{b: body}
+	count, _ := d.uvarint(), d.uvarint()
+	if d.err != nil {
+		return 0, errCorrupt
+	}
+	if count > uint64(len(body)/minRowBytes) {
+		return 0, fmt.Errorf("infotable: corrupt encoding (%d rows in %d bytes)", count, len(body))
+	}
+	return int(count), nil
+}
+
+// DecodeEach decodes what AppendEncoded wrote and calls each with every row
+// in order, so that a caller converting rows to its own type needs no []Row
+// in between. The checksum is verified before the first call; a structural
+// error found later is returned after some calls were made, and the caller
+// must then discard what it built. The *Row passed is reused between calls.
+func DecodeEach(b []byte, each func(*Row)) error {
+	body, err := checkedBody(b)
+	if err != nil {
+		return err
+	}
+	return decodeBody(body, each)
+}
+
+// checkedBody checks the magic, version and checksum of an encoding and
+// returns what follows the version byte, without the checksum.
+func checkedBody(b []byte) ([]byte, error) {
 	if len(b) < len(magic)+1+4 || string(b[:len(magic)]) != magic {
 		return nil, errors.New("infotable: not an encoded table")
 	}
@@ -124,30 +204,27 @@ func Decode(b []byte) ([]Row, error) {
 	if crc32.Checksum(body, castagnoli) != sum {
 		return nil, errors.New("infotable: corrupt encoding (checksum mismatch)")
 	}
-	return decodeBody(body[len(magic)+1:])
+	return body[len(magic)+1:], nil
 }
 
-// decodeBody decodes the part of an encoding between the version byte and
-// the checksum.
-func decodeBody(b []byte) ([]Row, error) {
+func decodeBody(b []byte, each func(*Row)) error {
 	d := decoder{b: b}
 	count := d.uvarint()
 	strLen := d.uvarint()
 	if d.err != nil || strLen > uint64(len(d.b)) {
-		return nil, errCorrupt
+		return errCorrupt
 	}
 	d.s = string(d.b[:strLen])
 	d.b = d.b[strLen:]
 	if count > uint64(len(d.b)/minRowBytes) {
-		return nil, fmt.Errorf("infotable: corrupt encoding (%d rows in %d bytes)", count, len(d.b))
+		return fmt.Errorf("infotable: corrupt encoding (%d rows in %d bytes)", count, len(d.b))
 	}
-	rows := make([]Row, count)
-	for i := range rows {
-		r := &rows[i]
+	var r Row
+	for i := range count {
 		flags := d.byte()
 		shPrn, putCall, disc := flags&3, flags>>2&3, flags>>4&7
 		if flags&0x80 != 0 || putCall > litPutCall || disc > litDisc {
-			return nil, fmt.Errorf("infotable: corrupt encoding (row %d flags %#x)", i+1, flags)
+			return fmt.Errorf("infotable: corrupt encoding (row %d flags %#x)", i+1, flags)
 		}
 		r.NameOfIssuer = d.str()
 		r.TitleOfClass = d.str()
@@ -163,13 +240,14 @@ func decodeBody(b []byte) ([]Row, error) {
 		r.VotingShared = d.varint()
 		r.VotingNone = d.varint()
 		if d.err != nil {
-			return nil, fmt.Errorf("infotable: corrupt encoding (row %d)", i+1)
+			return fmt.Errorf("infotable: corrupt encoding (row %d)", i+1)
 		}
+		each(&r)
 	}
 	if len(d.b) != 0 || d.off != len(d.s) {
-		return nil, errCorrupt
+		return errCorrupt
 	}
-	return rows, nil
+	return nil
 }
 
 // decoder reads row data from b and strings from s. Its methods return zero

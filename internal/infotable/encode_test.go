@@ -154,8 +154,17 @@ func TestDecodeAllocs(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+	if allocs != 3 {
+		t.Errorf("Decode allocates %v times, want 3 (rows, strings, and the row DecodeEach fills)", allocs)
+	}
+	// DecodeEach needs no []Row: the strings and its one row.
+	allocs = testing.AllocsPerRun(20, func() {
+		if err := DecodeEach(enc, func(*Row) {}); err != nil {
+			t.Fatal(err)
+		}
+	})
 	if allocs != 2 {
-		t.Errorf("Decode allocates %v times, want 2 (rows and strings)", allocs)
+		t.Errorf("DecodeEach allocates %v times, want 2", allocs)
 	}
 }
 
@@ -257,6 +266,25 @@ func BenchmarkDecode(b *testing.B) {
 	for b.Loop() {
 		if _, err := Decode(enc); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestAppendEncodedReservesExactly: the encoding of a table is written into
+// one allocation, sized exactly in advance.
+func TestAppendEncodedReservesExactly(t *testing.T) {
+	rows := []Row{
+		{NameOfIssuer: "APPLE INC", TitleOfClass: "COM", CUSIP: "037833100", Value: 1 << 40, Shares: 127, ShPrn: "SH", InvestmentDiscretion: "SOLE", VotingSole: -1},
+		{NameOfIssuer: "X", CUSIP: "ZZZZZZZZZ", FIGI: "BBG000B9XRY4", Value: 0, Shares: 128, ShPrn: "PRN", PutCall: "PUT", InvestmentDiscretion: "OTR", OtherManager: "1,2", VotingNone: 1<<63 - 1},
+	}
+	for _, n := range []int{0, 1, 2} {
+		var b []byte
+		if allocs := testing.AllocsPerRun(10, func() { b = AppendEncoded(nil, rows[:n]) }); allocs != 1 {
+			t.Errorf("%d rows: AppendEncoded made %v allocations, want 1", n, allocs)
+		}
+		got, err := Decode(b)
+		if err != nil || len(got) != n {
+			t.Errorf("%d rows: Decode = %d rows, %v", n, len(got), err)
 		}
 	}
 }

@@ -160,7 +160,11 @@ func readFile(fsys fs.FS, p string, maxBytes int64) ([]byte, error) {
 	if fi.Size() > maxBytes {
 		return nil, fmt.Errorf("%w: %s holds %d bytes, limit %d", ErrTooLarge, p, fi.Size(), maxBytes)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
+	// Read into a buffer of the file's size (with room to notice a file
+	// that grew), so a large document is allocated once.
+	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
+	_, err = buf.ReadFrom(io.LimitReader(f, maxBytes+1))
+	b := buf.Bytes()
 	if err == nil && int64(len(b)) > maxBytes {
 		return nil, fmt.Errorf("%w: %s holds over %d bytes", ErrTooLarge, p, maxBytes)
 	}
