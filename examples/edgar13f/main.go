@@ -249,7 +249,7 @@ func newClient(o *opts) (*edgar13f.Client, error) {
 		return nil, err
 	}
 	if o.progress != nil && o.fixture == "" {
-		copts = append(copts, edgar13f.WithHTTPClient(&http.Client{Transport: progressTransport{o.progress}}))
+		copts = append(copts, edgar13f.WithHTTPClient(&http.Client{Timeout: 2 * time.Minute, Transport: progressTransport{o.progress}}))
 	}
 	return edgar13f.NewClient(copts...)
 }
