@@ -223,6 +223,21 @@ func TestRandomArgumentsNeverPanic(t *testing.T) {
 		fValid := validCIK(cik) && validDate(asOf) && len(periods) <= 1 && !slices.ContainsFunc(periods, func(d edgar13f.Date) bool { return !validDate(d) })
 		wantDecline(t, "Filings", err, !fValid)
 
+		name := rapid.OneOf(rapid.SampledFrom([]string{"berkshire", "  ab  ", "ber", ""}), rapid.String()).Draw(t, "name")
+		var fopts []edgar13f.FindOption
+		fValid = utf8.ValidString(name) && utf8.RuneCountInString(strings.TrimSpace(name)) >= 3 && utf8.RuneCountInString(strings.TrimSpace(name)) <= 100
+		if rapid.Bool().Draw(t, "limit") {
+			n := rapid.IntRange(-5, 30).Draw(t, "limit n")
+			fopts = append(fopts, edgar13f.Limit(n))
+			fValid = fValid && n >= 1 && n <= 20
+		}
+		if rapid.Bool().Draw(t, "filed by") {
+			fopts = append(fopts, edgar13f.FiledBy(asOf))
+			fValid = fValid && validDate(asOf)
+		}
+		_, err = c.FindManager(ctx, name, fopts...)
+		wantDecline(t, "FindManager", err, !fValid)
+
 		// The methods of the value types.
 		n := rapid.Int().Draw(t, "days")
 		_ = a.AddDays(n).String()
