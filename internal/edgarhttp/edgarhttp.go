@@ -271,7 +271,10 @@ func (c *Client) attempt(ctx context.Context, rawURL string, enough func([]byte)
 // prefix that enough accepted, failing with errTooLarge beyond c.maxBytes.
 // size is the announced length of the body as sent (-1 when unknown).
 func (c *Client) read(r io.Reader, gz bool, size int64, enough func([]byte) bool) ([]byte, error) {
-	if gz && enough == nil {
+	if gz && enough == nil && size > 0 && size <= c.maxBytes {
+		// The compressed length is announced and bounded: read it whole and
+		// size the document from its trailer. Otherwise decompress as the
+		// body streams in, so that a gzip bomb stops at the limit at once.
 		return c.readGzip(r, size)
 	}
 	if gz {
@@ -294,17 +297,24 @@ func (c *Client) read(r io.Reader, gz bool, size int64, enough func([]byte) bool
 // readAll reads r to the end, into a buffer of the expected size when it is
 // known, so that a large body is allocated once rather than grown.
 func (c *Client) readAll(r io.Reader, size int64) ([]byte, error) {
-	var buf bytes.Buffer
+	r = io.LimitReader(r, c.maxBytes+1)
+	var body []byte
 	if size > 0 && size <= c.maxBytes {
-		buf.Grow(int(size) + bytes.MinRead)
+		buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+		if _, err := buf.ReadFrom(r); err != nil {
+			return nil, err
+		}
+		body = buf.Bytes()
+	} else {
+		var err error
+		if body, err = io.ReadAll(r); err != nil {
+			return nil, err
+		}
 	}
-	if _, err := buf.ReadFrom(io.LimitReader(r, c.maxBytes+1)); err != nil {
-		return nil, err
-	}
-	if int64(buf.Len()) > c.maxBytes {
+	if int64(len(body)) > c.maxBytes {
 		return nil, fmt.Errorf("%w: over %d bytes", errTooLarge, c.maxBytes)
 	}
-	return buf.Bytes(), nil
+	return body, nil
 }
 
 // readGzip reads a gzip body whole, then decompresses it into a buffer
