@@ -75,6 +75,16 @@
 // a [*FetchError] (wrapping [ErrNotFound] for a missing document), a
 // [*ParseError] for a document that cannot be read, or the context's error.
 //
+// # Finding managers
+//
+// [Client.FindManager] turns a name into CIK candidates: every CIK whose
+// current or former EDGAR name contains the text, 13F filers first. Names
+// are EDGAR's current ones, not as of any date; with [FiledBy] only whether a
+// candidate has filed a 13F is point in time. The first call on a cache
+// builds a compact index from EDGAR's cik-lookup-data.txt and its quarterly
+// form.idx files ([ReportProgress] reports progress); later calls answer in
+// microseconds, also from other processes sharing the cache.
+//
 // # Redaction
 //
 // By default, information-table rows of gold ETFs and trusts, US
