@@ -149,7 +149,7 @@ func (c *Client) filingList(ctx context.Context, cik string, asOf Date) (*cached
 	} else if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	v, err, _ := c.flight.Do(key, func() (any, error) {
+	v, err := c.shared(ctx, key, func() (any, error) {
 		if l, ok := c.cachedList(ctx, key, asOf); ok {
 			return l, nil // stored by a flight that ended since the lookup above
 		}
@@ -210,7 +210,7 @@ func (c *Client) page(ctx context.Context, p submissions.Page) ([]listEntry, err
 	if entries, ok := cached(); ok {
 		return entries, nil
 	}
-	v, err, _ := c.flight.Do(key, func() (any, error) {
+	v, err := c.shared(ctx, key, func() (any, error) {
 		if entries, ok := cached(); ok {
 			return entries, nil
 		}
@@ -308,7 +308,7 @@ func (c *Client) coverPage(ctx context.Context, cik string, e listEntry) (rec co
 		return coverRecord{}, false, nil
 	}
 	key := keyCover + e.Accession
-	v, err, _ := c.flight.Do(key, func() (any, error) {
+	v, err := c.shared(ctx, key, func() (any, error) {
 		if r, ok := c.cachedCover(ctx, e.Accession); ok {
 			return r, nil
 		}
@@ -365,7 +365,7 @@ func (c *Client) cachedRows(ctx context.Context, accession string) ([]infotable.
 // whatever the table's file name. Rows are redacted while they are parsed;
 // cover and rows are cached.
 func (c *Client) fetchReport(ctx context.Context, cik string, accession string) (*report, error) {
-	v, err, _ := c.flight.Do("txt/"+accession, func() (any, error) {
+	v, err := c.shared(ctx, "txt/"+accession, func() (any, error) {
 		if cv, ok := c.cachedCover(ctx, accession); ok {
 			if rows, ok := c.cachedRows(ctx, accession); ok {
 				return &report{cover: cv, rows: rows}, nil // stored by an earlier flight
@@ -429,6 +429,36 @@ func (c *Client) parseReport(body []byte) (*report, error) {
 	}
 	return r, nil
 }
+
+// shared runs fn once for all concurrent callers asking for the same key
+// (identical fetches are made once). The caller that runs fn does so under
+// its own context; if that context ends, the others are not failed by it:
+// each whose own context is still live runs fn again (at most a few times).
+func (c *Client) shared(ctx context.Context, key string, fn func() (any, error)) (any, error) {
+	for range 3 {
+		v, err, _ := c.flight.Do(key, func() (any, error) {
+			v, err := fn()
+			if err != nil && ctx.Err() != nil {
+				return nil, &leaderEnded{ctx.Err()}
+			}
+			return v, err
+		})
+		var le *leaderEnded
+		if !errors.As(err, &le) {
+			return v, err
+		}
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, ctxErr
+		}
+	}
+	return nil, fmt.Errorf("edgar13f: %s: the callers sharing this fetch kept ending", key)
+}
+
+// leaderEnded reports that the caller running a shared fetch gave up.
+type leaderEnded struct{ err error }
+
+func (e *leaderEnded) Error() string { return e.err.Error() }
+func (e *leaderEnded) Unwrap() error { return e.err }
 
 // store caches v as JSON. Cache write failures are not query failures: the
 // answer is still right, only the next query will fetch again.

@@ -336,7 +336,7 @@ func (c *Client) findIndex(ctx context.Context, progress func(Progress)) (*nameI
 	if x := c.managers.Load(); x != nil && x.usable(now) {
 		return x, nil
 	}
-	v, err, _ := c.flight.Do(keyFindIndex, func() (any, error) {
+	v, err := c.shared(ctx, keyFindIndex, func() (any, error) {
 		if b, err := c.cache.Get(ctx, keyFindIndex); err == nil {
 			if x, err := decodeIndex(b); err == nil && x.usable(now) {
 				c.managers.Store(x)

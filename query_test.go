@@ -213,3 +213,64 @@ func TestDamagedRowsEntryIsRefetched(t *testing.T) {
 		t.Errorf("%d fetches after a damaged entry; want 1 (the filing again)", n)
 	}
 }
+
+// blockingFetcher holds its first request until that request's context
+// ends; later requests go through.
+type blockingFetcher struct {
+	Fetcher
+	started chan struct{}
+	once    sync.Once
+}
+
+func (f *blockingFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
+	first := false
+	f.once.Do(func() { first = true })
+	if first {
+		close(f.started)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	return f.Fetcher.Fetch(ctx, url)
+}
+
+// TestSharedFetchSurvivesLeaderCancel: two callers ask for the same filing
+// list; the one whose request is in flight gives up. The other, still
+// waiting for that shared fetch, must get its answer, not the other's
+// cancellation.
+func TestSharedFetchSurvivesLeaderCancel(t *testing.T) {
+	f := &blockingFetcher{Fetcher: NewMirrorFetcher(os.DirFS("testdata/mirror")), started: make(chan struct{})}
+	c, err := NewClient(WithFetcher(f), WithCache(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	period, asOf := MustParseDate("2023-12-31"), MustParseDate("2024-03-01")
+	ctxA, cancelA := context.WithCancel(context.Background())
+	errA := make(chan error, 1)
+	go func() {
+		_, err := c.Holdings(ctxA, "1067983", period, asOf)
+		errA <- err
+	}()
+	<-f.started
+	type result struct {
+		snap *Snapshot
+		err  error
+	}
+	resB := make(chan result, 1)
+	go func() {
+		s, err := c.Holdings(context.Background(), "1067983", period, asOf)
+		resB <- result{s, err}
+	}()
+	time.Sleep(50 * time.Millisecond) // let B join the shared fetch
+	cancelA()
+	if err := <-errA; !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled caller got %v; want context.Canceled", err)
+	}
+	select {
+	case r := <-resB:
+		if r.err != nil || r.snap.Base.Accession != "0000950123-24-002518" {
+			t.Fatalf("waiting caller got %v, %v; want the answer", r.snap, r.err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("waiting caller did not answer")
+	}
+}
