@@ -111,17 +111,17 @@ func checksum(key string, data []byte) uint32 {
 	return crc32.Update(c, castagnoli, data)
 }
 
-// encode returns the entry bytes for key and data.
-func encode(key string, data []byte) []byte {
-	buf := make([]byte, headerSize, headerSize+len(key)+len(data))
+// header returns the entry bytes that precede data: the header and the key.
+func header(key string, data []byte) []byte {
+	buf := make([]byte, headerSize, headerSize+len(key))
 	copy(buf, magic)
 	binary.BigEndian.PutUint32(buf[4:], version)
 	binary.BigEndian.PutUint32(buf[8:], uint32(len(key)))
 	binary.BigEndian.PutUint64(buf[12:], uint64(len(data)))
 	binary.BigEndian.PutUint32(buf[20:], checksum(key, data))
-	buf = append(buf, key...)
-	return append(buf, data...)
+	return append(buf, key...)
 }
+
 
 // decode returns the data of entry b if it is a whole, valid entry for key.
 func decode(key string, b []byte) ([]byte, bool) {
@@ -186,7 +186,12 @@ func (d *Dir) Put(ctx context.Context, key string, data []byte) (err error) {
 			os.Remove(tmpName)
 		}
 	}()
-	if _, err := tmp.Write(encode(key, data)); err != nil {
+	// Header and data are written apart so that a large entry is not
+	// copied into one buffer first.
+	if _, err := tmp.Write(header(key, data)); err != nil {
+		return fmt.Errorf("diskcache: write entry: %w", err)
+	}
+	if _, err := tmp.Write(data); err != nil {
 		return fmt.Errorf("diskcache: write entry: %w", err)
 	}
 	if err := tmp.Sync(); err != nil {

@@ -428,3 +428,8 @@ func listFiles(t *testing.T, root string) []string {
 	}
 	return files
 }
+
+// encode returns the entry bytes Put writes for key and data.
+func encode(key string, data []byte) []byte {
+	return append(header(key, data), data...)
+}
