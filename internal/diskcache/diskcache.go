@@ -122,7 +122,6 @@ func header(key string, data []byte) []byte {
 	return append(buf, key...)
 }
 
-
 // decode returns the data of entry b if it is a whole, valid entry for key.
 func decode(key string, b []byte) ([]byte, bool) {
 	if len(b) < headerSize || string(b[:4]) != magic || binary.BigEndian.Uint32(b[4:]) != version {
