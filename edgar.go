@@ -57,6 +57,7 @@ type listEntry struct {
 	FilingDate      Date   `json:"d"`
 	Period          Date   `json:"p"` // zero when the list has no reportDate
 	PrimaryDocument string `json:"doc,omitempty"`
+	Size            int64  `json:"n,omitempty"` // EDGAR's size of the filing, a hint for reading it
 }
 
 func (e listEntry) listed() listedFiling {
@@ -249,7 +250,7 @@ func entries13F(fs []submissions.Filing) []listEntry {
 			continue
 		}
 		period, _ := parseISODate(f.ReportDate)
-		out = append(out, listEntry{Accession: f.Accession, Form: form, FilingDate: filed, Period: period, PrimaryDocument: f.PrimaryDocument})
+		out = append(out, listEntry{Accession: f.Accession, Form: form, FilingDate: filed, Period: period, PrimaryDocument: f.PrimaryDocument, Size: f.Size})
 	}
 	return out
 }
@@ -364,7 +365,7 @@ func (c *Client) cachedRows(ctx context.Context, accession string) ([]infotable.
 // file, one request that holds both the cover and the information table
 // whatever the table's file name. Rows are redacted while they are parsed;
 // cover and rows are cached.
-func (c *Client) fetchReport(ctx context.Context, cik string, accession string) (*report, error) {
+func (c *Client) fetchReport(ctx context.Context, cik string, accession string, size int64) (*report, error) {
 	v, err := c.shared(ctx, "txt/"+accession, func() (any, error) {
 		if cv, ok := c.cachedCover(ctx, accession); ok {
 			if rows, ok := c.cachedRows(ctx, accession); ok {
@@ -372,7 +373,7 @@ func (c *Client) fetchReport(ctx context.Context, cik string, accession string) 
 			}
 		}
 		url := folderURL(cik, accession) + accession + ".txt"
-		body, err := c.fetcher.Fetch(ctx, url)
+		body, err := fetchSized(ctx, c.fetcher, url, size)
 		if err != nil {
 			return nil, err
 		}

@@ -311,6 +311,10 @@ func (c *Client) snapshot(ctx context.Context, cik string, x *filingIndex, perio
 	// The rule reads covers one filing-date group at a time and needs every
 	// cover of a group it reaches, so a group's uncached filings are fetched
 	// together, concurrently within the rate limit.
+	sizes := make(map[string]int64, len(x.entries))
+	for _, e := range x.entries {
+		sizes[e.Accession] = e.Size
+	}
 	groupOf := map[string][]listedFiling{}
 	for _, g := range candidateGroups(listed, period, asOf) {
 		for _, f := range g {
@@ -327,7 +331,7 @@ func (c *Client) snapshot(ctx context.Context, cik string, x *filingIndex, perio
 		r, ok := fetched[f.Accession]
 		mu.Unlock()
 		if !ok {
-			if err := c.fetchGroup(ctx, cik, f, groupOf[f.Accession], fetched, &mu); err != nil {
+			if err := c.fetchGroup(ctx, cik, f, groupOf[f.Accession], sizes, fetched, &mu); err != nil {
 				return coverFacts{}, err
 			}
 			r = fetched[f.Accession]
@@ -347,7 +351,7 @@ func (c *Client) snapshot(ctx context.Context, cik string, x *filingIndex, perio
 	total := 0
 	for i, f := range sources {
 		snap.Sources = append(snap.Sources, Citation{Accession: f.Accession, Form: f.Form, FilingDate: f.FilingDate, URL: indexURL(cik, f.Accession)})
-		t, err := c.table(ctx, cik, f.Accession, fetched)
+		t, err := c.table(ctx, cik, f.Accession, sizes[f.Accession], fetched)
 		if err != nil {
 			return nil, err
 		}
@@ -370,7 +374,7 @@ func (c *Client) snapshot(ctx context.Context, cik string, x *filingIndex, perio
 		if err != nil {
 			// A damaged cache entry: read the filing again.
 			snap.Holdings = snap.Holdings[:start]
-			r, err := c.fetchReport(ctx, cik, f.Accession)
+			r, err := c.fetchReport(ctx, cik, f.Accession, sizes[f.Accession])
 			if err != nil {
 				return nil, err
 			}
@@ -385,7 +389,7 @@ func (c *Client) snapshot(ctx context.Context, cik string, x *filingIndex, perio
 
 // fetchGroup reads f and the other filings of its filing-date group whose
 // covers are not cached, concurrently, into fetched.
-func (c *Client) fetchGroup(ctx context.Context, cik string, f listedFiling, group []listedFiling, fetched map[string]*report, mu *sync.Mutex) error {
+func (c *Client) fetchGroup(ctx context.Context, cik string, f listedFiling, group []listedFiling, sizes map[string]int64, fetched map[string]*report, mu *sync.Mutex) error {
 	todo := []listedFiling{f}
 	for _, g := range group {
 		if g.Accession == f.Accession {
@@ -402,7 +406,7 @@ func (c *Client) fetchGroup(ctx context.Context, cik string, f listedFiling, gro
 	eg.SetLimit(4)
 	for _, g := range todo {
 		eg.Go(func() error {
-			r, err := c.fetchReport(ectx, cik, g.Accession)
+			r, err := c.fetchReport(ectx, cik, g.Accession, sizes[g.Accession])
 			if err != nil {
 				return err
 			}
@@ -424,7 +428,7 @@ type table struct {
 }
 
 // table returns a filing's rows: fetched during this query, cached, or read now.
-func (c *Client) table(ctx context.Context, cik, accession string, fetched map[string]*report) (table, error) {
+func (c *Client) table(ctx context.Context, cik, accession string, size int64, fetched map[string]*report) (table, error) {
 	if r, ok := fetched[accession]; ok { // no other goroutine writes it any more
 		return table{rows: r.rows, n: len(r.rows)}, nil
 	}
@@ -433,7 +437,7 @@ func (c *Client) table(ctx context.Context, cik, accession string, fetched map[s
 			return table{encoded: b, n: n}, nil
 		}
 	}
-	r, err := c.fetchReport(ctx, cik, accession)
+	r, err := c.fetchReport(ctx, cik, accession, size)
 	if err != nil {
 		return table{}, err
 	}

@@ -3,6 +3,7 @@ package edgar13f
 import (
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // Redaction (SPEC §6). By default, information-table rows of gold
@@ -103,16 +104,32 @@ func redactsWith(patterns []redactionPattern, cusips map[string]string, nameOfIs
 }
 
 // redactionText is the text the patterns read: issuer name and title of
-// class, upper case, with dots and runs of space folded so that "S. & P."
-// and "S&P" look alike.
+// class, upper case, with dots and every run of white space (non-breaking
+// spaces and tabs included) folded to one space, so that "S. & P." and
+// "S & P" look alike. It makes one allocation.
 func redactionText(nameOfIssuer, titleOfClass string) string {
-	t := strings.ToUpper(nameOfIssuer + " " + titleOfClass)
-	t = foldForRedaction.Replace(t)
-	// "S & P" and "S & P" both become "S & P"; \s* in the patterns handles the rest.
-	return strings.Join(strings.Fields(t), " ")
+	var b strings.Builder
+	b.Grow(len(nameOfIssuer) + 1 + len(titleOfClass))
+	space := true // drop leading space and fold runs
+	for _, part := range [2]string{nameOfIssuer, titleOfClass} {
+		for _, r := range part {
+			if r == '.' || unicode.IsSpace(r) {
+				if !space {
+					b.WriteByte(' ')
+					space = true
+				}
+				continue
+			}
+			b.WriteRune(unicode.ToUpper(r))
+			space = false
+		}
+		if !space {
+			b.WriteByte(' ')
+			space = true
+		}
+	}
+	return strings.TrimSuffix(b.String(), " ")
 }
-
-var foldForRedaction = strings.NewReplacer(".", " ", "\u00a0", " ", "\t", " ")
 
 // memoized returns a predicate that asks remove once per distinct
 // (issuer, class, CUSIP) of one table: large tables repeat them many times

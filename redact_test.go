@@ -183,3 +183,17 @@ func TestRedactionRuleEveryPartIsNeeded(t *testing.T) {
 		t.Error("a case-sensitive rule passes every synthetic row: add lower-case cases")
 	}
 }
+
+func TestRedactionText(t *testing.T) {
+	for _, tc := range []struct{ issuer, title, want string }{
+		{"SPDR S&P 500 ETF TR", "TR UNIT", "SPDR S&P 500 ETF TR TR UNIT"},
+		{"  spdr  s.&p.  500\u00a0etf\t", " tr\nunit ", "SPDR S &P 500 ETF TR UNIT"},
+		{"", "", ""},
+		{"...", "  ", ""},
+		{"Société Générale", "ADR", "SOCIÉTÉ GÉNÉRALE ADR"},
+	} {
+		if got := redactionText(tc.issuer, tc.title); got != tc.want {
+			t.Errorf("redactionText(%q, %q) = %q; want %q", tc.issuer, tc.title, got, tc.want)
+		}
+	}
+}

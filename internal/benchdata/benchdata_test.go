@@ -110,7 +110,8 @@ func TestMirror(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantList := []submissions.Filing{{Accession: f.Accession, Form: "13F-HR", FilingDate: f.FilingDate, ReportDate: f.Period,
-		AcceptanceDateTime: f.FilingDate + "T20:59:25.000Z", PrimaryDocument: "xslForm13F_X02/primary_doc.xml"}}
+		AcceptanceDateTime: f.FilingDate + "T20:59:25.000Z", PrimaryDocument: "xslForm13F_X02/primary_doc.xml",
+		Size: int64(len(fsys[f.TextPath()].Data))}}
 	if diff := cmp.Diff(wantList, list.Recent); diff != "" {
 		t.Errorf("filing list (-want +got):\n%s", diff)
 	}

@@ -14,6 +14,7 @@ type Filing struct {
 	Period     string // YYYY-MM-DD, a quarter end
 	Rows       int    // rows of the information table (the cover's tableEntryTotal)
 	ValueTotal int64  // the cover's tableValueTotal
+	Size       int    // size of the complete submission in bytes, as EDGAR lists it; 0 leaves it out
 }
 
 // DefaultFiling is the filing the benchmarks use.
@@ -33,18 +34,24 @@ func (f Filing) TextPath() string {
 // MirrorFetcher and MirrorHandler) holding f's filing list and f's complete
 // submission text file, which wraps a cover page and table.
 func Mirror(f Filing, table []byte) fstest.MapFS {
+	txt := Submission(f, table)
+	f.Size = len(txt)
 	return fstest.MapFS{
 		f.SubmissionsPath(): {Data: []byte(SubmissionsJSON(f))},
-		f.TextPath():        {Data: Submission(f, table)},
+		f.TextPath():        {Data: txt},
 	}
 }
 
 // SubmissionsJSON returns a submissions API document listing f alone.
 func SubmissionsJSON(f Filing) string {
+	size := ""
+	if f.Size > 0 {
+		size = fmt.Sprintf(`,"size":[%d]`, f.Size)
+	}
 	return fmt.Sprintf(`{"cik":"%010s","name":"BENCHMARK CAPITAL LP","filings":{"recent":{`+
 		`"accessionNumber":[%q],"filingDate":[%q],"reportDate":[%q],"acceptanceDateTime":["%sT20:59:25.000Z"],`+
-		`"form":["13F-HR"],"primaryDocument":["xslForm13F_X02/primary_doc.xml"]},"files":[]}}`,
-		f.CIK, f.Accession, f.FilingDate, f.Period, f.FilingDate)
+		`"form":["13F-HR"],"primaryDocument":["xslForm13F_X02/primary_doc.xml"]%s},"files":[]}}`,
+		f.CIK, f.Accession, f.FilingDate, f.Period, f.FilingDate, size)
 }
 
 // Submission returns the complete submission text file of f: its header,

@@ -79,6 +79,7 @@ type Client struct {
 	baseDelay   time.Duration
 	maxDelay    time.Duration
 	maxBytes    int64
+	sizeHint    int64 // expected decoded body size, 0 when unknown
 
 	// Seams for tests.
 	sleep  func(ctx context.Context, d time.Duration) error
@@ -115,6 +116,19 @@ func New(cfg Config) (*Client, error) {
 		c.hc = &http.Client{Timeout: defaultTimeout}
 	}
 	return c, nil
+}
+
+// WithSizeHint returns a copy of c that expects bodies of about n bytes
+// once decoded (EDGAR's filing list gives the size of each filing), so that
+// a large body is read into one buffer of that size, decompressed as it
+// streams in. The hint never raises the size limit; n <= 0 returns c.
+func (c *Client) WithSizeHint(n int64) *Client {
+	if n <= 0 {
+		return c
+	}
+	c2 := *c
+	c2.sizeHint = n
+	return &c2
 }
 
 // WithMaxBytes returns a Client that shares c's settings, spacing and HTTP
@@ -271,6 +285,23 @@ func (c *Client) attempt(ctx context.Context, rawURL string, enough func([]byte)
 // prefix that enough accepted, failing with errTooLarge beyond c.maxBytes.
 // size is the announced length of the body as sent (-1 when unknown).
 func (c *Client) read(r io.Reader, gz bool, size int64, enough func([]byte) bool) ([]byte, error) {
+	hint := min(c.sizeHint, c.maxBytes)
+	if gz && enough == nil && hint > 0 {
+		// The decoded size is known: decompress as the body streams in,
+		// into one buffer of that size.
+		zr, err := gzip.NewReader(r)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF // an empty gzip body is a cut one
+			}
+			return nil, err
+		}
+		defer zr.Close()
+		return c.readAll(zr, hint)
+	}
+	if !gz && size <= 0 {
+		size = hint
+	}
 	if gz && enough == nil && size > 0 && size <= c.maxBytes {
 		// The compressed length is announced and bounded: read it whole and
 		// size the document from its trailer. Otherwise decompress as the

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -26,6 +27,7 @@ type Filing struct {
 	ReportDate         string // "YYYY-MM-DD" or ""
 	AcceptanceDateTime string // as given, UTC, e.g. "2023-11-16T21:46:50.000Z"
 	PrimaryDocument    string // e.g. "xslForm13F_X02/primary_doc.xml"
+	Size               int64  // size of the filing in bytes as EDGAR lists it; 0 when absent or odd
 }
 
 // A Page describes one older page of the list (filings.files).
@@ -53,6 +55,9 @@ type columns struct {
 	ReportDate         *[]string `json:"reportDate"`
 	AcceptanceDateTime *[]string `json:"acceptanceDateTime"`
 	PrimaryDocument    *[]string `json:"primaryDocument"`
+	// Size is only a hint, so it is read leniently: an odd value is 0 and a
+	// column of the wrong length is ignored.
+	Size []json.RawMessage `json:"size"`
 }
 
 type page struct {
@@ -197,6 +202,11 @@ func (c *columns) filings() ([]Filing, error) {
 			ReportDate:         at(c.ReportDate, i),
 			AcceptanceDateTime: at(c.AcceptanceDateTime, i),
 			PrimaryDocument:    at(c.PrimaryDocument, i),
+		}
+		if len(c.Size) == n {
+			if v, err := strconv.ParseInt(string(c.Size[i]), 10, 64); err == nil && v > 0 {
+				f.Size = v
+			}
 		}
 		if !isAccession(f.Accession) {
 			return nil, fmt.Errorf("submissions: entry %d: accessionNumber %q is not of the form 0000000000-00-000000", i, f.Accession)

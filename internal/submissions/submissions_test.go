@@ -59,10 +59,10 @@ func TestDecodeReal(t *testing.T) {
 			file: buffettFile, cik: "0000315090", name: "BUFFETT WARREN E", n: 523,
 			forms: map[string]int{"13F-NT": 75, "13F-HR": 18, "13F-HR/A": 1},
 			entries: map[int]Filing{
-				0:   {"0001193125-26-054947", "4", "2026-02-17", "2026-01-06", "2026-02-17T21:49:25.000Z", "xslF345X05/ownership.xml"},
-				124: {"0000950123-23-002648", "13F-NT", "2023-02-14", "2022-12-31", "2023-02-14T21:06:39.000Z", "xslForm13F_X02/primary_doc.xml"},
-				463: {"0000950129-04-007824", "13F-HR/A", "2004-10-15", "2004-06-30", "2004-10-15T20:58:17.000Z", "a02420a1e13fvhrza.txt"},
-				475: {"0000950150-03-001326", "13F-HR", "2003-11-13", "2003-09-30", "2003-11-12T23:53:03.000Z", "a94337wbe13fvhr.txt"},
+				0:   {"0001193125-26-054947", "4", "2026-02-17", "2026-01-06", "2026-02-17T21:49:25.000Z", "xslF345X05/ownership.xml", 23493},
+				124: {"0000950123-23-002648", "13F-NT", "2023-02-14", "2022-12-31", "2023-02-14T21:06:39.000Z", "xslForm13F_X02/primary_doc.xml", 2875},
+				463: {"0000950129-04-007824", "13F-HR/A", "2004-10-15", "2004-06-30", "2004-10-15T20:58:17.000Z", "a02420a1e13fvhrza.txt", 8938},
+				475: {"0000950150-03-001326", "13F-HR", "2003-11-13", "2003-09-30", "2003-11-12T23:53:03.000Z", "a94337wbe13fvhr.txt", 4899},
 			},
 		},
 		{
@@ -70,16 +70,16 @@ func TestDecodeReal(t *testing.T) {
 			pages: []Page{{"CIK0001009672-submissions-001.json", 205, "1996-06-03", "2003-12-08"}},
 			forms: map[string]int{},
 			entries: map[int]Filing{
-				0:   {"0001193125-20-329449", "15-12B", "2020-12-30", "", "2020-12-30T12:25:58.000Z", "d86171d1512b.htm"},
-				999: {"0001135080-03-000119", "4", "2003-12-09", "2003-12-08", "2003-12-09T14:50:26.000Z", "xslF345X02/primary_doc.xml"},
+				0:   {"0001193125-20-329449", "15-12B", "2020-12-30", "", "2020-12-30T12:25:58.000Z", "d86171d1512b.htm", 11711},
+				999: {"0001135080-03-000119", "4", "2003-12-09", "2003-12-08", "2003-12-09T14:50:26.000Z", "xslF345X02/primary_doc.xml", 5832},
 			},
 		},
 		{
 			file: siemensFile, cik: "0000940418", name: "SIEMENS AG", n: 31,
 			forms: map[string]int{"13F-HR": 16},
 			entries: map[int]Filing{
-				0:  {"0001193125-25-281447", "13F-HR", "2025-11-14", "2025-09-30", "2025-11-14T06:52:19.000Z", "xslForm13F_X02/primary_doc.xml"},
-				22: {"0000950123-23-002727", "13F-HR", "2023-02-14", "2022-12-31", "2023-02-15T08:15:38.000Z", "xslForm13F_X02/primary_doc.xml"},
+				0:  {"0001193125-25-281447", "13F-HR", "2025-11-14", "2025-09-30", "2025-11-14T06:52:19.000Z", "xslForm13F_X02/primary_doc.xml", 4408},
+				22: {"0000950123-23-002727", "13F-HR", "2023-02-14", "2022-12-31", "2023-02-15T08:15:38.000Z", "xslForm13F_X02/primary_doc.xml", 4601},
 			},
 		},
 	}
@@ -172,6 +172,7 @@ func TestAcceptanceAfterFilingDate(t *testing.T) {
 		ReportDate:         "2010-12-31",
 		AcceptanceDateTime: "2011-02-15T00:27:45.000Z",
 		PrimaryDocument:    "v58511se13fvnt.txt",
+		Size:               3556,
 	}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("13F filings accepted (UTC) after their filing date (-want +got):\n%s", diff)
@@ -196,8 +197,8 @@ func TestDecodePage(t *testing.T) {
 		t.Errorf("filing dates span %s..%s, page entry says %s..%s", lo, hi, p.FilingFrom, p.FilingTo)
 	}
 	want := map[int]Filing{
-		0:   {"0001135080-03-000118", "4", "2003-12-08", "2003-12-05", "2003-12-08T11:29:36.000Z", "xslF345X02/primary_doc.xml"},
-		204: {"0000930661-96-000556", "10-Q", "1996-06-03", "1996-03-31", "1996-06-03T00:00:00.000Z", ""},
+		0:   {"0001135080-03-000118", "4", "2003-12-08", "2003-12-05", "2003-12-08T11:29:36.000Z", "xslF345X02/primary_doc.xml", 5831},
+		204: {"0000930661-96-000556", "10-Q", "1996-06-03", "1996-03-31", "1996-06-03T00:00:00.000Z", "", 31274},
 	}
 	for i, w := range want {
 		if diff := cmp.Diff(w, fs[i]); diff != "" {
@@ -227,8 +228,25 @@ func TestDecodeSynthetic(t *testing.T) {
 			name: "unpadded string cik, unknown fields, null optional column",
 			in:   `{"cik":"315090","extra":{"a":[1]},"filings":{"recent":{"accessionNumber":["` + acc1 + `","` + acc2 + `"],"form":["13F-NT","13F-HR/A"],"filingDate":["2023-11-14","2023-11-15"],"reportDate":["2023-09-30",""],"primaryDocument":null,"size":[1,2]},"files":[]}}`,
 			want: &List{CIK: "315090", Recent: []Filing{
-				{Accession: acc1, Form: "13F-NT", FilingDate: "2023-11-14", ReportDate: "2023-09-30"},
-				{Accession: acc2, Form: "13F-HR/A", FilingDate: "2023-11-15"},
+				{Accession: acc1, Form: "13F-NT", FilingDate: "2023-11-14", ReportDate: "2023-09-30", Size: 1},
+				{Accession: acc2, Form: "13F-HR/A", FilingDate: "2023-11-15", Size: 2},
+			}},
+		},
+		{
+			// size is only a hint: odd values and a column of the wrong
+			// length are ignored rather than failing the list.
+			name: "odd size column",
+			in:   `{"cik":"1","filings":{"recent":{"accessionNumber":["` + acc1 + `","` + acc2 + `"],"form":["13F-NT","13F-HR"],"filingDate":["2023-11-14","2023-11-15"],"size":["12",-5]}}}`,
+			want: &List{CIK: "1", Recent: []Filing{
+				{Accession: acc1, Form: "13F-NT", FilingDate: "2023-11-14"},
+				{Accession: acc2, Form: "13F-HR", FilingDate: "2023-11-15"},
+			}},
+		},
+		{
+			name: "size column of the wrong length",
+			in:   `{"cik":"1","filings":{"recent":{"accessionNumber":["` + acc1 + `"],"form":["13F-NT"],"filingDate":["2023-11-14"],"size":[7,8]}}}`,
+			want: &List{CIK: "1", Recent: []Filing{
+				{Accession: acc1, Form: "13F-NT", FilingDate: "2023-11-14"},
 			}},
 		},
 		{
