@@ -175,12 +175,7 @@ func (c *Client) FindManager(ctx context.Context, name string, opts ...FindOptio
 	if o.asOfSet {
 		asOf = dayNumber(o.asOf)
 	}
-	return x.search(foldName(text), asOf, limit), nil
-}
-
-// foldName lower-cases s and collapses runs of white space to one space.
-func foldName(s string) string {
-	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+	return x.search(foldSpace(text), asOf, limit), nil
 }
 
 // dayNumber numbers dates from 1 on 1970-01-01 (0 means none).
@@ -615,11 +610,11 @@ func containsLine(lines, line []byte) bool {
 	return false
 }
 
-// appendFold appends foldName(s) to b, without allocating for ASCII names.
+// appendFold appends foldSpace(s) to b, without allocating for ASCII names.
 func appendFold(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return append(b, foldName(s)...)
+			return append(b, foldSpace(s)...)
 		}
 	}
 	space := false

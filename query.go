@@ -498,8 +498,7 @@ func (q *query) keepRow(h *Holding) bool {
 	return true
 }
 
-// filterRows applies the CUSIP and issuer filters and returns the kept rows
-// and, when the issuer filter ran, their sorted distinct CUSIPs.
+// filterRows applies the CUSIP and issuer filters and returns the kept rows.
 func (q *query) filterRows(rows []Holding) []Holding {
 	if q.cusipSet == nil && !q.opts.issuerSet {
 		return rows
