@@ -2,18 +2,16 @@ package edgar13f_test
 
 import (
 	"context"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/wiretest"
 )
 
 // wireSpacingInterval is the request spacing of TestWireSpacing; the slack
@@ -23,10 +21,6 @@ const (
 	wireSpacingInterval = 120 * time.Millisecond
 	wireSpacingSlack    = 15 * time.Millisecond
 )
-
-// connRequestCount is the context key of the number of requests read on
-// one connection.
-type connRequestCount struct{}
 
 // TestWireSpacing answers a Client's queries from the recorded mirror
 // through a server that redirects every document once and resets every
@@ -39,24 +33,7 @@ func TestWireSpacing(t *testing.T) {
 		t.Skip("takes a few seconds of real time")
 	}
 	mirror := edgar13f.MirrorHandler(os.DirFS("testdata/mirror"))
-	var mu sync.Mutex
-	var starts []time.Time
-	var paths []string
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		now := time.Now()
-		mu.Lock()
-		starts = append(starts, now)
-		paths = append(paths, r.URL.Path)
-		mu.Unlock()
-		if r.Context().Value(connRequestCount{}).(*atomic.Int32).Add(1) > 1 {
-			conn, _, err := w.(http.Hijacker).Hijack()
-			if err != nil {
-				panic(err)
-			}
-			_ = conn.(*net.TCPConn).SetLinger(0) // close with a reset
-			_ = conn.Close()
-			return
-		}
+	srv := wiretest.NewServer(t, true, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if p, ok := strings.CutPrefix(r.URL.Path, "/moved"); ok {
 			r2 := r.Clone(r.Context())
 			r2.URL.Path = p
@@ -65,11 +42,6 @@ func TestWireSpacing(t *testing.T) {
 		}
 		http.Redirect(w, r, "/moved"+r.URL.Path, http.StatusFound)
 	}))
-	srv.Config.ConnContext = func(ctx context.Context, _ net.Conn) context.Context {
-		return context.WithValue(ctx, connRequestCount{}, new(atomic.Int32))
-	}
-	srv.Start()
-	t.Cleanup(srv.Close)
 
 	c, err := edgar13f.NewClient(
 		edgar13f.WithUserAgent("Example Research research@example.com"),
@@ -93,8 +65,7 @@ func TestWireSpacing(t *testing.T) {
 	}
 	wg.Wait()
 
-	mu.Lock()
-	defer mu.Unlock()
+	paths, starts := srv.Requests()
 	// A path asked for twice was sent again; one under /moved was redirected.
 	redirected := map[string]bool{}
 	for _, p := range paths {
@@ -103,13 +74,8 @@ func TestWireSpacing(t *testing.T) {
 		}
 	}
 	resent := len(paths) - len(slices.Compact(slices.Sorted(slices.Values(paths))))
-	s := slices.Clone(starts)
-	slices.SortFunc(s, func(a, b time.Time) int { return a.Compare(b) })
-	gap := time.Duration(1<<63 - 1)
-	for i := 1; i < len(s); i++ {
-		gap = min(gap, s[i].Sub(s[i-1]))
-	}
-	t.Logf("%d requests on the wire (%d documents redirected, %d requests sent again); closest starts %v apart", len(s), len(redirected), resent, gap)
+	gap := wiretest.MinGap(starts)
+	t.Logf("%d requests on the wire (%d documents redirected, %d requests sent again); closest starts %v apart", len(starts), len(redirected), resent, gap)
 	if len(redirected) == 0 || resent == 0 {
 		t.Errorf("%d documents redirected, %d requests sent again: want both", len(redirected), resent)
 	}

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f/internal/throttle"
+	"github.com/edgar13f/edgar13f/internal/wiretest"
 )
 
 // wireInterval is the spacing of the wire tests. wireSlack allows for the
@@ -26,65 +26,6 @@ const (
 	wireInterval = 100 * time.Millisecond
 	wireSlack    = 15 * time.Millisecond
 )
-
-// A wireServer notes the start of every request that reaches it. With
-// resetReused it resets a connection at its second request, so that the
-// client's transport re-sends that request on a new connection by itself.
-type wireServer struct {
-	*httptest.Server
-	mu     sync.Mutex
-	starts []time.Time
-	paths  []string
-}
-
-// connRequests counts the requests read on one connection.
-type connRequests struct{}
-
-func newWireServer(t *testing.T, resetReused bool, serve http.HandlerFunc) *wireServer {
-	t.Helper()
-	s := &wireServer{}
-	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		now := time.Now()
-		s.mu.Lock()
-		s.starts = append(s.starts, now)
-		s.paths = append(s.paths, r.URL.Path)
-		s.mu.Unlock()
-		if n := r.Context().Value(connRequests{}).(*atomic.Int32).Add(1); resetReused && n > 1 {
-			conn, _, err := w.(http.Hijacker).Hijack()
-			if err != nil {
-				panic(err)
-			}
-			_ = conn.(*net.TCPConn).SetLinger(0) // close with a reset
-			_ = conn.Close()
-			return
-		}
-		serve(w, r)
-	}))
-	s.Config.ConnContext = func(ctx context.Context, _ net.Conn) context.Context {
-		return context.WithValue(ctx, connRequests{}, new(atomic.Int32))
-	}
-	s.Start()
-	t.Cleanup(s.Close)
-	return s
-}
-
-// requests returns the paths and starts noted so far, in arrival order.
-func (s *wireServer) requests() ([]string, []time.Time) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.paths), slices.Clone(s.starts)
-}
-
-// minGap returns the smallest gap between two of starts.
-func minGap(starts []time.Time) time.Duration {
-	s := slices.Clone(starts)
-	slices.SortFunc(s, func(a, b time.Time) int { return a.Compare(b) })
-	gap := time.Duration(1<<63 - 1)
-	for i := 1; i < len(s); i++ {
-		gap = min(gap, s[i].Sub(s[i-1]))
-	}
-	return gap
-}
 
 // serveJSON answers with a small JSON document.
 func serveJSON(w http.ResponseWriter, _ *http.Request) {
@@ -176,7 +117,7 @@ func TestWireSpacing(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := newWireServer(t, tc.resetReused, tc.serve)
+			srv := wiretest.NewServer(t, tc.resetReused, tc.serve)
 			lock := filepath.Join(t.TempDir(), "request.lock")
 			var wg sync.WaitGroup
 			for ci := range tc.clients {
@@ -208,8 +149,8 @@ func TestWireSpacing(t *testing.T) {
 				}
 			}
 			wg.Wait()
-			paths, starts := srv.requests()
-			gap := minGap(starts)
+			paths, starts := srv.Requests()
+			gap := wiretest.MinGap(starts)
 			t.Logf("%d Gets, %d requests on the wire, closest starts %v apart", tc.clients*tc.goroutines*tc.gets, len(starts), gap)
 			if tc.wantHits != 0 && len(starts) != tc.wantHits {
 				t.Errorf("server saw %d requests, want %d: %q", len(starts), tc.wantHits, paths)

@@ -210,16 +210,9 @@ func TestWaitLockFileContent(t *testing.T) {
 				t.Fatal(err)
 			}
 			after := time.Now()
-			got, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(got) != slotSize {
-				t.Fatalf("lock file holds %d bytes, want %d", len(got), slotSize)
-			}
 			// A bad or stale record does not delay the start, and the start
 			// granted is recorded as "now".
-			start := time.Unix(0, int64(binary.LittleEndian.Uint64(got)))
+			start := recordedStart(t, path)
 			if start.Before(before) || start.After(after) {
 				t.Errorf("recorded start %v, want within [%v, %v]", start, before, after)
 			}
@@ -230,6 +223,34 @@ func TestWaitLockFileContent(t *testing.T) {
 // slot encodes t as the lock file's content.
 func slot(t time.Time) []byte {
 	return binary.LittleEndian.AppendUint64(nil, uint64(t.UnixNano()))
+}
+
+// recordedStart returns the start recorded in the lock file at path.
+func recordedStart(t *testing.T, path string) time.Time {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) != slotSize {
+		t.Fatalf("lock file holds %d bytes, want %d", len(b), slotSize)
+	}
+	return time.Unix(0, int64(binary.LittleEndian.Uint64(b)))
+}
+
+// hourSpacer returns a Spacer of an hour between starts, with a lock file
+// (and its path) or without one (and "").
+func hourSpacer(t *testing.T, lock bool) (*Spacer, string) {
+	t.Helper()
+	path := ""
+	if lock {
+		path = filepath.Join(t.TempDir(), "lock")
+	}
+	s, err := New(time.Hour, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, path
 }
 
 func TestWaitHonoursStoredSlot(t *testing.T) {
@@ -264,14 +285,7 @@ func TestWaitContext(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			path := ""
-			if tc.lock {
-				path = filepath.Join(t.TempDir(), "lock")
-			}
-			s, err := New(time.Hour, path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s, path := hourSpacer(t, tc.lock)
 			if tc.stored {
 				if err := os.WriteFile(path, slot(time.Now().Add(time.Hour)), 0o600); err != nil {
 					t.Fatal(err)
@@ -291,7 +305,7 @@ func TestWaitContext(t *testing.T) {
 			}
 			defer cancel()
 			start := time.Now()
-			err = s.Wait(ctx)
+			err := s.Wait(ctx)
 			if err != want {
 				t.Errorf("Wait error = %v, want %v", err, want)
 			}
@@ -343,14 +357,7 @@ func TestRetake(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			path := ""
-			if tc.lock {
-				path = filepath.Join(t.TempDir(), "lock")
-			}
-			s, err := New(time.Hour, path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s, path := hourSpacer(t, tc.lock)
 			before := time.Now()
 			taken, err := s.Take(context.Background())
 			if err != nil {
@@ -379,11 +386,7 @@ func TestRetake(t *testing.T) {
 				if !tc.lock {
 					return latest(s)
 				}
-				b, err := os.ReadFile(path)
-				if err != nil || len(b) != slotSize {
-					t.Fatalf("lock file: %v, %d bytes", err, len(b))
-				}
-				return time.Unix(0, int64(binary.LittleEndian.Uint64(b)))
+				return recordedStart(t, path)
 			}
 			was := recorded()
 
