@@ -1,7 +1,9 @@
 // Package edgarhttp fetches EDGAR documents over HTTP politely: every request
-// names its sender, request starts are spaced by a Waiter, and transient
-// failures (rate limiting, server errors, cut or substituted bodies) are
-// retried with exponential backoff that honours Retry-After.
+// names its sender, the starts of all requests on the wire are spaced by a
+// Waiter (retries, redirect hops and the transport's own re-sends each take
+// a start of their own), and transient failures (rate limiting, server
+// errors, cut or substituted bodies) are retried with exponential backoff
+// that honours Retry-After.
 package edgarhttp
 
 import (
@@ -19,6 +21,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/edgar13f/edgar13f/internal/sleep"
 )
 
 // Defaults for zero Config fields.
@@ -62,8 +66,8 @@ type Waiter interface {
 // Config configures a Client.
 type Config struct {
 	UserAgent   string        // required: "Name email@domain"
-	HTTPClient  *http.Client  // nil means a client with a 60 s timeout
-	Spacer      Waiter        // spaces request starts (every attempt, including retries); nil means none
+	HTTPClient  *http.Client  // nil means a client with a 60 s timeout; copied
+	Spacer      Waiter        // spaces the starts of every request on the wire; nil means none
 	MaxAttempts int           // total attempts per Get; 0 means 6
 	BaseDelay   time.Duration // first backoff; 0 means 1 s; doubles each retry with ±20% jitter
 	MaxDelay    time.Duration // cap on one backoff (and on an honoured Retry-After); 0 means 2 min
@@ -89,6 +93,15 @@ type Client struct {
 
 // New returns a Client; it fails with ErrNoUserAgent when cfg.UserAgent is
 // blank, and with an error when cfg holds a negative or invalid value.
+//
+// With a Spacer, every request written on a connection waits for a start of
+// its own: each attempt, each hop of a redirect, and each request that
+// net/http's Transport sends again by itself after a reused connection
+// failed (it reports each connection through net/http/httptrace). A
+// Transport that reports no connections gets one start per round trip. A
+// Spacer with the methods Take and Retake of throttle.Spacer has the start
+// of an attempt taken before the HTTP client's timeout runs and moved to
+// the moment the request goes out.
 func New(cfg Config) (*Client, error) {
 	ua := strings.TrimSpace(cfg.UserAgent)
 	if ua == "" {
@@ -108,12 +121,22 @@ func New(cfg Config) (*Client, error) {
 		baseDelay:   orDefault(cfg.BaseDelay, defaultBaseDelay),
 		maxDelay:    orDefault(cfg.MaxDelay, defaultMaxDelay),
 		maxBytes:    orDefault(cfg.MaxBytes, defaultMaxBytes),
-		sleep:       sleep,
+		sleep:       sleep.For,
 		now:         time.Now,
 		jitter:      rand.Float64,
 	}
 	if c.hc == nil {
 		c.hc = &http.Client{Timeout: defaultTimeout}
+	} else {
+		hc := *c.hc
+		c.hc = &hc
+	}
+	if c.spacer != nil {
+		base := c.hc.Transport
+		if base == nil {
+			base = http.DefaultTransport
+		}
+		c.hc.Transport = spacedTransport{base: base, spacer: c.spacer}
 	}
 	return c, nil
 }
@@ -199,15 +222,18 @@ func (c *Client) get(ctx context.Context, url string, enough func([]byte) bool) 
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		actx := ctx
 		if c.spacer != nil {
-			if err := c.spacer.Wait(ctx); err != nil {
+			g := &gate{spacer: c.spacer}
+			if err := g.hold(ctx); err != nil {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
 				}
 				return nil, &Error{URL: url, StatusCode: last.status, Attempts: attempt - 1, Err: err}
 			}
+			actx = context.WithValue(ctx, gateKey{}, g)
 		}
-		body, o := c.attempt(ctx, url, enough)
+		body, o := c.attempt(actx, url, enough)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -245,6 +271,9 @@ func (c *Client) attempt(ctx context.Context, rawURL string, enough func([]byte)
 	req.Header.Set("Accept-Encoding", "gzip")
 	resp, err := c.hc.Do(req)
 	if err != nil {
+		if se := (*spacerError)(nil); errors.As(err, &se) {
+			return nil, outcome{err: se.err}
+		}
 		return nil, outcome{err: err, retry: true}
 	}
 	defer resp.Body.Close()
@@ -286,43 +315,41 @@ func (c *Client) attempt(ctx context.Context, rawURL string, enough func([]byte)
 // size is the announced length of the body as sent (-1 when unknown).
 func (c *Client) read(r io.Reader, gz bool, size int64, enough func([]byte) bool) ([]byte, error) {
 	hint := min(c.sizeHint, c.maxBytes)
-	if gz && enough == nil && hint > 0 {
-		// The decoded size is known: decompress as the body streams in,
-		// into one buffer of that size.
-		zr, err := gzip.NewReader(r)
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				err = io.ErrUnexpectedEOF // an empty gzip body is a cut one
-			}
-			return nil, err
+	switch {
+	case !gz && enough != nil:
+		return c.readPrefix(r, enough)
+	case !gz:
+		if size <= 0 {
+			size = hint
 		}
-		defer zr.Close()
-		return c.readAll(zr, hint)
-	}
-	if !gz && size <= 0 {
-		size = hint
-	}
-	if gz && enough == nil && size > 0 && size <= c.maxBytes {
-		// The compressed length is announced and bounded: read it whole and
-		// size the document from its trailer. Otherwise decompress as the
-		// body streams in, so that a gzip bomb stops at the limit at once.
+		return c.readAll(r, size)
+	case enough == nil && hint <= 0 && size > 0 && size <= c.maxBytes:
+		// The decoded size is unknown but the compressed length is
+		// announced and bounded: read it whole and size the document from
+		// its trailer.
 		return c.readGzip(r, size)
 	}
-	if gz {
-		zr, err := gzip.NewReader(r)
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				err = io.ErrUnexpectedEOF // an empty gzip body is a cut one
-			}
-			return nil, err
-		}
-		defer zr.Close()
-		r = zr
+	// Decompress as the body streams in: into one buffer when the decoded
+	// size is known, and so that a gzip bomb stops at the limit at once.
+	zr, err := gunzip(r)
+	if err != nil {
+		return nil, err
 	}
+	defer zr.Close()
 	if enough != nil {
-		return c.readPrefix(r, enough)
+		return c.readPrefix(zr, enough)
 	}
-	return c.readAll(r, size)
+	return c.readAll(zr, hint)
+}
+
+// gunzip returns a reader of the gzip stream r. An empty stream is a cut
+// one: io.ErrUnexpectedEOF, as the reader reports a stream cut later.
+func gunzip(r io.Reader) (*gzip.Reader, error) {
+	zr, err := gzip.NewReader(r)
+	if errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	return zr, err
 }
 
 // readAll reads r to the end, into a buffer of the expected size when it is
@@ -357,11 +384,8 @@ func (c *Client) readGzip(r io.Reader, size int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(compressed))
+	zr, err := gunzip(bytes.NewReader(compressed))
 	if err != nil {
-		if errors.Is(err, io.EOF) {
-			err = io.ErrUnexpectedEOF // an empty gzip body is a cut one
-		}
 		return nil, err
 	}
 	defer zr.Close()
@@ -423,19 +447,4 @@ func htmlInPlaceOfData(u *url.URL, contentType string, body []byte) bool {
 // hasPrefixFold reports whether b begins with the ASCII prefix, ignoring case.
 func hasPrefixFold(b []byte, prefix string) bool {
 	return len(b) >= len(prefix) && strings.EqualFold(string(b[:len(prefix)]), prefix)
-}
-
-// sleep waits for d, or until ctx ends, returning ctx.Err() then.
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

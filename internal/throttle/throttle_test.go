@@ -210,16 +210,9 @@ func TestWaitLockFileContent(t *testing.T) {
 				t.Fatal(err)
 			}
 			after := time.Now()
-			got, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(got) != slotSize {
-				t.Fatalf("lock file holds %d bytes, want %d", len(got), slotSize)
-			}
 			// A bad or stale record does not delay the start, and the start
 			// granted is recorded as "now".
-			start := time.Unix(0, int64(binary.LittleEndian.Uint64(got)))
+			start := recordedStart(t, path)
 			if start.Before(before) || start.After(after) {
 				t.Errorf("recorded start %v, want within [%v, %v]", start, before, after)
 			}
@@ -230,6 +223,34 @@ func TestWaitLockFileContent(t *testing.T) {
 // slot encodes t as the lock file's content.
 func slot(t time.Time) []byte {
 	return binary.LittleEndian.AppendUint64(nil, uint64(t.UnixNano()))
+}
+
+// recordedStart returns the start recorded in the lock file at path.
+func recordedStart(t *testing.T, path string) time.Time {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) != slotSize {
+		t.Fatalf("lock file holds %d bytes, want %d", len(b), slotSize)
+	}
+	return time.Unix(0, int64(binary.LittleEndian.Uint64(b)))
+}
+
+// hourSpacer returns a Spacer of an hour between starts, with a lock file
+// (and its path) or without one (and "").
+func hourSpacer(t *testing.T, lock bool) (*Spacer, string) {
+	t.Helper()
+	path := ""
+	if lock {
+		path = filepath.Join(t.TempDir(), "lock")
+	}
+	s, err := New(time.Hour, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, path
 }
 
 func TestWaitHonoursStoredSlot(t *testing.T) {
@@ -264,14 +285,7 @@ func TestWaitContext(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			path := ""
-			if tc.lock {
-				path = filepath.Join(t.TempDir(), "lock")
-			}
-			s, err := New(time.Hour, path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s, path := hourSpacer(t, tc.lock)
 			if tc.stored {
 				if err := os.WriteFile(path, slot(time.Now().Add(time.Hour)), 0o600); err != nil {
 					t.Fatal(err)
@@ -291,7 +305,7 @@ func TestWaitContext(t *testing.T) {
 			}
 			defer cancel()
 			start := time.Now()
-			err = s.Wait(ctx)
+			err := s.Wait(ctx)
 			if err != want {
 				t.Errorf("Wait error = %v, want %v", err, want)
 			}
@@ -311,6 +325,97 @@ func TestWaitContextAlreadyDone(t *testing.T) {
 	cancel()
 	if err := s.Wait(ctx); err != context.Canceled {
 		t.Errorf("Wait error = %v, want %v", err, context.Canceled)
+	}
+}
+
+// latest returns the latest start s recorded.
+func latest(s *Spacer) time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return time.Unix(0, s.last)
+}
+
+// TestRetake: with an hour between starts, a Retake that must wait cannot
+// succeed within the test's deadline, so success shows it did not wait.
+// Retake moves the start Take recorded when no other start came since, and
+// otherwise waits for one of its own; the lock file records what it does.
+func TestRetake(t *testing.T) {
+	tests := []struct {
+		name    string
+		lock    bool
+		between bool // another start recorded after Take
+		cancel  bool // the context has ended before Retake
+		zero    bool // Retake of no start: a Wait
+		wantErr error
+	}{
+		{name: "in-process, moves", wantErr: nil},
+		{name: "lock file, moves", lock: true, wantErr: nil},
+		{name: "in-process, start between", between: true, wantErr: context.DeadlineExceeded},
+		{name: "lock file, start between", lock: true, between: true, wantErr: context.DeadlineExceeded},
+		{name: "context ended", lock: true, cancel: true, wantErr: context.Canceled},
+		{name: "no start to move", lock: true, zero: true, wantErr: context.DeadlineExceeded},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, path := hourSpacer(t, tc.lock)
+			before := time.Now()
+			taken, err := s.Take(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if taken.Before(before) || taken.After(time.Now()) {
+				t.Fatalf("Take returned %v, want a time within the call", taken)
+			}
+			if !latest(s).Equal(taken) {
+				t.Fatalf("Take returned %v but recorded %v", taken, latest(s))
+			}
+			if tc.between {
+				other := taken.Add(time.Millisecond)
+				if tc.lock {
+					err = os.WriteFile(path, slot(other), 0o600) // another process
+				} else {
+					s.mu.Lock()
+					s.last = other.UnixNano()
+					s.mu.Unlock()
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			recorded := func() time.Time {
+				if !tc.lock {
+					return latest(s)
+				}
+				return recordedStart(t, path)
+			}
+			was := recorded()
+
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			defer cancel()
+			if tc.cancel {
+				cancel()
+			}
+			retake := taken
+			if tc.zero {
+				retake = time.Time{}
+			}
+			time.Sleep(time.Millisecond) // so that a moved start differs
+			from := time.Now()
+			err = s.Retake(ctx, retake)
+			if err != tc.wantErr {
+				t.Fatalf("Retake error = %v, want %v", err, tc.wantErr)
+			}
+			got := recorded()
+			if err != nil {
+				if !got.Equal(was) {
+					t.Errorf("failed Retake recorded %v, want %v kept", got, was)
+				}
+				return
+			}
+			if got.Before(from) || got.After(time.Now()) {
+				t.Errorf("Retake recorded %v, want the time of the call (after %v)", got, from)
+			}
+		})
 	}
 }
 

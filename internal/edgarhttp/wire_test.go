@@ -1,0 +1,286 @@
+package edgarhttp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/edgar13f/edgar13f/internal/throttle"
+	"github.com/edgar13f/edgar13f/internal/wiretest"
+)
+
+// wireInterval is the spacing of the wire tests. wireSlack allows for the
+// scheduling latency between a start slot and the moment the server notes
+// the request (a late first start narrows the gap to the next); the
+// transport's own re-sends, which these tests catch, come 1-5 ms apart.
+const (
+	wireInterval = 100 * time.Millisecond
+	wireSlack    = 15 * time.Millisecond
+)
+
+// serveJSON answers with a small JSON document.
+func serveJSON(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write([]byte(`{"ok":true}`))
+}
+
+// wireClient returns a Client spaced by a throttle.Spacer on lockPath ("":
+// in-process only) that retries at once but for the spacing.
+func wireClient(t *testing.T, hc *http.Client, lockPath string) *Client {
+	t.Helper()
+	sp, err := throttle.New(wireInterval, lockPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(Config{UserAgent: testUA, HTTPClient: hc, Spacer: sp,
+		BaseDelay: time.Microsecond, MaxDelay: time.Microsecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// hiddenConns is a RoundTripper that reports no connections: it sends each
+// request through base under a context of its own.
+type hiddenConns struct{ base http.RoundTripper }
+
+func (h hiddenConns) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	stop := context.AfterFunc(req.Context(), cancel)
+	resp, err := h.base.RoundTrip(req.WithContext(ctx))
+	if err != nil || !stop() {
+		cancel()
+	}
+	return resp, err
+}
+
+// TestWireSpacing notes the start of every request that reaches a server
+// and checks that no two came closer than the interval: the transport's
+// own re-sends over connections the server resets, the hops of a redirect
+// chain, retries, and all of them from several goroutines and from two
+// spacers sharing a lock file (as two processes do).
+func TestWireSpacing(t *testing.T) {
+	redirects := func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/a"):
+			http.Redirect(w, r, strings.TrimSuffix(r.URL.Path, "a")+"b", http.StatusMovedPermanently)
+		case strings.HasSuffix(r.URL.Path, "/b"):
+			http.Redirect(w, r, strings.TrimSuffix(r.URL.Path, "b")+"c", http.StatusFound)
+		default:
+			serveJSON(w, r)
+		}
+	}
+	var mu sync.Mutex
+	seen := map[string]int{}
+	twoFailures := func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen[r.URL.Path]++
+		n := seen[r.URL.Path]
+		mu.Unlock()
+		if n <= 2 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		serveJSON(w, r)
+	}
+	tests := []struct {
+		name        string
+		resetReused bool
+		serve       http.HandlerFunc
+		path        string // requested as path/<n>/a
+		hidden      bool   // through a RoundTripper that reports no connections
+		slowDial    bool   // the first connection takes 2.5 intervals to open
+		clients     int    // each with its own spacer on one lock file
+		goroutines  int    // per client
+		gets        int    // per goroutine
+		wantHits    int
+	}{
+		// Each Get after the first is sent on the kept-alive connection,
+		// reset, and re-sent by the transport on a new one.
+		{name: "transport replays", resetReused: true, serve: serveJSON, clients: 1, goroutines: 1, gets: 5, wantHits: 9},
+		{name: "redirect chain", serve: redirects, clients: 1, goroutines: 1, gets: 2, wantHits: 6},
+		{name: "redirect chain, connections hidden", serve: redirects, hidden: true, clients: 1, goroutines: 1, gets: 2, wantHits: 6},
+		// The slot taken before the slow dial moves to the moment the
+		// request goes out, or else waits behind the starts granted meanwhile.
+		{name: "slow dial", serve: serveJSON, slowDial: true, clients: 1, goroutines: 3, gets: 1, wantHits: 3},
+		{name: "retries", serve: twoFailures, clients: 1, goroutines: 1, gets: 2, wantHits: 6},
+		{name: "all at once across spacers", resetReused: true, serve: redirects, clients: 2, goroutines: 2, gets: 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := wiretest.NewServer(t, tc.resetReused, tc.serve)
+			lock := filepath.Join(t.TempDir(), "request.lock")
+			var wg sync.WaitGroup
+			for ci := range tc.clients {
+				hc := srv.Client()
+				if tc.slowDial {
+					tr := hc.Transport.(*http.Transport).Clone()
+					var dials atomic.Int32
+					tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+						if dials.Add(1) == 1 {
+							time.Sleep(wireInterval * 5 / 2)
+						}
+						return (&net.Dialer{}).DialContext(ctx, network, addr)
+					}
+					hc.Transport = tr
+				}
+				if tc.hidden {
+					hc.Transport = hiddenConns{hc.Transport}
+				}
+				c := wireClient(t, hc, lock)
+				for gi := range tc.goroutines {
+					wg.Go(func() {
+						for n := range tc.gets {
+							url := fmt.Sprintf("%s/%d/%d/%d/a", srv.URL, ci, gi, n)
+							if _, err := c.Get(context.Background(), url); err != nil {
+								t.Errorf("Get %s: %v", url, err)
+							}
+						}
+					})
+				}
+			}
+			wg.Wait()
+			paths, starts := srv.Requests()
+			gap := wiretest.MinGap(starts)
+			t.Logf("%d Gets, %d requests on the wire, closest starts %v apart", tc.clients*tc.goroutines*tc.gets, len(starts), gap)
+			if tc.wantHits != 0 && len(starts) != tc.wantHits {
+				t.Errorf("server saw %d requests, want %d: %q", len(starts), tc.wantHits, paths)
+			}
+			if len(starts) <= tc.clients*tc.goroutines*tc.gets && !tc.slowDial {
+				t.Errorf("server saw %d requests for as many Gets: nothing was re-sent", len(starts))
+			}
+			if gap < wireInterval-wireSlack {
+				t.Errorf("two request starts %v apart, want at least %v (less %v of slack)", gap, wireInterval, wireSlack)
+			}
+		})
+	}
+}
+
+// A stallingSpacer grants starts ahead at once but holds every request at
+// the wire: Retake and Wait report on waiting and then wait for the end of
+// ctx, or fail with err when it is set.
+type stallingSpacer struct {
+	waiting chan struct{}
+	err     error
+}
+
+func (s *stallingSpacer) Take(ctx context.Context) (time.Time, error) {
+	return time.Now(), ctx.Err()
+}
+
+func (s *stallingSpacer) Retake(ctx context.Context, _ time.Time) error { return s.Wait(ctx) }
+
+func (s *stallingSpacer) Wait(ctx context.Context) error {
+	if s.err != nil {
+		return s.err
+	}
+	s.waiting <- struct{}{}
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// A slowConn counts the bytes written on it and is slow to close: a
+// request that the transport writes on it while closing it (as it does
+// when the request's context ends) gets out.
+type slowConn struct {
+	net.Conn
+	n *atomic.Int64
+}
+
+func (c slowConn) Write(p []byte) (int, error) {
+	n, err := c.Conn.Write(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+func (c slowConn) Close() error {
+	time.Sleep(20 * time.Millisecond)
+	return c.Conn.Close()
+}
+
+// TestWireCancel: a request whose context ends while it waits at the wire
+// for its start never reaches the server, over HTTP/1.1 (where the
+// transport writes it while it closes the connection, so that no byte may
+// be written) and HTTP/2, and Get returns the context's error at once. A
+// failing spacer fails the Get without a retry.
+func TestWireCancel(t *testing.T) {
+	for _, h2 := range []bool{false, true} {
+		t.Run(map[bool]string{false: "HTTP/1.1", true: "HTTP/2"}[h2], func(t *testing.T) {
+			srv := newServer(t, ok([]byte("{}"), "application/json"))
+			var written atomic.Int64
+			hc := srv.Client()
+			if h2 {
+				srv.Close()
+				srv.Server = httptest.NewUnstartedServer(srv.Config.Handler)
+				srv.EnableHTTP2 = true
+				srv.StartTLS()
+				t.Cleanup(srv.Close)
+				hc = srv.Client()
+				resp, err := hc.Get(srv.URL)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				if resp.ProtoMajor != 2 {
+					t.Fatalf("test server speaks %s, want HTTP/2", resp.Proto)
+				}
+				srv.hits = nil
+			} else {
+				tr := hc.Transport.(*http.Transport).Clone()
+				tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+					conn, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+					if err != nil {
+						return nil, err
+					}
+					return slowConn{conn, &written}, nil
+				}
+				hc = &http.Client{Transport: tr}
+			}
+			sp := &stallingSpacer{waiting: make(chan struct{})}
+			c, err := New(Config{UserAgent: testUA, HTTPClient: hc, Spacer: sp})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 10 {
+				ctx, cancel := context.WithCancel(context.Background())
+				go func() {
+					<-sp.waiting
+					cancel()
+				}()
+				start := time.Now()
+				_, err := c.Get(ctx, srv.URL+jsonPath)
+				if err != context.Canceled {
+					t.Errorf("Get error = %v, want context.Canceled", err)
+				}
+				if d := time.Since(start); d > 5*time.Second {
+					t.Errorf("Get returned after %v, want promptly", d)
+				}
+			}
+			if n := len(srv.Hits()); n != 0 {
+				t.Errorf("server saw %d requests, want none", n)
+			}
+			if n := written.Load(); n != 0 {
+				t.Errorf("client wrote %d bytes, want none", n)
+			}
+
+			sp.err = errWaiter
+			_, err = c.Get(context.Background(), srv.URL+jsonPath)
+			var e *Error
+			if !errors.As(err, &e) || !errors.Is(err, errWaiter) || e.Attempts != 1 {
+				t.Errorf("Get error = %v, want *Error of 1 attempt wrapping %v", err, errWaiter)
+			}
+			if n := len(srv.Hits()); n != 0 {
+				t.Errorf("server saw %d requests, want none", n)
+			}
+		})
+	}
+}
