@@ -5,7 +5,6 @@ import (
 	"context"
 	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/sync/errgroup"
@@ -307,38 +306,11 @@ func (c *Client) Holdings(ctx context.Context, cik string, period, asOf Date, op
 
 // snapshot resolves one period and reads the rows of its base and supplements.
 func (c *Client) snapshot(ctx context.Context, cik string, x *filingIndex, period, asOf Date) (*Snapshot, error) {
-	listed := x.listed()
-	// The rule reads covers one filing-date group at a time and needs every
-	// cover of a group it reaches, so a group's uncached filings are fetched
-	// together, concurrently within the rate limit.
 	sizes := make(map[string]int64, len(x.entries))
 	for _, e := range x.entries {
 		sizes[e.Accession] = e.Size
 	}
-	groupOf := map[string][]listedFiling{}
-	for _, g := range candidateGroups(listed, period, asOf) {
-		for _, f := range g {
-			groupOf[f.Accession] = g
-		}
-	}
-	var mu sync.Mutex
-	fetched := map[string]*report{}
-	classify := func(f listedFiling) (coverFacts, error) {
-		if rec, ok := c.cachedCover(ctx, f.Accession); ok {
-			return rec.facts(f.Form), nil
-		}
-		mu.Lock()
-		r, ok := fetched[f.Accession]
-		mu.Unlock()
-		if !ok {
-			if err := c.fetchGroup(ctx, cik, f, groupOf[f.Accession], sizes, fetched, &mu); err != nil {
-				return coverFacts{}, err
-			}
-			r = fetched[f.Accession]
-		}
-		return r.cover.facts(f.Form), nil
-	}
-	res, err := resolve(listed, period, asOf, classify)
+	res, fetched, err := c.resolve(ctx, cik, x.listed(), period, asOf, sizes)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, ctxErr
@@ -387,36 +359,44 @@ func (c *Client) snapshot(ctx context.Context, cik string, x *filingIndex, perio
 	return snap, nil
 }
 
-// fetchGroup reads f and the other filings of its filing-date group whose
-// covers are not cached, concurrently, into fetched.
-func (c *Client) fetchGroup(ctx context.Context, cik string, f listedFiling, group []listedFiling, sizes map[string]int64, fetched map[string]*report, mu *sync.Mutex) error {
-	todo := []listedFiling{f}
-	for _, g := range group {
-		if g.Accession == f.Accession {
-			continue
+// resolve runs the amendment rule (decide) to its end, reading the covers
+// it asks for: from the cache, else by fetching the filings' complete
+// submissions, a filing-date group's uncached filings together (concurrently,
+// within the rate limit). It returns the resolution and the reports fetched
+// on the way, whose rows the answer may need.
+func (c *Client) resolve(ctx context.Context, cik string, listed []listedFiling, period, asOf Date, sizes map[string]int64) (resolution, map[string]*report, error) {
+	covers := map[string]coverFacts{}
+	fetched := map[string]*report{}
+	for {
+		d := decide(listed, period, asOf, covers)
+		if len(d.need) == 0 {
+			return d.res, fetched, d.err
 		}
-		mu.Lock()
-		_, done := fetched[g.Accession]
-		mu.Unlock()
-		if _, cached := c.cachedCover(ctx, g.Accession); !done && !cached {
-			todo = append(todo, g)
-		}
-	}
-	eg, ectx := errgroup.WithContext(ctx)
-	eg.SetLimit(4)
-	for _, g := range todo {
-		eg.Go(func() error {
-			r, err := c.fetchReport(ectx, cik, g.Accession, sizes[g.Accession])
-			if err != nil {
-				return err
+		var todo []listedFiling
+		for _, f := range d.need {
+			if rec, ok := c.cachedCover(ctx, f.Accession); ok {
+				covers[f.Accession] = rec.facts(f.Form)
+			} else {
+				todo = append(todo, f)
 			}
-			mu.Lock()
-			fetched[g.Accession] = r
-			mu.Unlock()
-			return nil
-		})
+		}
+		reports := make([]*report, len(todo))
+		g, gctx := errgroup.WithContext(ctx)
+		g.SetLimit(4)
+		for i, f := range todo {
+			g.Go(func() (err error) {
+				reports[i], err = c.fetchReport(gctx, cik, f.Accession, sizes[f.Accession])
+				return err
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return resolution{}, nil, err
+		}
+		for i, f := range todo {
+			fetched[f.Accession] = reports[i]
+			covers[f.Accession] = reports[i].cover.facts(f.Form)
+		}
 	}
-	return eg.Wait()
 }
 
 // A table is a filing's rows: parsed during this query, or still encoded
@@ -429,7 +409,7 @@ type table struct {
 
 // table returns a filing's rows: fetched during this query, cached, or read now.
 func (c *Client) table(ctx context.Context, cik, accession string, size int64, fetched map[string]*report) (table, error) {
-	if r, ok := fetched[accession]; ok { // no other goroutine writes it any more
+	if r, ok := fetched[accession]; ok {
 		return table{rows: r.rows, n: len(r.rows)}, nil
 	}
 	if b, err := c.cache.Get(ctx, c.rowsKey(accession)); err == nil {
