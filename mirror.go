@@ -22,8 +22,8 @@ import (
 // Use it for offline work and tests; it sends nothing over the network, so
 // no User-Agent or rate limit applies.
 type MirrorFetcher struct {
-	m      *mirror.Fetcher
-	source string
+	m    *mirror.Fetcher
+	root string // the tree's directory; "" when not known
 }
 
 // NewMirrorFetcher returns a MirrorFetcher reading fsys. For a directory on
@@ -34,7 +34,7 @@ type MirrorFetcher struct {
 func NewMirrorFetcher(fsys fs.FS) *MirrorFetcher {
 	f := &MirrorFetcher{m: mirror.NewFetcher(fsys)}
 	if d, ok := fsys.(*mirror.Dir); ok {
-		f.source = "mirror:" + d.Root()
+		f.root = d.Root()
 	}
 	return f
 }
@@ -42,7 +42,12 @@ func NewMirrorFetcher(fsys fs.FS) *MirrorFetcher {
 // Source names the mirror: its directory when the file system came from
 // [MirrorDir], else "" (no identity: cache entries read through it serve
 // only the Client it is given to).
-func (f *MirrorFetcher) Source() string { return f.source }
+func (f *MirrorFetcher) Source() string {
+	if f.root == "" {
+		return ""
+	}
+	return "mirror:" + f.root
+}
 
 // Fetch returns the mirrored bytes of url. A file over the size limit of
 // its kind (see [ErrTooLarge]) is refused without being read.
@@ -57,9 +62,9 @@ func (f *MirrorFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
 	if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrNotFound) {
 		err = fmt.Errorf("%w: %w", ErrNotFound, err)
 	}
-	where := "mirror"
-	if f.source != "" {
-		where = f.source
+	where := "the mirror tree"
+	if f.root != "" {
+		where += " " + f.root
 	}
 	if p, perr := mirror.PathFor(url); perr == nil && errors.Is(err, ErrNotFound) {
 		err = fmt.Errorf("%w (no file %s in %s)", ErrNotFound, p, where)

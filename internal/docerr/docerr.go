@@ -25,3 +25,15 @@ var ErrTooLarge = errors.New(Prefix + "document over the size limit of its kind"
 func Detail(err error) string {
 	return strings.TrimPrefix(err.Error(), Prefix)
 }
+
+// Wrap returns an error that says what failed (what, such as "period A
+// 2023-09-30") before err's own text, with one [Prefix], and unwraps to err.
+func Wrap(what string, err error) error { return &wrapped{what: what, err: err} }
+
+type wrapped struct {
+	what string
+	err  error
+}
+
+func (w *wrapped) Error() string { return Prefix + w.what + ": " + Detail(w.err) }
+func (w *wrapped) Unwrap() error { return w.err }
