@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -263,7 +264,7 @@ func TestScenarios(t *testing.T) {
 			for _, c := range []*edgar13f.Client{cold, warm} {
 				switch s.op {
 				case "Filings":
-					fs, err := c.Filings(ctx, s.cik, date(s.asOf))
+					list, err := c.Filings(ctx, s.cik, date(s.asOf))
 					if s.decline != "" {
 						if got := reasonOf(err); string(got) != s.decline {
 							t.Fatalf("SCENARIOS.md:%d: Filings(%s, %s) = %v; want decline %s", s.line, s.cik, s.asOf, err, s.decline)
@@ -274,7 +275,7 @@ func TestScenarios(t *testing.T) {
 						t.Fatalf("SCENARIOS.md:%d: Filings(%s, %s): %v", s.line, s.cik, s.asOf, err)
 					}
 					var got []string
-					for _, f := range fs {
+					for _, f := range list.Filings {
 						got = append(got, f.Accession)
 					}
 					if diff := cmp.Diff(s.accs, got); diff != "" {
@@ -497,17 +498,39 @@ func TestFilingListFreshness(t *testing.T) {
 	}
 }
 
+// TestNoUserAgentSendsNothing: a Client that would talk HTTP without a
+// plausible User-Agent ("Name email@domain") is refused at once, with an
+// error naming the option to set; a Client over a Fetcher needs none.
 func TestNoUserAgentSendsNothing(t *testing.T) {
-	c, m := newHTTPClient(t, edgar13f.WithUserAgent(""))
-	_, err := c.Holdings(context.Background(), "1067983", date("2023-09-30"), date("2024-06-01"))
-	if !errors.Is(err, edgar13f.ErrNoUserAgent) {
-		t.Fatalf("Holdings without User-Agent = %v; want ErrNoUserAgent", err)
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { requests.Add(1) }))
+	defer srv.Close()
+	for _, ua := range []string{"", "   ", "edgar13f", "Jane Quant", "Jane Quant jane@localhost", "Jane\x00 jane@example.com"} {
+		_, err := edgar13f.NewClient(edgar13f.WithUserAgent(ua), edgar13f.WithBaseURL(srv.URL), edgar13f.WithCache(nil))
+		if !errors.Is(err, edgar13f.ErrNoUserAgent) {
+			t.Errorf("NewClient(WithUserAgent(%q)) = %v; want an error matching ErrNoUserAgent", ua, err)
+			continue
+		}
+		if reasonOf(err) != "" {
+			t.Errorf("a missing User-Agent must be an error, not a decline")
+		}
+		if msg := err.Error(); !strings.Contains(msg, "WithUserAgent") || strings.Count(msg, "edgar13f:") != 1 {
+			t.Errorf("error %q must name WithUserAgent and carry one prefix", msg)
+		}
 	}
-	if reasonOf(err) != "" {
-		t.Errorf("a missing User-Agent must be an error, not a decline")
+	if _, err := edgar13f.NewClient(edgar13f.WithBaseURL(srv.URL), edgar13f.WithCache(nil)); !errors.Is(err, edgar13f.ErrNoUserAgent) {
+		t.Errorf("NewClient without WithUserAgent = %v; want ErrNoUserAgent", err)
 	}
-	if p := m.paths(); len(p) != 0 {
-		t.Errorf("sent %d requests without a User-Agent: %q", len(p), p)
+	if n := requests.Load(); n != 0 {
+		t.Errorf("sent %d requests without a User-Agent", n)
+	}
+	for _, ua := range []string{testUserAgent, "jane@example.com", "Jane Quant <jane.quant@mail.example.co.uk>"} {
+		if _, err := edgar13f.NewClient(edgar13f.WithUserAgent(ua), edgar13f.WithBaseURL(srv.URL), edgar13f.WithCache(nil)); err != nil {
+			t.Errorf("NewClient(WithUserAgent(%q)): %v", ua, err)
+		}
+	}
+	if _, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirrorFS(t))), edgar13f.WithCache(nil)); err != nil {
+		t.Errorf("NewClient with a Fetcher and no User-Agent: %v", err)
 	}
 }
 
@@ -687,10 +710,14 @@ func assertCacheLacks(t *testing.T, dir string, needles ...string) {
 func TestFilingsCoverFacts(t *testing.T) {
 	c, f := newMirrorClient(t)
 	ctx := context.Background()
-	got, err := c.Filings(ctx, "1067983", date("2024-06-01"), date("2023-09-30"))
+	list, err := c.Filings(ctx, "1067983", date("2024-06-01"), edgar13f.ForPeriod(date("2023-09-30")))
 	if err != nil {
 		t.Fatal(err)
 	}
+	if list.CIK != "1067983" || list.AsOf != date("2024-06-01") || list.Period != date("2023-09-30") {
+		t.Errorf("Filings answer is for %s, asOf %s, period %s", list.CIK, list.AsOf, list.Period)
+	}
+	got := list.Filings
 	want := []edgar13f.Filing{
 		{Accession: "0000950123-23-010898", Form: "13F-HR", FilingDate: date("2023-11-14"), Period: date("2023-09-30"),
 			ReportType: "13F HOLDINGS REPORT", ManagerName: "Berkshire Hathaway Inc",
@@ -718,9 +745,9 @@ func TestFilingsCoverFacts(t *testing.T) {
 	}
 
 	// A combination report keeps its report type.
-	got, err = c.Filings(ctx, "1067983", date("2023-06-01"), date("2022-12-31"))
-	if err != nil || len(got) != 1 || got[0].ReportType != "13F COMBINATION REPORT" {
-		t.Errorf("2022Q4 Filings = %+v, %v; want one combination report", got, err)
+	list, err = c.Filings(ctx, "1067983", date("2023-06-01"), edgar13f.ForPeriod(date("2022-12-31")))
+	if err != nil || len(list.Filings) != 1 || list.Filings[0].ReportType != "13F COMBINATION REPORT" {
+		t.Errorf("2022Q4 Filings = %+v, %v; want one combination report", list, err)
 	}
 }
 
@@ -732,11 +759,11 @@ func TestVisibilityUsesFilingDateNotAcceptance(t *testing.T) {
 	c, _ := newMirrorClient(t)
 	ctx := context.Background()
 	for asOf, want := range map[string]bool{"2025-08-13": false, "2025-08-14": true, "2025-08-15": true} {
-		fs, err := c.Filings(ctx, "1067983", date(asOf), date("2025-03-31"))
+		list, err := c.Filings(ctx, "1067983", date(asOf), edgar13f.ForPeriod(date("2025-03-31")))
 		if err != nil {
 			t.Fatal(err)
 		}
-		found := slices.ContainsFunc(fs, func(f edgar13f.Filing) bool { return f.Accession == "0000950123-25-008361" })
+		found := slices.ContainsFunc(list.Filings, func(f edgar13f.Filing) bool { return f.Accession == "0000950123-25-008361" })
 		if found != want {
 			t.Errorf("Filings(asOf=%s) lists 0000950123-25-008361: %v; want %v", asOf, found, want)
 		}
@@ -748,10 +775,11 @@ func TestVisibilityUsesFilingDateNotAcceptance(t *testing.T) {
 // for an XML cover that does not exist.
 func TestTextEraFilingsHaveNoCover(t *testing.T) {
 	c, f := newMirrorClient(t)
-	got, err := c.Filings(context.Background(), "315090", date("2004-01-01"))
+	list, err := c.Filings(context.Background(), "315090", date("2004-01-01"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	got := list.Filings
 	if len(got) == 0 || got[0].Accession != "0000950150-03-000221" || got[0].Period != date("2002-12-31") || got[0].ReportType != "" {
 		t.Fatalf("Filings = %+v", got)
 	}

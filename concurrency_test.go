@@ -46,7 +46,7 @@ var mixedQueries = []func(context.Context, *edgar13f.Client) (any, error){
 		return c.Diff(ctx, "1067983", date("2023-09-30"), date("2023-12-31"), date("2024-05-16"), edgar13f.MaxPositions(5))
 	},
 	func(ctx context.Context, c *edgar13f.Client) (any, error) {
-		return c.Filings(ctx, "1067983", date("2024-05-16"), date("2023-12-31"))
+		return c.Filings(ctx, "1067983", date("2024-05-16"), edgar13f.ForPeriod(date("2023-12-31")))
 	},
 }
 

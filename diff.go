@@ -3,8 +3,12 @@ package edgar13f
 import (
 	"cmp"
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/edgar13f/edgar13f/internal/docerr"
 )
 
 // Diff compares cik's 13F holdings for periodA and periodB, both resolved as
@@ -42,10 +46,10 @@ func (c *Client) Diff(ctx context.Context, cik string, periodA, periodB, asOf Da
 	a, errA = c.snapshot(ctx, q.cik, x, periodA, asOf)
 	wg.Wait()
 	if errA != nil {
-		return nil, errA
+		return nil, periodFailed(ctx, "A", periodA, errA)
 	}
 	if errB != nil {
-		return nil, errB
+		return nil, periodFailed(ctx, "B", periodB, errB)
 	}
 	rowsA, rowsB := q.filterRows(a.Holdings), q.filterRows(b.Holdings)
 	cmpn := &Comparison{
@@ -71,6 +75,20 @@ func (c *Client) Diff(ctx context.Context, cik string, periodA, periodB, asOf Da
 		}
 	}
 	return cmpn, nil
+}
+
+// periodFailed says which period of a diff err belongs to: a decline keeps
+// its reason with the period named in its message; a failure is wrapped.
+func periodFailed(ctx context.Context, side string, period Date, err error) error {
+	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+		return err
+	}
+	what := fmt.Sprintf("period %s (%s)", side, period)
+	var d *DeclineError
+	if errors.As(err, &d) {
+		return &DeclineError{Reason: d.Reason, Message: what + ": " + d.Message}
+	}
+	return docerr.Wrap(what, err)
 }
 
 func (ch Change) key() positionKey {

@@ -58,8 +58,9 @@
 //
 // [Holding.Value] is the value exactly as filed. Filings made before
 // 2023-01-03 report thousands of dollars, later ones whole dollars, keyed on
-// the filing date (amendments included). [Holding.ValueDollars] converts,
-// and its documentation lists the filer errors it cannot fix.
+// the filing date (amendments included): [ValueUnitOf] and
+// [Citation.ValueUnit] say which. [Holding.ValueDollars] converts, and its
+// documentation lists the filer errors it cannot fix.
 //
 // # Declines
 //
@@ -71,9 +72,13 @@
 // and friends, or read the reason with errors.As. A [Client.Diff] returns
 // the decline of period A before that of period B.
 //
-// Transport failures are ordinary errors, never declines: [ErrNoUserAgent],
-// a [*FetchError] (wrapping [ErrNotFound] for a missing document), a
-// [*ParseError] for a document that cannot be read, or the context's error.
+// Transport failures are ordinary errors, never declines: a [*FetchError]
+// naming the document's URL (wrapping [ErrNotFound] for a missing
+// document), a [*ParseError] for a document that cannot be read, or the
+// context's error. A failure of one period of a [Client.Diff] names the
+// period. [NewClient] fails with an error matching [ErrNoUserAgent] before
+// anything is sent when a Client that would read EDGAR over HTTP has no
+// plausible User-Agent.
 //
 // # Finding managers
 //
@@ -103,8 +108,9 @@
 // # Fair access to EDGAR
 //
 // SEC asks every client to identify itself and to stay under 10 requests a
-// second. The Client sends the User-Agent given with [WithUserAgent] (no
-// User-Agent, no request: [ErrNoUserAgent]); spaces request starts at least
+// second. The Client sends the User-Agent given with [WithUserAgent], which
+// must hold an email address ("Name email@domain"; without one [NewClient]
+// fails with [ErrNoUserAgent]); spaces request starts at least
 // [DefaultRequestInterval] apart across all goroutines and all processes
 // sharing the cache directory (a lock file there); retries 403, 429, 5xx,
 // network errors, truncated bodies and HTML error pages served in place of
@@ -118,6 +124,10 @@
 // see [WithCacheDir]); nothing is written elsewhere. A cached filing list
 // answers for asOf only if it was fetched at least two days after asOf,
 // because filings accepted after hours are dated the next business day.
+// Every entry belongs to the source it was read from: live EDGAR, an HTTP
+// mirror at a base URL ([WithBaseURL]), a mirror directory ([MirrorDir]) or
+// a [Fetcher] that names its source; an entry is never served to a Client
+// reading another source, so a test fixture never answers a live query.
 //
 // # Offline use and testing
 //
@@ -127,5 +137,45 @@
 // can run the Client's real HTTP path against an httptest server with
 // [WithBaseURL]. The repository's testdata/mirror holds recorded EDGAR
 // filings (Berkshire Hathaway's 2022–2023 amendment chains among them) and
-// the examples in this documentation run against it.
+// the examples in this documentation run against it. It does not hold every
+// document its filing lists name (Berkshire's 2023Q2 report, for one): a
+// question that needs a missing document fails with a [*FetchError] naming
+// the document and its mirror file, never with a partial answer.
+//
+// # How the parts fit
+//
+// A [Client] is a thin set of questions over one access layer. Follow
+// [Client.Holdings] down and back:
+//
+//  1. filters.go checks the arguments (CIK, dates, options) and declines
+//     malformed ones before anything is read.
+//  2. filinglist.go reads the manager's filing list (data.sec.gov
+//     submissions, parsed by internal/submissions) through the access layer,
+//     under the filing list's freshness rule (cache.go).
+//  3. pit.go holds the point-in-time rule as pure functions: given the
+//     filing list and the covers read so far, decide says either "read the
+//     covers of these filings" (one filing-date group, newest first) or
+//     gives the final base, supplements or decline. holdings.go loops:
+//     it reads the covers asked for (documents.go fetches each filing's
+//     complete submission, split by internal/fulltext, its cover parsed by
+//     internal/cover and its table by internal/infotable, with redact.go's
+//     rule removing rows while they are parsed) and asks again.
+//  4. holdings.go then joins the rows of the base and its supplements, from
+//     the reports just read or from the cache, and filters.go narrows and
+//     ranks them. diff.go does the same for two periods and compares them.
+//
+// Every read goes through internal/access, the Client's one access layer:
+// the fetcher (internal/edgarhttp over HTTP with the User-Agent, spacing
+// across processes by internal/throttle, retries and size caps; or a
+// [Fetcher] such as [MirrorFetcher] over internal/mirror), the cache
+// (internal/diskcache by default) keyed by the source each entry was read
+// from, and the sharing of identical concurrent fetches. [Client.FindManager]
+// reads through the same layer (findindex.go builds internal/nameindex
+// from internal/ciklookup and internal/fullindex). The capabilities planned
+// next hang off the same Client and share its one access layer, so a
+// process has one rate limiter and one cache whatever it asks:
+// c.Datasets() for SEC's Form 13F Data Sets (every manager at once: Import,
+// Sync, Holders, Holdings, Panel; their zips are streamed to files in the
+// cache directory) and c.Companies() for company data (Search, Filings of
+// any form, financial Facts, document Sections).
 package edgar13f

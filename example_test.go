@@ -115,11 +115,11 @@ func ExampleClient_Filings() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	filings, err := c.Filings(context.Background(), "1067983", edgar13f.MustParseDate("2024-12-31"), edgar13f.MustParseDate("2023-09-30"))
+	list, err := c.Filings(context.Background(), "1067983", edgar13f.MustParseDate("2024-12-31"), edgar13f.ForPeriod(edgar13f.MustParseDate("2023-09-30")))
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, f := range filings {
+	for _, f := range list.Filings {
 		fmt.Printf("%s %-8s filed %s amendment %d %q\n", f.Accession, f.Form, f.FilingDate, f.AmendmentNo, f.AmendmentType)
 	}
 	// Output:

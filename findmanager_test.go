@@ -1,6 +1,7 @@
 package edgar13f
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/edgar13f/edgar13f/internal/fullindex"
+	"github.com/edgar13f/edgar13f/internal/nameindex"
 )
 
 const findMirror = "testdata/mirror"
@@ -53,6 +55,10 @@ func (f *findFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
 	f.mu.Unlock()
 	return f.next.Fetch(ctx, url)
 }
+
+// Source passes on the mirror's source, so that Clients on the same cache
+// share what was read through it.
+func (f *findFetcher) Source() string { return f.next.(*MirrorFetcher).Source() }
 
 func (f *findFetcher) take() []string {
 	f.mu.Lock()
@@ -391,7 +397,7 @@ func TestFindManagerHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prefix, err := fetchPrefix(context.Background(), c.fetcher, url, fullindex.Enough)
+	prefix, err := c.edgar.FetchPrefix(context.Background(), url, fullindex.Enough)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -440,18 +446,20 @@ func TestFindIndexEncoding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := x.encode()
-	y, err := decodeIndex(b)
+	b := x.Encode()
+	y, err := nameindex.Decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := cmp.AllowUnexported(nameIndex{}, entity{}, pendingQuarter{}, quarter{})
-	if diff := cmp.Diff(x, y, opt); diff != "" {
-		t.Errorf("decode(encode(x)) (-x +y):\n%s", diff)
+	if !bytes.Equal(y.Encode(), b) || !y.NamesFetched.Equal(x.NamesFetched) || y.Last != x.Last || !slices.EqualFunc(x.Pending, y.Pending, func(a, b nameindex.Pending) bool { return a.Quarter == b.Quarter && a.Fetched.Equal(b.Fetched) }) {
+		t.Errorf("decode(encode(x)) differs from x")
 	}
-	for _, n := range []int{0, len(indexMagic), len(b) / 2, len(b) - 1} {
-		if _, err := decodeIndex(b[:n]); err == nil {
-			t.Errorf("decodeIndex accepted %d of %d bytes", n, len(b))
+	if a, b := x.Search("berkshire", 0, 20), y.Search("berkshire", 0, 20); !slices.Equal(a, b) || len(a) == 0 {
+		t.Errorf("search after decode = %v, want %v", b, a)
+	}
+	for _, n := range []int{0, 10, len(b) / 2, len(b) - 1} {
+		if _, err := nameindex.Decode(b[:n]); err == nil {
+			t.Errorf("Decode accepted %d of %d bytes", n, len(b))
 		}
 	}
 }
@@ -464,10 +472,10 @@ func TestQuarter(t *testing.T) {
 		final time.Time
 		isFin bool
 	}{
-		{quarter{1993, 1}, "1993-03-31", fullIndexURL + "1993/QTR1/form.idx", time.Date(1993, 4, 2, 0, 0, 0, 0, time.UTC), true},
-		{quarter{2024, 4}, "2024-12-31", fullIndexURL + "2024/QTR4/form.idx", time.Date(2025, 1, 1, 23, 59, 0, 0, time.UTC), false},
-		{quarter{2024, 1}, "2024-03-31", fullIndexURL + "2024/QTR1/form.idx", time.Date(2024, 4, 2, 0, 0, 0, 0, time.UTC), true},
-		{quarter{2025, 2}, "2025-06-30", fullIndexURL + "2025/QTR2/form.idx", time.Date(2025, 7, 1, 12, 0, 0, 0, time.UTC), false},
+		{quarter{1993, 1}, "1993-03-31", fullIndexBase + "1993/QTR1/form.idx", time.Date(1993, 4, 2, 0, 0, 0, 0, time.UTC), true},
+		{quarter{2024, 4}, "2024-12-31", fullIndexBase + "2024/QTR4/form.idx", time.Date(2025, 1, 1, 23, 59, 0, 0, time.UTC), false},
+		{quarter{2024, 1}, "2024-03-31", fullIndexBase + "2024/QTR1/form.idx", time.Date(2024, 4, 2, 0, 0, 0, 0, time.UTC), true},
+		{quarter{2025, 2}, "2025-06-30", fullIndexBase + "2025/QTR2/form.idx", time.Date(2025, 7, 1, 12, 0, 0, 0, time.UTC), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.q.String(), func(t *testing.T) {

@@ -2,7 +2,6 @@ package edgar13f_test
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -205,7 +204,7 @@ func TestRandomArgumentsNeverPanic(t *testing.T) {
 		if rapid.Bool().Draw(t, "max") {
 			n := rapid.IntRange(-5, 300).Draw(t, "n")
 			opts = append(opts, edgar13f.MaxPositions(n))
-			valid = valid && n >= 1 && n <= edgar13f.MaxMaxPositions
+			valid = valid && n >= 1 && n <= edgar13f.MaxTopPositions
 		}
 		if rapid.Bool().Draw(t, "position type") {
 			opts = append(opts, edgar13f.PositionType(rapid.SampledFrom([]string{"long", "short", "LONG ", ""}).Draw(t, "pt")))
@@ -219,8 +218,12 @@ func TestRandomArgumentsNeverPanic(t *testing.T) {
 		_, err = c.Diff(ctx, cik, a, b, asOf, opts...)
 		wantDecline(t, "Diff", err, !(valid && validDate(b)))
 		periods := rapid.SliceOfN(genDate, 0, 2).Draw(t, "periods")
-		_, err = c.Filings(ctx, cik, asOf, periods...)
-		fValid := validCIK(cik) && validDate(asOf) && len(periods) <= 1 && !slices.ContainsFunc(periods, func(d edgar13f.Date) bool { return !validDate(d) })
+		var filingsOpts []edgar13f.FilingsOption
+		for _, p := range periods {
+			filingsOpts = append(filingsOpts, edgar13f.ForPeriod(p))
+		}
+		_, err = c.Filings(ctx, cik, asOf, filingsOpts...)
+		fValid := validCIK(cik) && validDate(asOf) && (len(periods) == 0 || validDate(periods[len(periods)-1]))
 		wantDecline(t, "Filings", err, !fValid)
 
 		name := rapid.OneOf(rapid.SampledFrom([]string{"berkshire", "  ab  ", "ber", ""}), rapid.String()).Draw(t, "name")

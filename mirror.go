@@ -7,49 +7,77 @@ import (
 	"io/fs"
 	"net/http"
 
+	"github.com/edgar13f/edgar13f/internal/access"
+	"github.com/edgar13f/edgar13f/internal/docerr"
 	"github.com/edgar13f/edgar13f/internal/mirror"
 )
 
 // A MirrorFetcher is a [Fetcher] that reads an EDGAR mirror tree: the
 // document at https://HOST/PATH is the file HOST/PATH of the tree, for
-// example data.sec.gov/submissions/CIK0001067983.json. A missing file is
-// an error wrapping [ErrNotFound]. Use it for offline work and tests; it
-// sends nothing over the network, so no User-Agent or rate limit applies.
+// example data.sec.gov/submissions/CIK0001067983.json. A missing file is a
+// [*FetchError] naming the document's URL and mirror path, wrapping
+// [ErrNotFound]. A mirror need not hold every document its filing lists
+// name (the repository's testdata/mirror does not); a query that needs a
+// missing one fails with that error rather than answering without it.
+// Use it for offline work and tests; it sends nothing over the network, so
+// no User-Agent or rate limit applies.
 type MirrorFetcher struct {
-	m *mirror.Fetcher
+	m    *mirror.Fetcher
+	root string // the tree's directory; "" when not known
 }
 
 // NewMirrorFetcher returns a MirrorFetcher reading fsys. For a directory on
-// disk, pass [MirrorDir] so that symbolic links cannot lead outside it.
+// disk, pass [MirrorDir]: symbolic links cannot then lead outside it, and
+// the fetcher names the directory as its source, so that cache entries
+// read from it are shared by every Client reading the same directory and
+// by no other (see [Fetcher]).
 func NewMirrorFetcher(fsys fs.FS) *MirrorFetcher {
-	return &MirrorFetcher{m: mirror.NewFetcher(fsys)}
+	f := &MirrorFetcher{m: mirror.NewFetcher(fsys)}
+	if d, ok := fsys.(*mirror.Dir); ok {
+		f.root = d.Root()
+	}
+	return f
+}
+
+// Source names the mirror: its directory when the file system came from
+// [MirrorDir], else "" (no identity: cache entries read through it serve
+// only the Client it is given to).
+func (f *MirrorFetcher) Source() string {
+	if f.root == "" {
+		return ""
+	}
+	return "mirror:" + f.root
 }
 
 // Fetch returns the mirrored bytes of url. A file over the size limit of
 // its kind (see [ErrTooLarge]) is refused without being read.
 func (f *MirrorFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
-	b, err := f.m.FetchMax(ctx, url, maxBytesFor(url))
+	b, err := f.m.FetchMax(ctx, url, access.MaxBytes(url))
 	if err == nil {
 		return b, nil
 	}
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return nil, ctxErr
 	}
-	if errors.Is(err, mirror.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("edgar13f: mirror has no %s: %w", url, ErrNotFound)
+	if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrNotFound) {
+		err = fmt.Errorf("%w: %w", ErrNotFound, err)
 	}
-	if errors.Is(err, mirror.ErrTooLarge) {
-		return nil, fmt.Errorf("%w: %v", ErrTooLarge, err)
+	where := "the mirror tree"
+	if f.root != "" {
+		where += " " + f.root
 	}
-	return nil, fmt.Errorf("edgar13f: mirror: %v", err)
+	if p, perr := mirror.PathFor(url); perr == nil && errors.Is(err, ErrNotFound) {
+		err = fmt.Errorf("%w (no file %s in %s)", ErrNotFound, p, where)
+	}
+	return nil, &FetchError{URL: url, Attempts: 1, Err: err}
 }
 
 // MirrorDir returns a read-only file system of the mirror tree in dir that
-// neither ".." nor symbolic links can lead out of.
+// neither ".." nor symbolic links can lead out of. dir must exist.
 func MirrorDir(dir string) (fs.FS, error) {
 	fsys, err := mirror.DirFS(dir)
 	if err != nil {
-		return nil, fmt.Errorf("edgar13f: mirror: %v", err)
+		return nil, errors.New(docerr.Prefix + docerr.Detail(err))
 	}
 	return fsys, nil
 }

@@ -5,9 +5,10 @@ import (
 	"slices"
 )
 
-// This file holds the point-in-time rules of SPEC §2–3 as pure functions:
-// no I/O, no clock. The only outside input is the classify callback, through
-// which the Client reads cover pages; the property tests pass a pure one.
+// This file holds the point-in-time rules as pure functions: no I/O, no
+// clock, no callback. The amendment rule (decide) is given the filing list
+// and the covers read so far and says which covers it needs next or what
+// its answer is; holdings.go does the reading.
 
 // reportKind is the role of a holdings report in the amendment rule.
 type reportKind int
@@ -70,11 +71,6 @@ type coverFacts struct {
 	Kind        reportKind
 }
 
-// classifyFunc returns the cover facts of a holdings report. The rule calls
-// it only for visible 13F-HR and 13F-HR/A filings, and only for those whose
-// covers can change the answer.
-type classifyFunc func(listedFiling) (coverFacts, error)
-
 // classified is a holdings report with its cover facts.
 type classified struct {
 	listedFiling
@@ -88,7 +84,7 @@ type resolution struct {
 }
 
 // visibleOn reports whether a filing with filing date filed is visible on
-// asOf: filed on or before asOf (SPEC §2). It is the one place the
+// asOf: filed on or before asOf, by calendar date. It is the one place the
 // point-in-time comparison is made.
 func visibleOn(filed, asOf Date) bool { return !filed.After(asOf) }
 
@@ -102,7 +98,7 @@ func knownFiler(filings []listedFiling, asOf Date) bool {
 	return false
 }
 
-// compareV orders holdings reports as SPEC §3 does: by filing date, then
+// compareV orders holdings reports for the amendment rule: by filing date, then
 // amendment number with none first, then accession.
 func compareV(a, b classified) int {
 	if c := a.FilingDate.Compare(b.FilingDate); c != 0 {
@@ -138,29 +134,47 @@ func candidateGroups(filings []listedFiling, period, asOf Date) [][]listedFiling
 	return groups
 }
 
-// resolve applies the amendment rule (SPEC §3) for one CIK's filings, a
-// period and asOf, and the decline rules that follow from the filing list
-// (unknown_cik, notice_only, not_yet_filed).
-//
-// It walks the visible holdings reports of the period from the latest filing
-// date backwards, classifying each date's filings with classify, and stops
-// at the base: covers of filings before the base are never needed. A filing
-// whose list period is unknown is classified to learn its period; a
-// filing whose cover names another period is not part of the period.
-func resolve(filings []listedFiling, period, asOf Date, classify classifyFunc) (resolution, error) {
-	if !knownFiler(filings, asOf) {
-		return resolution{}, declinef(UnknownCIK, "no 13F filing was filed on or before %s", asOf)
-	}
-	groups := candidateGroups(filings, period, asOf)
+// A decision is what the amendment rule concludes from the covers it has
+// been given: either it needs the covers of more holdings reports first
+// (need, the uncovered filings of the next filing-date group it reaches),
+// or it is final: a resolution, or a decline in err.
+type decision struct {
+	need []listedFiling
+	res  resolution
+	err  error
+}
 
+// decide applies the amendment rule for one CIK's filings, a period and
+// asOf, and the declines that follow from the filing list (unknown_cik,
+// notice_only, not_yet_filed). covers holds the cover facts read so far, by
+// accession.
+//
+// The rule walks the visible holdings reports of the period from the
+// latest filing date backwards, one filing-date group at a time, and stops
+// at the base: it asks for the covers of a group only when it reaches that
+// group, so covers of filings before the base are never needed. A filing
+// whose list period is unknown is asked for to learn its period; a filing
+// whose cover names another period is not part of the period. The caller
+// reads the covers asked for and calls decide again; each call asks only for
+// covers not yet given, so the exchange ends.
+func decide(filings []listedFiling, period, asOf Date, covers map[string]coverFacts) decision {
+	if !knownFiler(filings, asOf) {
+		return decision{err: declinef(UnknownCIK, "no 13F filing was filed on or before %s", asOf)}
+	}
 	var supplements []classified // collected newest first
-	for _, cands := range groups {
+	for _, cands := range candidateGroups(filings, period, asOf) {
+		var need []listedFiling
+		for _, f := range cands {
+			if _, ok := covers[f.Accession]; !ok {
+				need = append(need, f)
+			}
+		}
+		if len(need) > 0 {
+			return decision{need: need}
+		}
 		group := make([]classified, 0, len(cands))
 		for _, f := range cands {
-			facts, err := classify(f)
-			if err != nil {
-				return resolution{}, err
-			}
+			facts := covers[f.Accession]
 			if facts.Period != period {
 				continue
 			}
@@ -174,7 +188,7 @@ func resolve(filings []listedFiling, period, asOf Date, classify classifyFunc) (
 			g := group[i]
 			if g.Kind.replacesReport() {
 				slices.Reverse(supplements)
-				return resolution{Base: g, Supplements: supplements}, nil
+				return decision{res: resolution{Base: g, Supplements: supplements}}
 			}
 			supplements = append(supplements, g)
 		}
@@ -182,12 +196,12 @@ func resolve(filings []listedFiling, period, asOf Date, classify classifyFunc) (
 
 	for _, f := range filings {
 		if f.Form.isNotice() && visibleOn(f.FilingDate, asOf) && f.Period == period {
-			return resolution{}, declinef(NoticeOnly, "only a 13F notice (%s, filed %s) is on file for period %s as of %s; the holdings are reported by other managers",
-				f.Accession, f.FilingDate, period, asOf)
+			return decision{err: declinef(NoticeOnly, "only a 13F notice (%s, filed %s) is on file for period %s as of %s; the holdings are reported by other managers",
+				f.Accession, f.FilingDate, period, asOf)}
 		}
 	}
 	if len(supplements) > 0 {
-		return resolution{}, declinef(NotYetFiled, "no original or restated 13F holdings report for period %s was filed on or before %s (only new-holdings amendments)", period, asOf)
+		return decision{err: declinef(NotYetFiled, "no original or restated 13F holdings report for period %s was filed on or before %s (only new-holdings amendments)", period, asOf)}
 	}
-	return resolution{}, declinef(NotYetFiled, "no 13F holdings report for period %s was filed on or before %s", period, asOf)
+	return decision{err: declinef(NotYetFiled, "no 13F holdings report for period %s was filed on or before %s", period, asOf)}
 }

@@ -48,9 +48,9 @@ func pitTruths(tl []pitFiling) []oracle.Filing {
 	return out
 }
 
-// pitCovers returns a pure classify built from the generated covers, and the
-// log of the filings it was called for.
-func pitCovers(tl []pitFiling) (classifyFunc, *[]listedFiling) {
+// pitCovers returns the covers of the generated filings as the holdings
+// code would read them, and the log of the filings asked for.
+func pitCovers(tl []pitFiling) (func(listedFiling) (coverFacts, error), *[]listedFiling) {
 	byAcc := make(map[string]oracle.Filing, len(tl))
 	for _, f := range tl {
 		byAcc[f.Accession] = f.Filing
@@ -70,7 +70,32 @@ func pitCovers(tl []pitFiling) (classifyFunc, *[]listedFiling) {
 	}, &calls
 }
 
-// pitAnswer turns resolve's result into the oracle's vocabulary.
+// pitRule has the signature of decide, so that broken variants can stand in for it.
+type pitRule func(filings []listedFiling, period, asOf Date, covers map[string]coverFacts) decision
+
+// runRule drives rule to its final decision as the holdings code does,
+// reading each cover the rule asks for with coverOf.
+func runRule(rule pitRule, filings []listedFiling, period, asOf Date, coverOf func(listedFiling) (coverFacts, error)) (resolution, error) {
+	covers := map[string]coverFacts{}
+	for {
+		d := rule(filings, period, asOf, covers)
+		if len(d.need) == 0 {
+			return d.res, d.err
+		}
+		for _, f := range d.need {
+			if _, ok := covers[f.Accession]; ok {
+				return resolution{}, fmt.Errorf("rule asked again for the cover of %s", f.Accession)
+			}
+			cf, err := coverOf(f)
+			if err != nil {
+				return resolution{}, err
+			}
+			covers[f.Accession] = cf
+		}
+	}
+}
+
+// pitAnswer turns the rule's result into the oracle's vocabulary.
 func pitAnswer(res resolution, err error) (oracle.Answer, string, error) {
 	if err != nil {
 		var de *DeclineError
@@ -85,9 +110,6 @@ func pitAnswer(res resolution, err error) (oracle.Answer, string, error) {
 	}
 	return a, "", nil
 }
-
-// pitResolver has the signature of resolve, so that broken variants can stand in for it.
-type pitResolver func(filings []listedFiling, period, asOf Date, classify classifyFunc) (resolution, error)
 
 // pitCase is one generated query: a timeline, a period and two asOf dates
 // with no filing date in (AsOf, AsOfLater].
@@ -160,14 +182,14 @@ var genPITCase = rapid.Custom(func(t *rapid.T) pitCase {
 })
 
 // checkPIT runs resolver r on c and returns the first property it breaks.
-func checkPIT(c pitCase, r pitResolver) error {
+func checkPIT(c pitCase, r pitRule) error {
 	filed := make(map[string]int, len(c.Filings))
 	for _, f := range c.Filings {
 		filed[f.Accession] = f.Filed
 	}
 	run := func(asOf int) (oracle.Answer, error) {
-		classify, calls := pitCovers(c.Filings)
-		res, err := r(pitListed(c.Filings), pitDate(c.Period), pitDate(asOf), classify)
+		coverOf, calls := pitCovers(c.Filings)
+		res, err := runRule(r, pitListed(c.Filings), pitDate(c.Period), pitDate(asOf), coverOf)
 		got, msg, err := pitAnswer(res, err)
 		if err != nil {
 			return got, fmt.Errorf("asOf %d: unexpected error: %v", asOf, err)
@@ -179,7 +201,7 @@ func checkPIT(c pitCase, r pitResolver) error {
 		// 2. No leak.
 		for _, l := range *calls {
 			if pitDay(l.FilingDate) > asOf {
-				return got, fmt.Errorf("asOf %d: classify called for %s filed %s", asOf, l.Accession, l.FilingDate)
+				return got, fmt.Errorf("asOf %d: cover asked for %s filed %s", asOf, l.Accession, l.FilingDate)
 			}
 		}
 		for _, acc := range append([]string{got.Base}, got.Supplements...) {
@@ -195,10 +217,10 @@ func checkPIT(c pitCase, r pitResolver) error {
 		// 3. Minimality.
 		for _, l := range *calls {
 			if !l.Form.isHoldingsReport() {
-				return got, fmt.Errorf("asOf %d: classify called for %s %s", asOf, l.Form, l.Accession)
+				return got, fmt.Errorf("asOf %d: cover asked for %s %s", asOf, l.Form, l.Accession)
 			}
 			if got.Base != "" && pitDay(l.FilingDate) < filed[got.Base] {
-				return got, fmt.Errorf("asOf %d: classify called for %s filed before base %s", asOf, l.Accession, got.Base)
+				return got, fmt.Errorf("asOf %d: cover asked for %s filed before base %s", asOf, l.Accession, got.Base)
 			}
 		}
 		return got, nil
@@ -220,7 +242,7 @@ func checkPIT(c pitCase, r pitResolver) error {
 
 func TestResolveProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		if err := checkPIT(genPITCase.Draw(t, "case"), resolve); err != nil {
+		if err := checkPIT(genPITCase.Draw(t, "case"), decide); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -250,27 +272,28 @@ func TestPITGeneratorCoverage(t *testing.T) {
 	}
 }
 
-// pitWithKinds wraps resolve with a classify whose covers are rewritten by edit.
-func pitWithKinds(edit func(*coverFacts)) pitResolver {
-	return func(fs []listedFiling, period, asOf Date, classify classifyFunc) (resolution, error) {
-		return resolve(fs, period, asOf, func(l listedFiling) (coverFacts, error) {
-			cf, err := classify(l)
+// pitWithKinds runs decide on covers rewritten by edit.
+func pitWithKinds(edit func(*coverFacts)) pitRule {
+	return func(fs []listedFiling, period, asOf Date, covers map[string]coverFacts) decision {
+		edited := make(map[string]coverFacts, len(covers))
+		for acc, cf := range covers {
 			edit(&cf)
-			return cf, err
-		})
+			edited[acc] = cf
+		}
+		return decide(fs, period, asOf, edited)
 	}
 }
 
 func TestPropertiesCatchBrokenResolvers(t *testing.T) {
 	broken := []struct {
 		name string
-		r    pitResolver
+		r    pitRule
 	}{
-		{"visible only before asOf", func(fs []listedFiling, p, asOf Date, c classifyFunc) (resolution, error) {
-			return resolve(fs, p, asOf.AddDays(-1), c)
+		{"visible only before asOf", func(fs []listedFiling, p, asOf Date, covers map[string]coverFacts) decision {
+			return decide(fs, p, asOf.AddDays(-1), covers)
 		}},
-		{"visible the day after asOf", func(fs []listedFiling, p, asOf Date, c classifyFunc) (resolution, error) {
-			return resolve(fs, p, asOf.AddDays(1), c)
+		{"visible the day after asOf", func(fs []listedFiling, p, asOf Date, covers map[string]coverFacts) decision {
+			return decide(fs, p, asOf.AddDays(1), covers)
 		}},
 		{"new holdings as restatement", pitWithKinds(func(cf *coverFacts) {
 			if cf.Kind == kindNewHoldings {
@@ -288,24 +311,32 @@ func TestPropertiesCatchBrokenResolvers(t *testing.T) {
 			}
 		})},
 		{"amendment number ignored", pitWithKinds(func(cf *coverFacts) { cf.AmendmentNo = 0 })},
-		{"supplements before base kept", func(fs []listedFiling, p, asOf Date, c classifyFunc) (resolution, error) {
-			res, err := resolve(fs, p, asOf, c)
-			if err != nil {
-				return res, err
+		{"supplements before base kept", func(fs []listedFiling, p, asOf Date, covers map[string]coverFacts) decision {
+			d := decide(fs, p, asOf, covers)
+			if len(d.need) > 0 || d.err != nil {
+				return d
 			}
+			var before []listedFiling
 			for _, f := range fs {
-				if f.Form != Form13FHRA || !visibleOn(f.FilingDate, asOf) || !f.FilingDate.Before(res.Base.FilingDate) {
-					continue
-				}
-				cf, err := c(f)
-				if err != nil {
-					return resolution{}, err
-				}
-				if cf.Period == p && cf.Kind == kindNewHoldings {
-					res.Supplements = append(res.Supplements, classified{f, cf})
+				if f.Form == Form13FHRA && visibleOn(f.FilingDate, asOf) && f.FilingDate.Before(d.res.Base.FilingDate) {
+					before = append(before, f)
 				}
 			}
-			return res, nil
+			var need []listedFiling
+			for _, f := range before {
+				if _, ok := covers[f.Accession]; !ok {
+					need = append(need, f)
+				}
+			}
+			if len(need) > 0 {
+				return decision{need: need}
+			}
+			for _, f := range before {
+				if cf := covers[f.Accession]; cf.Period == p && cf.Kind == kindNewHoldings {
+					d.res.Supplements = append(d.res.Supplements, classified{f, cf})
+				}
+			}
+			return d
 		}},
 	}
 	for _, b := range broken {
@@ -341,7 +372,7 @@ func TestResolveTimelines(t *testing.T) {
 		period  int
 		asOf    int
 		want    oracle.Answer
-		calls   []string // accessions classify is called for, in order
+		calls   []string // accessions whose covers the rule asks for, in order
 	}{
 		{
 			name:    "same-day amendments numbered out of accession order",
@@ -422,20 +453,20 @@ func TestResolveTimelines(t *testing.T) {
 			if diff := cmp.Diff(tt.want, oracle.Resolve(pitTruths(tt.filings), tt.period, tt.asOf)); diff != "" {
 				t.Errorf("oracle.Resolve mismatch (-want +got):\n%s", diff)
 			}
-			classify, calls := pitCovers(tt.filings)
-			got, _, err := pitAnswer(resolve(pitListed(tt.filings), pitDate(tt.period), pitDate(tt.asOf), classify))
+			coverOf, calls := pitCovers(tt.filings)
+			got, _, err := pitAnswer(runRule(decide, pitListed(tt.filings), pitDate(tt.period), pitDate(tt.asOf), coverOf))
 			if err != nil {
-				t.Fatalf("resolve: %v", err)
+				t.Fatalf("decide: %v", err)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("resolve mismatch (-want +got):\n%s", diff)
+				t.Errorf("decide mismatch (-want +got):\n%s", diff)
 			}
 			var gotCalls []string
 			for _, l := range *calls {
 				gotCalls = append(gotCalls, l.Accession)
 			}
 			if diff := cmp.Diff(tt.calls, gotCalls); diff != "" {
-				t.Errorf("classify calls mismatch (-want +got):\n%s", diff)
+				t.Errorf("covers asked for mismatch (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -87,7 +87,7 @@ func TestNewQueryValidation(t *testing.T) {
 			if !errors.As(err, &d) || d.Reason != tc.want {
 				t.Fatalf("newQuery = %v; want decline %s", err, tc.want)
 			}
-			for _, r := range Reasons {
+			for _, r := range Reasons() {
 				if got := errors.Is(err, r.sentinel()); got != (r == tc.want) {
 					t.Errorf("errors.Is(err, sentinel of %s) = %v", r, got)
 				}
@@ -183,7 +183,7 @@ func TestDamagedRowsEntryIsRefetched(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := c.rowsKey(want.Base.Accession)
+	key := c.edgar.Source() + "|" + c.rowsKey(want.Base.Accession)
 	rows, err := infotable.Decode(cache.m[key])
 	if err != nil {
 		t.Fatal(err)

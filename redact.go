@@ -6,7 +6,7 @@ import (
 	"unicode"
 )
 
-// Redaction (SPEC §6). By default, information-table rows of gold
+// Redaction. By default, information-table rows of gold
 // ETFs/trusts, US energy-sector ETFs, S&P 500 index funds/ETFs and UCITS
 // copies of any of them are removed while a table is parsed, before anything
 // else sees them: they are never returned, cached, logged or counted.

@@ -6,7 +6,7 @@ import (
 )
 
 // redactionCase is a synthetic information-table row. Real fixtures are not
-// used for redacted instruments (SPEC §6).
+// used for redacted instruments.
 type redactionCase struct {
 	category string
 	issuer   string
@@ -123,7 +123,7 @@ func TestDefaultRedactionRemovesEveryCategory(t *testing.T) {
 		}
 	}
 	if len(redactedCUSIPs) != 18 {
-		t.Errorf("redactedCUSIPs has %d entries; SPEC §6 lists 18", len(redactedCUSIPs))
+		t.Errorf("redactedCUSIPs has %d entries; the rule lists 18", len(redactedCUSIPs))
 	}
 	for cusip := range redactedCUSIPs {
 		if !defaultRedacts("ISSUER", "COM", cusip) {

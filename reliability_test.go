@@ -229,7 +229,7 @@ var (
 
 // faultAnswers returns the answers of the fault queries read straight from
 // the mirror, checked against testdata/SCENARIOS.md.
-func faultAnswers(t *testing.T) (*edgar13f.Snapshot, []edgar13f.Filing) {
+func faultAnswers(t *testing.T) (*edgar13f.Snapshot, *edgar13f.FilingList) {
 	t.Helper()
 	ref, _ := newMirrorClient(t)
 	ctx := context.Background()
@@ -245,11 +245,11 @@ func faultAnswers(t *testing.T) (*edgar13f.Snapshot, []edgar13f.Filing) {
 	if want := "0009000001-25-000003 2 4 7123755\n"; got != want {
 		t.Fatalf("reference answer %q, want %q (SCENARIOS.md)", got, want)
 	}
-	fs, err := ref.Filings(ctx, faultCIK, faultAsOf, faultPeriod)
-	if err != nil || len(fs) != 4 {
-		t.Fatalf("reference Filings: %d filings, %v; want 4", len(fs), err)
+	list, err := ref.Filings(ctx, faultCIK, faultAsOf, edgar13f.ForPeriod(faultPeriod))
+	if err != nil || len(list.Filings) != 4 {
+		t.Fatalf("reference Filings: %v, %v; want 4 filings", list, err)
 	}
-	return snap, fs
+	return snap, list
 }
 
 // Outcome checks for faults that end in an error.
@@ -343,7 +343,7 @@ func TestFaults(t *testing.T) {
 			c := e.client(t, "", opts...)
 			query := func(ctx context.Context) (any, error) {
 				if tt.filings {
-					return c.Filings(ctx, faultCIK, faultAsOf, faultPeriod)
+					return c.Filings(ctx, faultCIK, faultAsOf, edgar13f.ForPeriod(faultPeriod))
 				}
 				return c.Holdings(ctx, faultCIK, faultPeriod, faultAsOf)
 			}
@@ -541,7 +541,7 @@ func TestHostileDocuments(t *testing.T) {
 			c := e.client(t, "")
 			query := func(ctx context.Context) (any, error) {
 				if tt.filings {
-					return c.Filings(ctx, faultCIK, faultAsOf, faultPeriod)
+					return c.Filings(ctx, faultCIK, faultAsOf, edgar13f.ForPeriod(faultPeriod))
 				}
 				return c.Holdings(ctx, faultCIK, faultPeriod, faultAsOf)
 			}

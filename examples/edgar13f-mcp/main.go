@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -34,13 +35,24 @@ func run() int {
 	opts, err := cfg.ClientOptions()
 	if err == nil {
 		var c *edgar13f.Client
-		if c, err = edgar13f.NewClient(opts...); err == nil {
+		c, err = edgar13f.NewClient(opts...)
+		if errors.Is(err, edgar13f.ErrNoUserAgent) {
+			// Start anyway, so that a client sees why every call fails.
+			fmt.Fprintf(os.Stderr, "edgar13f-mcp: warning: %v\n", err)
+			c, err = edgar13f.NewClient(append(opts, edgar13f.WithFetcher(failingFetcher{err}))...)
+		}
+		if err == nil {
 			return serve(newServer(c, cfg.AgentMode))
 		}
 	}
 	fmt.Fprintf(os.Stderr, "edgar13f-mcp: %v\n", err)
 	return 2
 }
+
+// failingFetcher fails every fetch with err: nothing is sent.
+type failingFetcher struct{ err error }
+
+func (f failingFetcher) Fetch(context.Context, string) ([]byte, error) { return nil, f.err }
 
 // serve runs srv over stdin and stdout until stdin ends or a signal
 // arrives.

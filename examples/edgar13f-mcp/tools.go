@@ -154,15 +154,15 @@ func (s *server) filings(ctx context.Context, raw json.RawMessage) (answer, erro
 	if err != nil {
 		return nil, err
 	}
-	var periods []edgar13f.Date
+	var fopts []edgar13f.FilingsOption
 	if a.Has("period") {
-		periods = append(periods, p)
+		fopts = append(fopts, edgar13f.ForPeriod(p))
 	}
-	fs, err := s.c.Filings(ctx, cik, asOf, periods...)
+	list, err := s.c.Filings(ctx, cik, asOf, fopts...)
 	if err != nil {
 		return nil, err
 	}
-	return func(w io.Writer) error { return wire.WriteFilings(w, cik, asOf, fs) }, nil
+	return func(w io.Writer) error { return wire.WriteFilings(w, cik, asOf, list.Filings) }, nil
 }
 
 // filters decodes cusip, issuer and max_positions, and position_type when

@@ -96,16 +96,19 @@ func runFilings(ctx context.Context, c *edgar13f.Client, o *opts, args []string)
 	if err != nil {
 		return nil, err
 	}
-	var periods []edgar13f.Date
+	var fopts []edgar13f.FilingsOption
 	if o.period != "" {
 		p, err := parseDate("period", o.period)
 		if err != nil {
 			return nil, err
 		}
-		periods = append(periods, p)
+		fopts = append(fopts, edgar13f.ForPeriod(p))
 	}
-	fs, err := c.Filings(ctx, args[0], asOf, periods...)
-	return filings{args[0], asOf, fs}, err
+	list, err := c.Filings(ctx, args[0], asOf, fopts...)
+	if err != nil {
+		return filings{args[0], asOf, nil}, err
+	}
+	return filings{args[0], asOf, list.Filings}, nil
 }
 
 func (o *opts) filters() []edgar13f.Option {

@@ -80,7 +80,7 @@ func writeCSV(w io.Writer, head []string, rows [][]string) error {
 // cite describes one cited filing, with the unit its values are filed in.
 func cite(label string, c edgar13f.Citation) string {
 	unit := "values in dollars"
-	if c.FilingDate.Before(edgar13f.MustParseDate("2023-01-03")) {
+	if c.ValueUnit() == edgar13f.Thousands {
 		unit = "values in thousands of dollars"
 	}
 	return fmt.Sprintf("%-14s %s  %-8s  filed %s  (%s)  %s\n", label, c.Accession, c.Form, c.FilingDate, unit, c.URL)

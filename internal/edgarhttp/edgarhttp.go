@@ -22,15 +22,23 @@ import (
 	"strings"
 	"time"
 
+	"github.com/edgar13f/edgar13f/internal/docerr"
 	"github.com/edgar13f/edgar13f/internal/sleep"
+)
+
+// The retry schedule of a Config whose retry fields are zero.
+const (
+	DefaultMaxAttempts = 6
+	DefaultBaseDelay   = time.Second
+	DefaultMaxDelay    = 2 * time.Minute
 )
 
 // Defaults for zero Config fields.
 const (
 	defaultTimeout     = 60 * time.Second
-	defaultMaxAttempts = 6
-	defaultBaseDelay   = time.Second
-	defaultMaxDelay    = 2 * time.Minute
+	defaultMaxAttempts = DefaultMaxAttempts
+	defaultBaseDelay   = DefaultBaseDelay
+	defaultMaxDelay    = DefaultMaxDelay
 	defaultMaxBytes    = 256 << 20
 )
 
@@ -46,11 +54,11 @@ const drainLimit = 64 << 10
 var ErrNoUserAgent = errors.New("edgarhttp: no user agent")
 
 // ErrNotFound is wrapped by the *Error for a 404 response.
-var ErrNotFound = errors.New("edgarhttp: not found")
+var ErrNotFound = docerr.ErrNotFound
 
 // ErrTooLarge is wrapped by the *Error for a body over the size limit; such
 // a failure is not retried.
-var ErrTooLarge = errors.New("edgarhttp: response body too large")
+var ErrTooLarge = docerr.ErrTooLarge
 
 // Causes recorded in Error.Err.
 var (

@@ -448,7 +448,7 @@ func TestErrorString(t *testing.T) {
 		want string
 	}{
 		{&Error{URL: u, StatusCode: 404, Attempts: 1, Err: ErrNotFound},
-			"edgarhttp: get " + u + ": status 404: edgarhttp: not found"},
+			"edgarhttp: get " + u + ": status 404: edgar13f: document not found"},
 		{&Error{URL: u, StatusCode: 503, Attempts: 6, Err: statusError(503)},
 			"edgarhttp: get " + u + ": status 503: giving up after 6 attempts: edgarhttp: service unavailable"},
 		{&Error{URL: u, Attempts: 2, Err: io.EOF},

@@ -14,15 +14,18 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/edgar13f/edgar13f/internal/docerr"
 )
 
 // ErrNotFound is wrapped by errors for files missing from the mirror.
-var ErrNotFound = errors.New("mirror: not found")
+var ErrNotFound = docerr.ErrNotFound
 
 // ErrTooLarge is wrapped by errors for files over the size limit of FetchMax.
-var ErrTooLarge = errors.New("mirror: file too large")
+var ErrTooLarge = docerr.ErrTooLarge
 
 // PathFor maps an EDGAR URL to its path in a mirror tree:
 // "https://data.sec.gov/submissions/CIK0001067983.json" ->
@@ -124,7 +127,7 @@ func (f *Fetcher) FetchMax(ctx context.Context, url string, maxBytes int64) ([]b
 	}
 	b, err := readFile(f.fsys, p, maxBytes)
 	if err != nil {
-		return nil, fmt.Errorf("mirror: fetch %s: %w", url, err)
+		return nil, fmt.Errorf("%s: %w", url, err)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -173,14 +176,27 @@ func readFile(fsys fs.FS, p string, maxBytes int64) ([]byte, error) {
 
 // DirFS returns a read-only fs.FS of dir that cannot be escaped by ".." or by
 // symlinks pointing outside dir. The directory stays open for the life of
-// the program.
+// the program. The result is a [*Dir], which knows its directory.
 func DirFS(dir string) (fs.FS, error) {
-	root, err := os.OpenRoot(dir)
+	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, fmt.Errorf("mirror: %w", err)
+		return nil, fmt.Errorf("mirror directory %s: %w", dir, err)
 	}
-	return root.FS(), nil
+	root, err := os.OpenRoot(abs)
+	if err != nil {
+		return nil, fmt.Errorf("mirror directory: %w", err)
+	}
+	return &Dir{FS: root.FS(), root: abs}, nil
 }
+
+// A Dir is the file system of a mirror tree on disk.
+type Dir struct {
+	fs.FS
+	root string
+}
+
+// Root returns the absolute path of the tree's directory.
+func (d *Dir) Root() string { return d.root }
 
 // contentTypes maps file extensions to the Content-Type that Handler sends.
 var contentTypes = map[string]string{

@@ -1,7 +1,8 @@
 // Package oracle is a deliberately naive reference implementation of the
-// point-in-time amendment rule of SPEC §2–4 for one CIK, one period and one
-// asOf date. It reads every filing's cover facts up front, has no notion of
-// lazy lookups, and is written straight from the specification text so that
+// point-in-time amendment rule (visibility, base and supplements, declines)
+// for one CIK, one period and one asOf date. It reads every filing's cover
+// facts up front, has no notion of lazy lookups, and is written straight
+// from the rule's statement so that
 // property tests can compare the real resolver against it.
 //
 // Dates are plain day numbers: any monotonic numbering of calendar days.

@@ -251,6 +251,12 @@ equal-length JSON columns, container documents equal to the loose files,
 table row count and value sum equal to the cover's tableEntryTotal/tableValueTotal,
 cover period equal to the submissions reportDate.
 
+Gaps: the real filing lists are copied whole, but only the documents the
+tests use are mirrored. A filing listed without its documents (Berkshire's
+2023Q2 report 0000950123-23-008074, for one) cannot be answered from this
+mirror: the query fails with an error naming the missing document and its
+mirror file, never with a partial answer.
+
 Acceptance timestamps (submissions JSON acceptanceDateTime, container
 ACCEPTANCE-DATETIME): REAL for Berkshire 0000950123-22-012275 (2022-11-14T21:01:07Z),
 0000950123-23-002585 (2023-02-14T21:00:08Z), 0000950123-23-011029 (2023-11-16T21:46:50Z),

@@ -25,7 +25,7 @@ type answer struct {
 	supplements []rec
 }
 
-// resolve applies SPEC §2-§4 to one filer's 13F filings.
+// resolve applies the visibility, amendment and decline rules to one filer's 13F filings.
 func resolve(recs []rec, period, asOf string) answer {
 	known := false
 	var v []rec
@@ -135,7 +135,7 @@ Expected answers for the synthetic filers (CIKs 9000001-9000004) and for the
 Berkshire amendment chains whose real tables are in the mirror. Written by
 testdata/mkmirror from the same data it writes to the mirror; do not edit by hand.
 
-Rules (SPEC §2-§4): a filing is visible on asOf when its filingDate <= asOf.
+Rules: a filing is visible on asOf when its filingDate <= asOf.
 V = the visible 13F-HR and 13F-HR/A of the period sorted by (filing date,
 amendment number with none first, accession). base = the last ORIGINAL or
 RESTATEMENT of V (UNSPECIFIED, a 13F-HR/A without amendmentInfo, counts as a

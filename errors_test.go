@@ -1,0 +1,70 @@
+package edgar13f_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/edgar13f/edgar13f"
+)
+
+// TestErrorTexts: every error says what failed with one "edgar13f: "
+// prefix; a missing mirror document names its URL and mirror file (the
+// recorded mirror lists Berkshire's 2023Q2 report without holding its
+// documents); a diff failure names its period.
+func TestErrorTexts(t *testing.T) {
+	fsys, err := edgar13f.MirrorDir(mirrorDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(fsys)), edgar13f.WithCache(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	const missing = "0000950123-23-008074.txt"
+	_, holdingsErr := c.Holdings(ctx, "1067983", date("2023-06-30"), date("2024-01-01"))
+	_, diffErr := c.Diff(ctx, "1067983", date("2023-06-30"), date("2023-09-30"), date("2024-01-01"))
+	_, declineErr := c.Diff(ctx, "1067983", date("2023-09-30"), date("2023-12-31"), date("2023-10-01"))
+	_, dirErr := edgar13f.MirrorDir("testdata/no-such-mirror")
+	_, uaErr := edgar13f.NewClient(edgar13f.WithUserAgent("someone"), edgar13f.WithCache(nil))
+	tests := []struct {
+		name string
+		err  error
+		is   error
+		has  []string
+	}{
+		{"missing mirror document", holdingsErr, edgar13f.ErrNotFound, []string{"https://www.sec.gov/Archives/edgar/data/1067983/000095012323008074/" + missing, "no file www.sec.gov/", "testdata/mirror"}},
+		{"diff failure", diffErr, edgar13f.ErrNotFound, []string{"period A (2023-06-30)", missing}},
+		{"diff decline", declineErr, edgar13f.ErrNotYetFiled, []string{"period A (2023-09-30)"}},
+		{"missing mirror directory", dirErr, nil, []string{"no-such-mirror"}},
+		{"implausible User-Agent", uaErr, edgar13f.ErrNoUserAgent, []string{`"someone"`, "WithUserAgent"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.err == nil {
+				t.Fatal("no error")
+			}
+			msg := tt.err.Error()
+			if tt.is != nil && !errors.Is(tt.err, tt.is) {
+				t.Errorf("%q does not match %v", msg, tt.is)
+			}
+			if n := strings.Count(msg, "edgar13f: "); n != 1 || !strings.HasPrefix(msg, "edgar13f: ") {
+				t.Errorf("%q: want exactly one leading \"edgar13f: \"", msg)
+			}
+			if strings.Contains(msg, "mirror: mirror:") {
+				t.Errorf("%q repeats a prefix", msg)
+			}
+			for _, h := range tt.has {
+				if !strings.Contains(msg, h) {
+					t.Errorf("%q does not say %q", msg, h)
+				}
+			}
+		})
+	}
+	var fe *edgar13f.FetchError
+	if !errors.As(holdingsErr, &fe) || !strings.HasSuffix(fe.URL, missing) {
+		t.Errorf("missing document: %v is not a *FetchError naming it", holdingsErr)
+	}
+}

@@ -1,0 +1,212 @@
+package edgar13f
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/edgar13f/edgar13f/internal/access"
+	"github.com/edgar13f/edgar13f/internal/submissions"
+)
+
+// This file reads EDGAR's filing lists (data.sec.gov/submissions) through
+// the Client's access layer, under the filing list's freshness rule.
+
+// listEntry is one 13F filing of a filing list, as cached.
+type listEntry struct {
+	Accession       string `json:"a"`
+	Form            Form   `json:"f"`
+	FilingDate      Date   `json:"d"`
+	Period          Date   `json:"p"` // zero when the list has no reportDate
+	PrimaryDocument string `json:"doc,omitempty"`
+	Size            int64  `json:"n,omitempty"` // EDGAR's size of the filing, a hint for reading it
+}
+
+func (e listEntry) listed() listedFiling {
+	return listedFiling{Accession: e.Accession, Form: e.Form, FilingDate: e.FilingDate, Period: e.Period}
+}
+
+// cachedList is a filing list reduced to its 13F entries.
+type cachedList struct {
+	FetchedAt time.Time          `json:"fetched_at"`
+	Entries   []listEntry        `json:"entries"`
+	Pages     []submissions.Page `json:"pages,omitempty"`
+}
+
+// cachedPage is an older page of a filing list reduced to its 13F entries.
+type cachedPage struct {
+	FilingCount int         `json:"n"`
+	Entries     []listEntry `json:"entries"`
+}
+
+// filingIndex holds the 13F entries of one CIK that a query needs.
+type filingIndex struct {
+	entries []listEntry
+}
+
+func (x *filingIndex) listed() []listedFiling {
+	out := make([]listedFiling, len(x.entries))
+	for i, e := range x.entries {
+		out[i] = e.listed()
+	}
+	return out
+}
+
+// filings returns the 13F entries of cik's filing list that a question about
+// filings dated from..asOf needs: the recent block, the older pages whose
+// range meets [from, asOf], and, when none of those shows a 13F filed by
+// asOf, every older page up to asOf (to tell unknown_cik from
+// not_yet_filed). A zero from means all pages up to asOf.
+func (c *Client) filings(ctx context.Context, cik string, from, asOf Date) (*filingIndex, error) {
+	list, err := c.filingList(ctx, cik, asOf)
+	if err != nil {
+		return nil, err
+	}
+	x := &filingIndex{entries: slices.Clone(list.Entries)}
+	loaded := make([]bool, len(list.Pages))
+	load := func(want func(p submissions.Page) bool) error {
+		for i, p := range list.Pages {
+			if loaded[i] || !want(p) {
+				continue
+			}
+			entries, err := c.page(ctx, p)
+			if err != nil {
+				return err
+			}
+			loaded[i] = true
+			x.entries = append(x.entries, entries...)
+		}
+		return nil
+	}
+	startsBy := func(p submissions.Page) bool {
+		d, ok := parseISODate(p.FilingFrom)
+		return !ok || visibleOn(d, asOf)
+	}
+	if err := load(func(p submissions.Page) bool {
+		to, ok := parseISODate(p.FilingTo)
+		return startsBy(p) && (!ok || from.IsZero() || !to.Before(from))
+	}); err != nil {
+		return nil, err
+	}
+	if !knownFiler(x.listed(), asOf) {
+		if err := load(startsBy); err != nil {
+			return nil, err
+		}
+	}
+	slices.SortFunc(x.entries, func(a, b listEntry) int {
+		if c := a.FilingDate.Compare(b.FilingDate); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Accession, b.Accession)
+	})
+	x.entries = slices.CompactFunc(x.entries, func(a, b listEntry) bool { return a.Accession == b.Accession })
+	return x, nil
+}
+
+// filingList returns cik's filing list, from the cache when the cached copy
+// was fetched at least two days after asOf, else from EDGAR.
+func (c *Client) filingList(ctx context.Context, cik string, asOf Date) (*cachedList, error) {
+	key := keyList + cik10(cik)
+	if l, ok := c.cachedList(ctx, key, asOf); ok {
+		return l, nil
+	} else if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	v, err := c.edgar.Shared(ctx, key, func() (any, error) {
+		if l, ok := c.cachedList(ctx, key, asOf); ok {
+			return l, nil // stored by a flight that ended since the lookup above
+		}
+		url := submissionsURL(cik)
+		body, err := c.edgar.Fetch(ctx, url)
+		if access.IsNotFound(err) {
+			return nil, declinef(UnknownCIK, "EDGAR has no filer with CIK %s", cik)
+		}
+		if err != nil {
+			return nil, err
+		}
+		sl, err := submissions.Decode(body)
+		if err != nil {
+			return nil, &ParseError{Document: url, Err: err}
+		}
+		l := &cachedList{FetchedAt: c.clock.Now(), Entries: entries13F(sl.Recent), Pages: sl.Pages}
+		c.keepJSON(ctx, key, l)
+		return l, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*cachedList), nil
+}
+
+// cachedList returns the cached filing list under key if it can answer for asOf.
+func (c *Client) cachedList(ctx context.Context, key string, asOf Date) (*cachedList, bool) {
+	var l cachedList
+	if !c.cachedJSON(ctx, key, &l) || !listAnswers(l.FetchedAt, asOf) {
+		return nil, false
+	}
+	return &l, true
+}
+
+// page returns the 13F entries of an older filing-list page. Pages hold only
+// past filings, so a cached page is kept as long as its filing count agrees
+// with the main list.
+func (c *Client) page(ctx context.Context, p submissions.Page) ([]listEntry, error) {
+	if strings.ContainsAny(p.Name, "/\\") || p.Name == "" || strings.Contains(p.Name, "..") {
+		return nil, &ParseError{Document: "filings.files", Err: fmt.Errorf("bad page name %q", p.Name)}
+	}
+	key := keyPage + p.Name
+	cached := func() ([]listEntry, bool) {
+		var cp cachedPage
+		if !c.cachedJSON(ctx, key, &cp) || cp.FilingCount != p.FilingCount {
+			return nil, false
+		}
+		return cp.Entries, true
+	}
+	if entries, ok := cached(); ok {
+		return entries, nil
+	}
+	v, err := c.edgar.Shared(ctx, key, func() (any, error) {
+		if entries, ok := cached(); ok {
+			return entries, nil
+		}
+		url := submissionsBase + p.Name
+		body, err := c.edgar.Fetch(ctx, url)
+		if err != nil {
+			return nil, err
+		}
+		fs, err := submissions.DecodePage(body)
+		if err != nil {
+			return nil, &ParseError{Document: url, Err: err}
+		}
+		cp := cachedPage{FilingCount: len(fs), Entries: entries13F(fs)}
+		if cp.FilingCount == p.FilingCount {
+			c.keepJSON(ctx, key, cp)
+		}
+		return cp.Entries, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.([]listEntry), nil
+}
+
+// entries13F keeps the 13F filings of a list. Entries with unreadable dates
+// are kept out: they cannot be placed in time, so they cannot be shown.
+func entries13F(fs []submissions.Filing) []listEntry {
+	var out []listEntry
+	for _, f := range fs {
+		form := Form(f.Form)
+		if !form.is13F() {
+			continue
+		}
+		filed, ok := parseISODate(f.FilingDate)
+		if !ok {
+			continue
+		}
+		period, _ := parseISODate(f.ReportDate)
+		out = append(out, listEntry{Accession: f.Accession, Form: form, FilingDate: filed, Period: period, PrimaryDocument: f.PrimaryDocument, Size: f.Size})
+	}
+	return out
+}

@@ -1,0 +1,250 @@
+package edgar13f
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/edgar13f/edgar13f/internal/fold"
+)
+
+// This file validates the arguments of a query and applies the filters of
+// Holdings and Diff (CUSIPs, Issuer, MaxPositions) after the amendment rule.
+
+// query is a validated request.
+type query struct {
+	cik  string // without leading zeros
+	opts queryOptions
+	// issuerKey is the Issuer text folded for matching; cusipSet the upper-case CUSIP filter.
+	issuerKey string
+	cusipSet  map[string]bool
+}
+
+// parseCIK validates a CIK of 1 to 10 ASCII digits and drops leading zeros.
+func parseCIK(s string) (string, error) {
+	if len(s) == 0 || len(s) > 10 {
+		return "", declinef(InvalidArgument, "CIK %q must be 1 to 10 digits", s)
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return "", declinef(InvalidArgument, "CIK %q must be 1 to 10 digits", s)
+		}
+	}
+	t := strings.TrimLeft(s, "0")
+	if t == "" {
+		t = "0"
+	}
+	return t, nil
+}
+
+func checkDate(name string, d Date) error {
+	if !d.valid() {
+		return declinef(InvalidArgument, "%s %04d-%02d-%02d is not a valid date", name, d.Year, int(d.Month), d.Day)
+	}
+	return nil
+}
+
+func isCUSIP(s string) bool {
+	if len(s) != 9 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z') {
+			return false
+		}
+	}
+	return true
+}
+
+// newQuery validates a query's arguments in the precedence of the decline
+// reasons: every invalid_argument check first, then the periods, then
+// unsupported requests.
+// periods are checked to be quarter ends; a diff also needs B after A.
+func newQuery(cik string, dates map[string]Date, periods []Date, opts []Option) (*query, error) {
+	q := &query{}
+	var err error
+	if q.cik, err = parseCIK(cik); err != nil {
+		return nil, err
+	}
+	for _, name := range []string{"asOf", "period", "periodA", "periodB"} {
+		if d, ok := dates[name]; ok {
+			if err := checkDate(name, d); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&q.opts)
+		}
+	}
+	o := &q.opts
+	if o.cusipsSet {
+		if len(o.cusips) < 1 || len(o.cusips) > MaxCUSIPs {
+			return nil, declinef(InvalidArgument, "CUSIP list must hold 1 to %d CUSIPs, not %d", MaxCUSIPs, len(o.cusips))
+		}
+		q.cusipSet = make(map[string]bool, len(o.cusips))
+		seen := make(map[string]bool, len(o.cusips))
+		for _, c := range o.cusips {
+			if !isCUSIP(c) {
+				return nil, declinef(InvalidArgument, "CUSIP %q must be 9 letters or digits", c)
+			}
+			if seen[c] {
+				return nil, declinef(InvalidArgument, "CUSIP %q is listed twice", c)
+			}
+			seen[c] = true
+			q.cusipSet[strings.ToUpper(c)] = true
+		}
+	}
+	if o.issuerSet {
+		q.issuerKey = fold.String(o.issuer)
+		if n := utf8.RuneCountInString(q.issuerKey); n < MinIssuerLen || n > MaxIssuerLen || !utf8.ValidString(o.issuer) {
+			return nil, declinef(InvalidArgument, "issuer text must be %d to %d characters, not %d", MinIssuerLen, MaxIssuerLen, n)
+		}
+	}
+	if o.maxSet && (o.maxPositions < 1 || o.maxPositions > MaxTopPositions) {
+		return nil, declinef(InvalidArgument, "max positions must be 1 to %d, not %d", MaxTopPositions, o.maxPositions)
+	}
+	for _, p := range periods {
+		if !p.IsQuarterEnd() {
+			return nil, declinef(InvalidPeriod, "period %s is not a calendar quarter end (03-31, 06-30, 09-30 or 12-31)", p)
+		}
+	}
+	if len(periods) == 2 && !periods[1].After(periods[0]) {
+		return nil, declinef(InvalidPeriod, "period B %s must be after period A %s", periods[1], periods[0])
+	}
+	if o.positionSet && !strings.EqualFold(strings.TrimSpace(o.positionType), "long") {
+		return nil, declinef(UnsupportedRequest, "position type %q: Form 13F reports long positions only", o.positionType)
+	}
+	return q, nil
+}
+
+// positionKey identifies a position: CUSIP (upper case), PutCall and ShPrn.
+type positionKey struct {
+	CUSIP   string
+	PutCall PutCall
+	ShPrn   ShPrn
+}
+
+func keyOf(h *Holding) positionKey {
+	return positionKey{CUSIP: strings.ToUpper(h.CUSIP), PutCall: h.PutCall, ShPrn: h.ShPrn}
+}
+
+// comparePositionKeys is the tie-break order of every ranking: CUSIP, then PutCall
+// with none first, then SH/PRN.
+func comparePositionKeys(a, b positionKey) int {
+	if c := cmp.Compare(a.CUSIP, b.CUSIP); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.PutCall, b.PutCall); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ShPrn, b.ShPrn)
+}
+
+// keepRow reports whether a row passes the CUSIP and issuer filters.
+func (q *query) keepRow(h *Holding) bool {
+	if q.cusipSet != nil && !q.cusipSet[strings.ToUpper(h.CUSIP)] {
+		return false
+	}
+	if q.opts.issuerSet && !strings.Contains(fold.String(h.NameOfIssuer), q.issuerKey) {
+		return false
+	}
+	return true
+}
+
+// filterRows applies the CUSIP and issuer filters and returns the kept rows.
+func (q *query) filterRows(rows []Holding) []Holding {
+	if q.cusipSet == nil && !q.opts.issuerSet {
+		return rows
+	}
+	kept := rows[:0:0]
+	for i := range rows {
+		if q.keepRow(&rows[i]) {
+			kept = append(kept, rows[i])
+		}
+	}
+	return kept
+}
+
+func matchedCUSIPs(sets ...[]Holding) []string {
+	seen := map[string]bool{}
+	out := []string{}
+	for _, rows := range sets {
+		for i := range rows {
+			c := strings.ToUpper(rows[i].CUSIP)
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (q *query) filterSnapshot(s *Snapshot) {
+	s.Holdings = q.filterRows(s.Holdings)
+	if q.opts.issuerSet {
+		s.MatchedCUSIPs = matchedCUSIPs(s.Holdings)
+	}
+	if !q.opts.maxSet {
+		return
+	}
+	type group struct {
+		key   positionKey
+		value int64
+	}
+	sums := map[positionKey]int64{}
+	var groups []group
+	for i := range s.Holdings {
+		k := keyOf(&s.Holdings[i])
+		if _, ok := sums[k]; !ok {
+			groups = append(groups, group{key: k})
+		}
+		sums[k] = addSat(sums[k], s.Holdings[i].Value)
+	}
+	for i := range groups {
+		groups[i].value = sums[groups[i].key]
+	}
+	slices.SortFunc(groups, func(a, b group) int {
+		if c := cmp.Compare(b.value, a.value); c != 0 {
+			return c
+		}
+		return comparePositionKeys(a.key, b.key)
+	})
+	s.TotalPositions = len(groups)
+	s.Order = ValueDesc
+	n := min(q.opts.maxPositions, len(groups))
+	s.Truncated = len(groups) > n
+	// Positions in rank order; the rows of one position in filed order.
+	rank := make(map[positionKey]int, n)
+	for i, g := range groups[:n] {
+		rank[g.key] = i
+	}
+	byRank := make([][]Holding, n)
+	for _, h := range s.Holdings {
+		if i, ok := rank[keyOf(&h)]; ok {
+			byRank[i] = append(byRank[i], h)
+		}
+	}
+	kept := make([]Holding, 0, len(s.Holdings))
+	for _, rows := range byRank {
+		kept = append(kept, rows...)
+	}
+	s.Holdings = kept
+}
+
+// addSat adds without wrapping past the int64 range.
+func addSat(a, b int64) int64 {
+	s := a + b
+	if (s > a) == (b > 0) {
+		return s
+	}
+	if b > 0 {
+		return 1<<63 - 1
+	}
+	return -1 << 63
+}

@@ -1,0 +1,367 @@
+// Package access is the one way edgar13f reaches EDGAR. A [Layer] holds
+// everything between a question and the bytes of a document:
+//
+//   - the fetcher: EDGAR over HTTP (the caller's User-Agent, request starts
+//     spaced across goroutines and processes, retries with backoff, size
+//     caps per kind of document), or a caller's own fetcher instead;
+//   - the cache, with provenance: every entry is kept under the source it
+//     was read from (live EDGAR, an HTTP mirror at a base URL, a mirror
+//     tree, a caller's fetcher), so an entry read from one source is never
+//     served to a Layer reading another;
+//   - the sharing of identical concurrent fetches (one request, many
+//     waiters).
+//
+// A Client holds exactly one Layer and every capability reads through it,
+// so a process asking 13F, bulk and company questions together still has
+// one limiter and one cache. The Layer keeps no policy about what an entry
+// means or how long it stays fresh: the callers own their keys and their
+// freshness rules.
+//
+// Room for what comes next: SEC's Form 13F Data Sets are zips of about
+// 100 MB, fetched as one request and written to a file under the cache
+// directory without being held in memory. They will arrive as a streaming
+// Download(ctx, url, name) beside Fetch, built on a streaming read of the
+// HTTP client and of a mirror tree (served at the same URL paths), with the
+// same User-Agent, spacing, retries and provenance, and written atomically
+// (temporary file, sync, rename) under [Layer.Dir]. Company data
+// (data.sec.gov/api/xbrl/companyfacts, company_tickers.json, submissions of
+// any form, 10-K and 10-Q documents) needs nothing new: Fetch, the cache
+// and a freshness rule of the caller's, like the filing list's.
+package access
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+
+	"github.com/edgar13f/edgar13f/internal/docerr"
+	"github.com/edgar13f/edgar13f/internal/edgarhttp"
+	"github.com/edgar13f/edgar13f/internal/mirror"
+	"github.com/edgar13f/edgar13f/internal/throttle"
+)
+
+// A Fetcher returns the bytes at an EDGAR URL.
+type Fetcher interface {
+	Fetch(ctx context.Context, url string) ([]byte, error)
+}
+
+// A Cache stores opaque blobs under string keys; any error from Get is a miss.
+type Cache interface {
+	Get(ctx context.Context, key string) ([]byte, error)
+	Put(ctx context.Context, key string, data []byte) error
+}
+
+// Retry is the retry schedule of the HTTP fetcher; zero fields take the
+// defaults of internal/edgarhttp.
+type Retry struct {
+	MaxAttempts int
+	BaseDelay   time.Duration
+	MaxDelay    time.Duration
+}
+
+// Config configures a Layer.
+type Config struct {
+	// Fetcher, when set, replaces the HTTP fetcher: no User-Agent, spacing
+	// or retries apply. Its cache entries belong to the source it names
+	// with a Source() string method; one that names none shares entries
+	// with nothing else (not even another Layer over the same Fetcher).
+	Fetcher Fetcher
+
+	UserAgent  string        // required without Fetcher: "Name email@domain"
+	HTTPClient *http.Client  // under the HTTP fetcher; nil means a default one
+	BaseURL    string        // fetch https://HOST/PATH as BaseURL/HOST/PATH
+	Interval   time.Duration // least time between request starts
+	Retry      Retry
+	LockPath   string // file spacing request starts across processes; "" means this process only
+
+	Cache Cache  // nil means none
+	Dir   string // the cache directory, "" when the cache is not on disk
+
+	// Failed builds the error for a request that failed (after retries):
+	// the URL asked for, the last HTTP status (0 without a response), the
+	// attempts made and the cause.
+	Failed func(url string, status, attempts int, cause error) error
+}
+
+// A Layer reads EDGAR for one Client. It is safe for concurrent use.
+type Layer struct {
+	fetch  fetcher
+	source string
+	cache  Cache
+	dir    string
+	flight singleflight.Group
+}
+
+// fetcher is what a Layer reads through: whole documents, documents of a
+// known size, and document prefixes.
+type fetcher interface {
+	fetch(ctx context.Context, url string) ([]byte, error)
+	fetchSized(ctx context.Context, url string, size int64) ([]byte, error)
+	fetchPrefix(ctx context.Context, url string, enough func([]byte) bool) ([]byte, error)
+}
+
+// New returns a Layer configured by cfg. Without a Fetcher it needs a
+// plausible User-Agent (see [CheckUserAgent]) and fails at once without one.
+func New(cfg Config) (*Layer, error) {
+	l := &Layer{cache: cfg.Cache, dir: cfg.Dir}
+	if cfg.Failed == nil {
+		cfg.Failed = func(url string, status, attempts int, cause error) error {
+			return fmt.Errorf("%sfetch %s: %s", docerr.Prefix, url, docerr.Detail(cause))
+		}
+	}
+	if cfg.Fetcher != nil {
+		l.fetch = callerFetcher{cfg.Fetcher}
+		l.source = "fetcher:" + sourceOf(cfg.Fetcher)
+		return l, nil
+	}
+	if err := CheckUserAgent(cfg.UserAgent); err != nil {
+		return nil, err
+	}
+	sp, err := throttle.New(cfg.Interval, cfg.LockPath)
+	if err != nil {
+		return nil, fmt.Errorf("%srate limiter: %v", docerr.Prefix, err)
+	}
+	hc, err := edgarhttp.New(edgarhttp.Config{
+		UserAgent:   strings.TrimSpace(cfg.UserAgent),
+		HTTPClient:  cfg.HTTPClient,
+		Spacer:      sp,
+		MaxAttempts: cfg.Retry.MaxAttempts,
+		BaseDelay:   cfg.Retry.BaseDelay,
+		MaxDelay:    cfg.Retry.MaxDelay,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s%v", docerr.Prefix, err)
+	}
+	l.fetch = &httpFetcher{client: hc, baseURL: cfg.BaseURL, failed: cfg.Failed}
+	l.source = "edgar"
+	if cfg.BaseURL != "" {
+		l.source = "base:" + strings.TrimRight(cfg.BaseURL, "/")
+	}
+	return l, nil
+}
+
+// sourceOf names the source a caller's Fetcher reads: its Source() when it
+// has one, else a name no other Fetcher gets.
+func sourceOf(f Fetcher) string {
+	if s, ok := f.(interface{ Source() string }); ok && s.Source() != "" {
+		return "named:" + s.Source()
+	}
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return "unnamed:" + hex.EncodeToString(b[:])
+}
+
+// ErrNoUserAgent is returned when the HTTP fetcher has no User-Agent.
+var ErrNoUserAgent = errors.New(docerr.Prefix + `no User-Agent: SEC's fair-access policy asks every client to name itself and an email address ("Name email@domain"); set one with WithUserAgent`)
+
+// emailLike is a plausible email address: something@host.tld.
+var emailLike = regexp.MustCompile(`[^\s@<>()]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}`)
+
+// CheckUserAgent returns an error matching [ErrNoUserAgent] unless ua holds
+// an email-like token and no control characters, as SEC asks ("Name
+// email@domain").
+func CheckUserAgent(ua string) error {
+	ua = strings.TrimSpace(ua)
+	switch {
+	case ua == "":
+		return ErrNoUserAgent
+	case strings.ContainsFunc(ua, func(r rune) bool { return r < ' ' || r == 0x7f }):
+		return &uaError{ua: ua, why: "contains control characters"}
+	case !emailLike.MatchString(ua):
+		return &uaError{ua: ua, why: "has no email address"}
+	}
+	return nil
+}
+
+// uaError reports an implausible User-Agent; it matches ErrNoUserAgent.
+type uaError struct{ ua, why string }
+
+func (e *uaError) Error() string {
+	return fmt.Sprintf(`%sUser-Agent %q %s: SEC's fair-access policy asks for one like "Name email@domain"; set it with WithUserAgent`, docerr.Prefix, e.ua, e.why)
+}
+
+func (e *uaError) Is(target error) bool { return target == ErrNoUserAgent }
+
+// Source names where the Layer reads EDGAR from; it prefixes every cache key.
+func (l *Layer) Source() string { return l.source }
+
+// Dir returns the cache directory, "" when the cache is not on disk.
+func (l *Layer) Dir() string { return l.dir }
+
+// Fetch returns the document at url.
+func (l *Layer) Fetch(ctx context.Context, url string) ([]byte, error) {
+	return l.fetch.fetch(ctx, url)
+}
+
+// FetchSized returns the document at url, expected to hold size bytes
+// (EDGAR's filing list gives each filing's size), so that a large body is
+// read into one buffer. size <= 0 means unknown.
+func (l *Layer) FetchSized(ctx context.Context, url string, size int64) ([]byte, error) {
+	if size <= 0 {
+		return l.fetch.fetch(ctx, url)
+	}
+	return l.fetch.fetchSized(ctx, url, size)
+}
+
+// FetchPrefix returns the start of the document at url, at least up to the
+// first prefix that enough accepts (the whole document when it accepts
+// none). The HTTP fetcher stops reading there; a caller's fetcher reads the
+// whole document.
+func (l *Layer) FetchPrefix(ctx context.Context, url string, enough func([]byte) bool) ([]byte, error) {
+	return l.fetch.fetchPrefix(ctx, url, enough)
+}
+
+// key places a caller's key under the Layer's source.
+func (l *Layer) key(k string) string { return l.source + "|" + k }
+
+// Cached returns the entry under key read from this Layer's source.
+func (l *Layer) Cached(ctx context.Context, key string) ([]byte, bool) {
+	if l.cache == nil {
+		return nil, false
+	}
+	b, err := l.cache.Get(ctx, l.key(key))
+	return b, err == nil
+}
+
+// Keep stores data under key for this Layer's source. A failed write is not
+// a failed query (the answer is right; the next one fetches again), so its
+// error is dropped, and the write is not cut short by ctx ending.
+func (l *Layer) Keep(ctx context.Context, key string, data []byte) {
+	if l.cache != nil {
+		_ = l.cache.Put(context.WithoutCancel(ctx), l.key(key), data)
+	}
+}
+
+// Shared runs fn once for all concurrent callers asking for the same key
+// (identical fetches are made once). The caller that runs fn does so under
+// its own context; if that context ends, the others are not failed by it:
+// each whose own context is still live runs fn again (at most a few times).
+func (l *Layer) Shared(ctx context.Context, key string, fn func() (any, error)) (any, error) {
+	for range 3 {
+		v, err, _ := l.flight.Do(key, func() (any, error) {
+			v, err := fn()
+			if err != nil && ctx.Err() != nil {
+				return nil, &leaderEnded{ctx.Err()}
+			}
+			return v, err
+		})
+		var le *leaderEnded
+		if !errors.As(err, &le) {
+			return v, err
+		}
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, ctxErr
+		}
+	}
+	return nil, fmt.Errorf("%s%s: the callers sharing this fetch kept ending", docerr.Prefix, key)
+}
+
+// leaderEnded reports that the caller running a shared fetch gave up.
+type leaderEnded struct{ err error }
+
+func (e *leaderEnded) Error() string { return e.err.Error() }
+func (e *leaderEnded) Unwrap() error { return e.err }
+
+// IsNotFound reports whether err says a document does not exist.
+func IsNotFound(err error) bool {
+	return errors.Is(err, docerr.ErrNotFound) || errors.Is(err, fs.ErrNotExist)
+}
+
+// Size limits per kind of document; see [MaxBytes].
+const (
+	maxListBytes  = 64 << 20
+	maxCoverBytes = 16 << 20
+	maxTextBytes  = 512 << 20
+	maxOtherBytes = 256 << 20
+)
+
+// MaxBytes returns the size limit of the document at an EDGAR URL: 64 MiB
+// for filing lists (.json; real ones are a few MB), 16 MiB for cover pages
+// (primary_doc.xml; real ones are well under 1 MB), 512 MiB for complete
+// submission text files and other .txt files (an information table of
+// 250,000 rows is about 120 MB), and 256 MiB for any other document.
+func MaxBytes(url string) int64 {
+	switch u := strings.ToLower(url); {
+	case strings.HasSuffix(u, ".json"):
+		return maxListBytes
+	case strings.HasSuffix(u, "/primary_doc.xml"):
+		return maxCoverBytes
+	case strings.HasSuffix(u, ".txt"):
+		return maxTextBytes
+	}
+	return maxOtherBytes
+}
+
+// callerFetcher reads through a caller's Fetcher, which cannot stop early
+// or use a size hint: it reads whole documents.
+type callerFetcher struct{ f Fetcher }
+
+func (c callerFetcher) fetch(ctx context.Context, url string) ([]byte, error) {
+	return c.f.Fetch(ctx, url)
+}
+
+func (c callerFetcher) fetchSized(ctx context.Context, url string, _ int64) ([]byte, error) {
+	return c.f.Fetch(ctx, url)
+}
+
+func (c callerFetcher) fetchPrefix(ctx context.Context, url string, _ func([]byte) bool) ([]byte, error) {
+	return c.f.Fetch(ctx, url)
+}
+
+// httpFetcher reads EDGAR over HTTP through internal/edgarhttp.
+type httpFetcher struct {
+	client  *edgarhttp.Client
+	baseURL string
+	failed  func(url string, status, attempts int, cause error) error
+}
+
+func (f *httpFetcher) fetch(ctx context.Context, url string) ([]byte, error) {
+	return f.do(ctx, url, func(c *edgarhttp.Client, target string) ([]byte, error) {
+		return c.Get(ctx, target)
+	})
+}
+
+func (f *httpFetcher) fetchSized(ctx context.Context, url string, size int64) ([]byte, error) {
+	return f.do(ctx, url, func(c *edgarhttp.Client, target string) ([]byte, error) {
+		return c.WithSizeHint(size).Get(ctx, target)
+	})
+}
+
+func (f *httpFetcher) fetchPrefix(ctx context.Context, url string, enough func([]byte) bool) ([]byte, error) {
+	return f.do(ctx, url, func(c *edgarhttp.Client, target string) ([]byte, error) {
+		return c.GetPrefix(ctx, target, enough)
+	})
+}
+
+// do runs one request for url through get, with the document's size limit,
+// and maps a failure to the error built by failed.
+func (f *httpFetcher) do(ctx context.Context, url string, get func(c *edgarhttp.Client, target string) ([]byte, error)) ([]byte, error) {
+	target := url
+	if f.baseURL != "" {
+		var err error
+		if target, err = mirror.URLFor(f.baseURL, url); err != nil {
+			return nil, f.failed(url, 0, 0, err)
+		}
+	}
+	b, err := get(f.client.WithMaxBytes(MaxBytes(url)), target)
+	if err == nil {
+		return b, nil
+	}
+	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+		return nil, ctxErr
+	}
+	var he *edgarhttp.Error
+	if errors.As(err, &he) {
+		return nil, f.failed(url, he.StatusCode, he.Attempts, he.Err)
+	}
+	return nil, f.failed(url, 0, 1, err)
+}

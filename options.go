@@ -1,0 +1,332 @@
+package edgar13f
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/edgar13f/edgar13f/internal/edgarhttp"
+	"github.com/edgar13f/edgar13f/internal/mirror"
+)
+
+// This file holds every option of the package: how a Client is built
+// (ClientOption), how Holdings and Diff narrow their answers (Option), how
+// Filings chooses filings (FilingsOption) and how FindManager searches
+// (FindOption), with the limits each option is checked against.
+
+// Limits of the query options. Each is named for what it counts; an option
+// outside its limits is declined with [InvalidArgument].
+const (
+	MaxCUSIPs       = 50  // most CUSIPs one [CUSIPs] filter may list
+	MinIssuerLen    = 2   // shortest [Issuer] text, in characters
+	MaxIssuerLen    = 100 // longest [Issuer] text, in characters
+	MaxTopPositions = 200 // largest n of [MaxPositions]
+	MinNameLen      = 3   // shortest [Client.FindManager] name, in characters
+	MaxNameLen      = 100 // longest [Client.FindManager] name, in characters
+	DefaultManagers = 10  // candidates [Client.FindManager] returns without [Limit]
+	MaxManagers     = 20  // largest n of [Limit]
+)
+
+// MaxMaxPositions is the largest n of [MaxPositions].
+//
+// Deprecated: use [MaxTopPositions].
+const MaxMaxPositions = MaxTopPositions
+
+// DefaultRequestInterval is the default spacing of request starts to EDGAR.
+const DefaultRequestInterval = 250 * time.Millisecond
+
+// MinRequestInterval bounds [WithRequestInterval] from below: SEC asks for
+// fewer than 10 requests a second, so intervals must exceed 100ms.
+const MinRequestInterval = 100 * time.Millisecond
+
+// RetryPolicy says how the Client's HTTP fetcher retries a request that
+// failed with 403, 429, 5xx, a network error, a truncated body or an HTML
+// error page. Waits double from BaseDelay up to MaxDelay, with jitter;
+// a Retry-After header is honoured up to MaxDelay. Every attempt also waits
+// for its turn under the rate limit, so retries never exceed it. Zero
+// fields take the values of [DefaultRetryPolicy].
+type RetryPolicy struct {
+	MaxAttempts int           // total attempts per document; default 6
+	BaseDelay   time.Duration // first wait; default 1s
+	MaxDelay    time.Duration // longest single wait; default 2m
+}
+
+// DefaultRetryPolicy returns the policy of a Client built without
+// [WithRetryPolicy]: 6 attempts waiting about 1, 2, 4, 8 and 16 seconds
+// (plus any longer Retry-After up to 2 minutes). SEC throttling can last
+// about ten minutes; a long-running job that must ride it out sets a larger
+// MaxAttempts and MaxDelay.
+func DefaultRetryPolicy() RetryPolicy {
+	return RetryPolicy{MaxAttempts: edgarhttp.DefaultMaxAttempts, BaseDelay: edgarhttp.DefaultBaseDelay, MaxDelay: edgarhttp.DefaultMaxDelay}
+}
+
+type clientOptions struct {
+	userAgent  string
+	cacheDir   string
+	cache      Cache
+	cacheSet   bool
+	fetcher    Fetcher
+	httpClient *http.Client
+	baseURL    string
+	clock      Clock
+	interval   time.Duration
+	retry      RetryPolicy
+	redaction  redactionRule
+}
+
+// A ClientOption configures a [Client]. Options apply in order; the last of
+// a kind wins.
+type ClientOption func(*clientOptions) error
+
+// WithUserAgent sets the User-Agent sent with every EDGAR request. SEC's
+// fair-access policy requires one naming you and an email address, such as
+// "Jane Quant jane@example.com". A Client that reads EDGAR over HTTP cannot
+// be built without one: [NewClient] fails with [ErrNoUserAgent].
+func WithUserAgent(ua string) ClientOption {
+	return func(o *clientOptions) error {
+		o.userAgent = strings.TrimSpace(ua)
+		return nil
+	}
+}
+
+// WithCacheDir sets the directory of the on-disk cache, which also holds
+// the lock file that spaces requests across processes sharing it. The
+// default is $XDG_CACHE_HOME/edgar13f (on Linux usually ~/.cache/edgar13f),
+// else a private per-user directory under the system temp directory.
+func WithCacheDir(dir string) ClientOption {
+	return func(o *clientOptions) error {
+		if dir == "" {
+			return errors.New("edgar13f: WithCacheDir: empty directory")
+		}
+		o.cacheDir = dir
+		o.cache, o.cacheSet = nil, false
+		return nil
+	}
+}
+
+// WithCache replaces the on-disk cache with c. A nil c disables caching:
+// every query fetches what it needs. With a Cache of your own, request
+// spacing is coordinated within this process only.
+func WithCache(c Cache) ClientOption {
+	return func(o *clientOptions) error {
+		o.cache, o.cacheSet = c, true
+		o.cacheDir = ""
+		return nil
+	}
+}
+
+// WithFetcher makes the Client read EDGAR through f instead of over HTTP,
+// for example a [MirrorFetcher] over recorded data. No User-Agent, spacing
+// or retries apply to f. Cache entries read through f belong to f's source
+// (see [Fetcher]).
+func WithFetcher(f Fetcher) ClientOption {
+	return func(o *clientOptions) error {
+		if f == nil {
+			return errors.New("edgar13f: WithFetcher: nil Fetcher")
+		}
+		o.fetcher = f
+		return nil
+	}
+}
+
+// WithHTTPClient sets the HTTP client under the Client's own fetcher (for
+// proxies, timeouts or tests). The User-Agent, spacing and retry logic stay
+// above it. The client is copied.
+func WithHTTPClient(hc *http.Client) ClientOption {
+	return func(o *clientOptions) error {
+		if hc == nil {
+			return errors.New("edgar13f: WithHTTPClient: nil client")
+		}
+		c := *hc
+		o.httpClient = &c
+		return nil
+	}
+}
+
+// WithBaseURL makes the HTTP fetcher request every EDGAR URL
+// https://HOST/PATH as base/HOST/PATH: an EDGAR mirror, proxy or test
+// server in the layout of [MirrorHandler]. User-Agent, spacing, retries and
+// the cache still apply; cache entries read this way belong to base and
+// never answer a Client reading live EDGAR or another base.
+func WithBaseURL(base string) ClientOption {
+	return func(o *clientOptions) error {
+		if _, err := mirror.URLFor(base, "https://www.sec.gov/"+"x"); err != nil {
+			return fmt.Errorf("edgar13f: WithBaseURL: %v", err)
+		}
+		o.baseURL = base
+		return nil
+	}
+}
+
+// WithClock sets the clock used for cache freshness. The default is the
+// system clock.
+func WithClock(c Clock) ClientOption {
+	return func(o *clientOptions) error {
+		if c == nil {
+			return errors.New("edgar13f: WithClock: nil Clock")
+		}
+		o.clock = c
+		return nil
+	}
+}
+
+// WithRequestInterval sets the least time between the starts of two EDGAR
+// requests, across all goroutines and all processes sharing the cache
+// directory. It must exceed [MinRequestInterval]; the default is
+// [DefaultRequestInterval].
+func WithRequestInterval(d time.Duration) ClientOption {
+	return func(o *clientOptions) error {
+		if d <= MinRequestInterval {
+			return fmt.Errorf("edgar13f: WithRequestInterval(%v): must exceed %v (SEC allows fewer than 10 requests a second)", d, MinRequestInterval)
+		}
+		o.interval = d
+		return nil
+	}
+}
+
+// WithRetryPolicy sets how failed EDGAR requests are retried. Zero fields
+// take the values of [DefaultRetryPolicy].
+func WithRetryPolicy(p RetryPolicy) ClientOption {
+	return func(o *clientOptions) error {
+		if p.MaxAttempts < 0 || p.BaseDelay < 0 || p.MaxDelay < 0 {
+			return fmt.Errorf("edgar13f: WithRetryPolicy: negative field in %+v", p)
+		}
+		o.retry = p
+		return nil
+	}
+}
+
+// WithRedaction turns the default redaction rule (see the package
+// documentation) on or off. It is on unless turned off. Rows read with
+// redaction off are cached apart and never served once it is back on.
+func WithRedaction(on bool) ClientOption {
+	return func(o *clientOptions) error {
+		if on {
+			o.redaction = defaultRedaction
+		} else {
+			o.redaction = noRedaction
+		}
+		return nil
+	}
+}
+
+// WithRedactionRule replaces the redaction rule: remove reports whether a
+// row (the Accession and FilingDate fields are not yet set) must be removed.
+// name identifies the rule in cache keys: give each different rule its own
+// name, and a new name whenever the rule changes.
+func WithRedactionRule(name string, remove func(Holding) bool) ClientOption {
+	return func(o *clientOptions) error {
+		if remove == nil || strings.TrimSpace(name) == "" || name == noRedaction.name || name == defaultRedaction.name {
+			return fmt.Errorf("edgar13f: WithRedactionRule: need a non-nil rule and a name of its own (got %q)", name)
+		}
+		o.redaction = redactionRule{
+			name: "custom-" + name,
+			remove: func(issuer, title, cusip string) bool {
+				return remove(Holding{NameOfIssuer: issuer, TitleOfClass: title, CUSIP: cusip})
+			},
+		}
+		return nil
+	}
+}
+
+type queryOptions struct {
+	cusips       []string
+	cusipsSet    bool
+	issuer       string
+	issuerSet    bool
+	maxPositions int
+	maxSet       bool
+	positionType string
+	positionSet  bool
+}
+
+// An Option narrows the answer of [Client.Holdings] or [Client.Diff].
+// Options only filter rows after the amendment rule and redaction have run:
+// they never change which filings are cited. They are checked when the query
+// runs; an out-of-range value is declined with [InvalidArgument].
+type Option func(*queryOptions)
+
+// CUSIPs keeps the rows whose CUSIP is one of cusips, compared
+// case-insensitively (rows keep the CUSIP as filed). The list must hold 1 to
+// [MaxCUSIPs] CUSIPs of 9 letters or digits, with no exact duplicates.
+func CUSIPs(cusips ...string) Option {
+	cs := slices.Clone(cusips)
+	return func(o *queryOptions) { o.cusips, o.cusipsSet = cs, true }
+}
+
+// Issuer keeps the rows whose issuer name contains text, case-insensitively,
+// with runs of white space in both counted as one space. text must be
+// [MinIssuerLen] to [MaxIssuerLen] characters long. The answer then lists the
+// distinct CUSIPs that matched (MatchedCUSIPs). With [CUSIPs], both filters apply.
+func Issuer(text string) Option {
+	return func(o *queryOptions) { o.issuer, o.issuerSet = text, true }
+}
+
+// MaxPositions keeps the n largest positions (1 to [MaxTopPositions]). A
+// position is the rows sharing CUSIP (case-insensitively), PutCall and
+// ShPrn; positions rank by summed value, largest first, then by CUSIP,
+// PutCall (none first) and ShPrn. A position is never split: the answer
+// lists the kept positions in rank order, each with all its rows in filed
+// order (base before supplements). For
+// [Client.Diff], changes rank by the absolute value change instead. The
+// answer then reports TotalPositions, Truncated and Order.
+func MaxPositions(n int) Option {
+	return func(o *queryOptions) { o.maxPositions, o.maxSet = n, true }
+}
+
+// PositionType states which positions are wanted. Form 13F reports long
+// positions only, so "long" is the one accepted value; any other is declined
+// with [UnsupportedRequest].
+func PositionType(t string) Option {
+	return func(o *queryOptions) { o.positionType, o.positionSet = t, true }
+}
+
+type filingsOptions struct {
+	period    Date
+	periodSet bool
+}
+
+// A FilingsOption narrows the answer of [Client.Filings].
+type FilingsOption func(*filingsOptions)
+
+// ForPeriod keeps only the filings whose period of report is period, a
+// calendar quarter end (else [Client.Filings] declines with [InvalidPeriod]).
+// No such filing is an empty answer, not a decline.
+func ForPeriod(period Date) FilingsOption {
+	return func(o *filingsOptions) { o.period, o.periodSet = period, true }
+}
+
+type findOptions struct {
+	asOf     Date
+	asOfSet  bool
+	limit    int
+	limitSet bool
+	progress func(Progress)
+}
+
+// A FindOption adjusts [Client.FindManager].
+type FindOption func(*findOptions)
+
+// FiledBy makes Has13F count only 13F filings visible on asOf: those whose
+// filing date is on or before asOf. Names stay current.
+func FiledBy(asOf Date) FindOption {
+	return func(o *findOptions) { o.asOf, o.asOfSet = asOf, true }
+}
+
+// Limit sets the most candidates returned: 1 to [MaxManagers], default
+// [DefaultManagers].
+func Limit(n int) FindOption {
+	return func(o *findOptions) { o.limit, o.limitSet = n, true }
+}
+
+// ReportProgress has f called while the index is built, which happens on
+// the first use of a cache and when a stale part is refreshed; it is not
+// called when the index is ready. f is called from one goroutine at a time.
+// When several FindManager calls wait for the same build, only the one that
+// started it reports.
+func ReportProgress(f func(Progress)) FindOption {
+	return func(o *findOptions) { o.progress = f }
+}

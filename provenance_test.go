@@ -1,0 +1,181 @@
+package edgar13f_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/edgar13f/edgar13f"
+)
+
+// Cache provenance: every cache entry belongs to the source it was read
+// from, and is never served to a Client reading another source.
+
+// countingServer serves only the mirror files that serve accepts (none
+// when serve is nil) and counts every request.
+func countingServer(t *testing.T, serve func(path string) bool) *atomic.Int64 {
+	t.Helper()
+	var n atomic.Int64
+	h := edgar13f.MirrorHandler(mirrorFS(t))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		if serve == nil || !serve(r.URL.Path) {
+			http.NotFound(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	t.Setenv("PROVENANCE_TEST_BASE", srv.URL)
+	return &n
+}
+
+// provenanceClient returns a Client on the cache directory dir with the
+// tests' fixed clock and opts.
+func provenanceClient(t *testing.T, dir string, opts ...edgar13f.ClientOption) *edgar13f.Client {
+	t.Helper()
+	c, err := edgar13f.NewClient(append([]edgar13f.ClientOption{
+		edgar13f.WithCacheDir(dir),
+		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return fixedNow })),
+	}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// fixtureRun answers the provenance questions from the recorded mirror
+// tree, filling the cache in dir.
+func fixtureRun(t *testing.T, dir string) {
+	t.Helper()
+	fsys, err := edgar13f.MirrorDir(mirrorDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := provenanceClient(t, dir, edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(fsys)))
+	ctx := context.Background()
+	if _, err := c.Filings(ctx, "1067983", date("2024-06-01")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Holdings(ctx, "1067983", date("2023-09-30"), date("2024-06-01")); err != nil {
+		t.Fatal(err)
+	}
+	if ms, err := c.FindManager(ctx, "berkshire"); err != nil || len(ms) == 0 {
+		t.Fatalf("FindManager(berkshire) = %v, %v", ms, err)
+	}
+}
+
+// TestFixtureNeverAnswersLive: after a run over the recorded mirror tree, a
+// Client on the same cache directory reading an HTTP mirror gets that
+// mirror's answers, never the fixture's: requests go out for the filing
+// list, covers, tables and the name index.
+func TestFixtureNeverAnswersLive(t *testing.T) {
+	ctx := context.Background()
+	t.Run("empty mirror", func(t *testing.T) {
+		dir := t.TempDir()
+		fixtureRun(t, dir)
+		requests := countingServer(t, nil)
+		c := provenanceClient(t, dir, edgar13f.WithUserAgent(testUserAgent), edgar13f.WithBaseURL(os.Getenv("PROVENANCE_TEST_BASE")))
+
+		_, err := c.Filings(ctx, "1067983", date("2024-06-01"))
+		if !errors.Is(err, edgar13f.ErrUnknownCIK) {
+			t.Errorf("Filings over an empty mirror = %v; want the empty mirror's unknown_cik", err)
+		}
+		_, err = c.Holdings(ctx, "1067983", date("2023-09-30"), date("2024-06-01"))
+		if !errors.Is(err, edgar13f.ErrUnknownCIK) {
+			t.Errorf("Holdings over an empty mirror = %v; want the empty mirror's unknown_cik", err)
+		}
+		ms, err := c.FindManager(ctx, "berkshire")
+		if !errors.Is(err, edgar13f.ErrNotFound) {
+			t.Errorf("FindManager over an empty mirror = %v, %v; want a missing cik-lookup-data.txt", ms, err)
+		}
+		if n := requests.Load(); n < 3 {
+			t.Errorf("%d requests reached the empty mirror; want one per question at least", n)
+		}
+	})
+
+	// A mirror holding only the filing lists: the covers (Filings) and the
+	// tables (Holdings) must be asked of it too.
+	t.Run("mirror without documents", func(t *testing.T) {
+		dir := t.TempDir()
+		fixtureRun(t, dir)
+		var docs atomic.Int64
+		countingServer(t, func(p string) bool {
+			if strings.HasPrefix(p, "/data.sec.gov/submissions/") {
+				return true
+			}
+			docs.Add(1)
+			return false
+		})
+		c := provenanceClient(t, dir, edgar13f.WithUserAgent(testUserAgent), edgar13f.WithBaseURL(os.Getenv("PROVENANCE_TEST_BASE")))
+		var fe *edgar13f.FetchError
+		if _, err := c.Filings(ctx, "1067983", date("2024-06-01")); !errors.As(err, &fe) || !errors.Is(err, edgar13f.ErrNotFound) || !strings.HasSuffix(fe.URL, "/primary_doc.xml") {
+			t.Errorf("Filings without covers = %v; want a missing cover page", err)
+		}
+		before := docs.Load()
+		if _, err := c.Holdings(ctx, "1067983", date("2023-09-30"), date("2024-06-01")); !errors.As(err, &fe) || !errors.Is(err, edgar13f.ErrNotFound) || !strings.HasSuffix(fe.URL, ".txt") {
+			t.Errorf("Holdings without tables = %v; want a missing submission text file", err)
+		}
+		if docs.Load() == before {
+			t.Errorf("Holdings asked the mirror for no document")
+		}
+	})
+}
+
+// TestMissingFixtureDirNeverAnswers: a fixture directory that does not
+// exist is refused, and a file system without a name of its own answers
+// nothing from the entries another source left in the cache.
+func TestMissingFixtureDirNeverAnswers(t *testing.T) {
+	dir := t.TempDir()
+	fixtureRun(t, dir)
+	missing := filepath.Join(t.TempDir(), "no-such-mirror")
+	if _, err := edgar13f.MirrorDir(missing); err == nil {
+		t.Errorf("MirrorDir(%s) of a directory that does not exist: no error", missing)
+	}
+	c := provenanceClient(t, dir, edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(os.DirFS(missing))))
+	ctx := context.Background()
+	if s, err := c.Holdings(ctx, "1067983", date("2023-09-30"), date("2024-06-01")); err == nil {
+		t.Errorf("Holdings through a missing fixture directory answered %s from the cache", s.Base.Accession)
+	}
+	if ms, err := c.FindManager(ctx, "berkshire"); err == nil {
+		t.Errorf("FindManager through a missing fixture directory answered %v from the cache", ms)
+	}
+}
+
+// TestSameSourceSharesEntries: Clients reading the same mirror directory
+// share the cache, so provenance costs no requests.
+func TestSameSourceSharesEntries(t *testing.T) {
+	dir := t.TempDir()
+	fixtureRun(t, dir)
+	fsys, err := edgar13f.MirrorDir(mirrorDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &countingFetcher{next: edgar13f.NewMirrorFetcher(fsys)}
+	c := provenanceClient(t, dir, edgar13f.WithFetcher(sourced{f, f.next.(*edgar13f.MirrorFetcher).Source()}))
+	ctx := context.Background()
+	if _, err := c.Holdings(ctx, "1067983", date("2023-09-30"), date("2024-06-01")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.FindManager(ctx, "berkshire"); err != nil {
+		t.Fatal(err)
+	}
+	if urls := f.take(); len(urls) != 0 {
+		t.Errorf("a second Client on the same mirror directory fetched %q", urls)
+	}
+}
+
+// sourced gives a Fetcher a Source.
+type sourced struct {
+	edgar13f.Fetcher
+	source string
+}
+
+func (s sourced) Source() string { return s.source }

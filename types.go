@@ -1,0 +1,249 @@
+package edgar13f
+
+import (
+	"time"
+)
+
+// This file holds the vocabulary of the answers: forms, filings, holdings,
+// snapshots and comparisons.
+
+// A Form is an EDGAR submission type. edgar13f handles the four 13F forms.
+type Form string
+
+// The 13F submission types. Both kinds of holdings-report amendment are filed
+// as [Form13FHRA]; the cover page tells them apart (see [AmendmentType]).
+const (
+	Form13FHR  Form = "13F-HR"   // holdings report
+	Form13FHRA Form = "13F-HR/A" // amendment to a holdings report
+	Form13FNT  Form = "13F-NT"   // notice: holdings reported by other managers
+	Form13FNTA Form = "13F-NT/A" // amendment to a notice
+)
+
+func (f Form) is13F() bool {
+	return f == Form13FHR || f == Form13FHRA || f == Form13FNT || f == Form13FNTA
+}
+
+func (f Form) isHoldingsReport() bool { return f == Form13FHR || f == Form13FHRA }
+
+func (f Form) isNotice() bool { return f == Form13FNT || f == Form13FNTA }
+
+// An AmendmentType is the kind of a 13F-HR/A as its cover page states it.
+// The empty AmendmentType means none: an original filing, or an amendment
+// whose cover omits the type (which edgar13f treats as a restatement).
+type AmendmentType string
+
+// The amendment types of a 13F cover page.
+const (
+	Restatement AmendmentType = "RESTATEMENT"  // replaces the whole report
+	NewHoldings AmendmentType = "NEW HOLDINGS" // adds rows to the report on file
+)
+
+// A PutCall says whether a row is an option position. The empty PutCall means
+// the row is not an option.
+type PutCall string
+
+// The option kinds of an information-table row.
+const (
+	Put  PutCall = "PUT"
+	Call PutCall = "CALL"
+)
+
+// A ShPrn says what a row's share amount counts.
+type ShPrn string
+
+// The amount kinds of an information-table row.
+const (
+	Shares    ShPrn = "SH"  // number of shares
+	Principal ShPrn = "PRN" // principal amount of debt, in dollars
+)
+
+// A Citation identifies one EDGAR filing that an answer relies on.
+type Citation struct {
+	Accession  string // accession number as EDGAR prints it, e.g. "0000950123-23-011029"
+	Form       Form   // 13F-HR or 13F-HR/A
+	FilingDate Date   // EDGAR's Filing Date; it alone decides visibility
+	URL        string // the filing's EDGAR index page
+}
+
+// A Filing is one 13F submission as EDGAR lists it, with the facts its cover
+// page adds.
+type Filing struct {
+	Accession     string
+	Form          Form
+	FilingDate    Date // EDGAR's Filing Date; it alone decides visibility
+	Period        Date // period of report: cover page, else EDGAR's list
+	IsAmendment   bool
+	AmendmentNo   int           // 0 when the filing is not a numbered amendment
+	AmendmentType AmendmentType // "" for originals and notices, or when the cover omits it
+	ReportType    string        // from the cover, e.g. "13F HOLDINGS REPORT"; "" when no XML cover exists
+	ManagerName   string        // filing manager's name as on the cover; "" when no XML cover exists
+	URL           string        // EDGAR index page of the filing
+}
+
+// Citation returns the citation of f.
+func (f Filing) Citation() Citation {
+	return Citation{Accession: f.Accession, Form: f.Form, FilingDate: f.FilingDate, URL: f.URL}
+}
+
+// A FilingList is the answer of [Client.Filings]: the 13F filings of one
+// manager that EDGAR had accepted on AsOf.
+type FilingList struct {
+	CIK     string   // without leading zeros
+	AsOf    Date     // knowledge date of the answer
+	Period  Date     // the period asked for with [ForPeriod]; zero for every period
+	Filings []Filing // sorted by filing date, then accession
+}
+
+// A Holding is one row of a 13F information table, exactly as filed.
+type Holding struct {
+	Accession            string  // accession of the filing this row comes from
+	FilingDate           Date    // filing date of that filing; see [Holding.ValueDollars]
+	NameOfIssuer         string  // as filed
+	TitleOfClass         string  // as filed
+	CUSIP                string  // as filed (case preserved; compare case-insensitively)
+	FIGI                 string  // "" when not filed
+	Value                int64   // as filed: thousands of dollars before 2023-01-03, dollars since
+	SharesOrPrincipal    int64   // sshPrnamt, as filed
+	ShPrn                ShPrn   // SH or PRN
+	PutCall              PutCall // "" unless the row is an option
+	InvestmentDiscretion string  // SOLE, DFND or OTR
+	OtherManager         string  // "" when not filed; otherwise as filed (e.g. "4,8,11")
+	VotingSole           int64
+	VotingShared         int64
+	VotingNone           int64
+}
+
+// A ValueUnit is the unit of the value column of a 13F information table.
+type ValueUnit string
+
+// The units of [Holding.Value]; which one a filing uses follows from its
+// filing date ([ValueUnitOf]).
+const (
+	Thousands ValueUnit = "thousands" // thousands of dollars: filings made before 2023-01-03
+	Dollars   ValueUnit = "dollars"   // whole dollars: filings made on or after 2023-01-03
+)
+
+// dollarsCutover is the first filing date on which EDGAR requires 13F values
+// in whole dollars rather than thousands.
+var dollarsCutover = Date{2023, time.January, 3}
+
+// ValueUnitOf returns the unit in which a 13F filing made on filed reports
+// values: [Thousands] before 2023-01-03 (the date the SEC switched Form 13F
+// to whole dollars), else [Dollars]. It goes by the filing date, not the
+// period, so late filings and amendments of old periods filed since then
+// are in dollars. Some filers kept reporting thousands after the change;
+// no rule can tell those apart (see [Holding.ValueDollars]).
+func ValueUnitOf(filed Date) ValueUnit {
+	if filed.Before(dollarsCutover) {
+		return Thousands
+	}
+	return Dollars
+}
+
+// ValueUnit returns the unit in which the cited filing reports values.
+func (c Citation) ValueUnit() ValueUnit { return ValueUnitOf(c.FilingDate) }
+
+// ValueDollars returns the row's value in whole dollars: [Holding.Value]
+// multiplied by 1,000 when the row's filing was filed before 2023-01-03 (the
+// date the SEC switched Form 13F from thousands to dollars), and unchanged
+// otherwise. The rule follows the filing date, not the period, so late
+// filings and amendments of old periods filed since 2023 count as dollars.
+//
+// It cannot fix filer errors: some filings made after the cutover still
+// report thousands (one real example is Bull Street Advisors' 2022Q4 report,
+// accession 0001790837-23-000002, filed 2023-02-28), and ValueDollars
+// under-states those by a factor of 1,000. A value too large for int64 after
+// scaling is returned as math.MaxInt64.
+func (h Holding) ValueDollars() int64 {
+	if ValueUnitOf(h.FilingDate) == Dollars {
+		return h.Value
+	}
+	const max = 1<<63 - 1
+	if h.Value > max/1000 {
+		return max
+	}
+	return h.Value * 1000
+}
+
+// An Order names how a truncated answer was ranked.
+type Order string
+
+// The orders used by [MaxPositions].
+const (
+	ValueDesc         Order = "value_desc"           // Holdings: summed value, largest first
+	AbsValueDeltaDesc Order = "abs_value_delta_desc" // Diff: |value change|, largest first
+)
+
+// A Snapshot is the effective 13F holdings of one manager for one period, as
+// EDGAR had accepted them on AsOf: the rows of Base followed by the rows of
+// each new-holdings amendment filed after it.
+type Snapshot struct {
+	CIK      string     // without leading zeros
+	Period   Date       // period of report
+	AsOf     Date       // knowledge date of the answer
+	Base     Citation   // the original or restatement in force on AsOf
+	Sources  []Citation // Base, then each new-holdings supplement, in filing order
+	Holdings []Holding  // rows exactly as filed, base first; filtered if options were given
+
+	// MatchedCUSIPs is set (possibly empty, never nil) when the [Issuer]
+	// filter was given: the sorted distinct CUSIPs (upper-case) of the rows it kept.
+	MatchedCUSIPs []string
+	// TotalPositions, Truncated and Order are set when [MaxPositions] was
+	// given: the number of positions after the other filters and before the
+	// cut, whether positions were cut, and the ranking used.
+	TotalPositions int
+	Truncated      bool
+	Order          Order
+}
+
+// A ChangeType classifies one position in a [Comparison].
+type ChangeType string
+
+// The change types of a [Change].
+const (
+	Added     ChangeType = "added"     // absent in period A
+	Removed   ChangeType = "removed"   // absent in period B
+	Increased ChangeType = "increased" // more shares or principal in B
+	Decreased ChangeType = "decreased" // fewer shares or principal in B
+	Unchanged ChangeType = "unchanged" // the same shares or principal
+)
+
+// A Change is one consolidated position compared across two periods. A
+// position is keyed by CUSIP (case-insensitively), PutCall and ShPrn; the
+// shares and values of all its rows are summed. An absent side counts 0.
+// Values are summed as filed (see [Holding.Value]); across the 2023-01-03
+// units change the two sides are in different units.
+type Change struct {
+	CUSIP        string // upper-case
+	NameOfIssuer string // any name filed for the position, period B preferred
+	PutCall      PutCall
+	ShPrn        ShPrn
+	SharesA      int64
+	SharesB      int64
+	SharesDelta  int64 // SharesB - SharesA
+	ValueA       int64
+	ValueB       int64
+	ValueDelta   int64 // ValueB - ValueA
+	Type         ChangeType
+}
+
+// A Comparison is the change in one manager's 13F holdings between two
+// periods, both resolved as EDGAR had accepted them on AsOf.
+type Comparison struct {
+	CIK      string // without leading zeros
+	PeriodA  Date
+	PeriodB  Date
+	AsOf     Date
+	BaseA    Citation
+	BaseB    Citation
+	SourcesA []Citation
+	SourcesB []Citation
+	Changes  []Change // ordered by CUSIP, PutCall, ShPrn unless MaxPositions was given
+
+	// MatchedCUSIPs, TotalPositions, Truncated and Order are set as in
+	// [Snapshot], counting changes instead of positions.
+	MatchedCUSIPs  []string
+	TotalPositions int
+	Truncated      bool
+	Order          Order
+}

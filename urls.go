@@ -1,0 +1,28 @@
+package edgar13f
+
+import "strings"
+
+// EDGAR's URLs, one home each.
+
+const (
+	submissionsBase = "https://data.sec.gov/submissions/"
+	archivesBase    = "https://www.sec.gov/Archives/edgar/data/"
+	cikLookupURL    = "https://www.sec.gov/Archives/edgar/cik-lookup-data.txt"
+	fullIndexBase   = "https://www.sec.gov/Archives/edgar/full-index/"
+)
+
+// cik10 is a CIK (without leading zeros) as EDGAR writes it in file names.
+func cik10(cik string) string { return strings.Repeat("0", 10-len(cik)) + cik }
+
+// submissionsURL is the filing list of a CIK.
+func submissionsURL(cik string) string { return submissionsBase + "CIK" + cik10(cik) + ".json" }
+
+// folderURL is the folder of a filing, ending in "/".
+func folderURL(cik, accession string) string {
+	return archivesBase + cik + "/" + strings.ReplaceAll(accession, "-", "") + "/"
+}
+
+// indexURL is the EDGAR index page cited for a filing.
+func indexURL(cik, accession string) string {
+	return folderURL(cik, accession) + accession + "-index.htm"
+}
