@@ -394,11 +394,23 @@ func (s *scanner) ws() {
 	}
 }
 
-// object reads an object, calling member for each key with the scanner
+// null skips white space and reports whether a null follows, reading it.
+func (s *scanner) null() bool {
+	s.ws()
+	if bytes.HasPrefix(s.b[s.i:], []byte("null")) {
+		s.i += 4
+		return true
+	}
+	return false
+}
+
+// object reads an object (null reads as an empty one), calling member for each key with the scanner
 // positioned at the value; member must consume the value. A key with
 // escapes is unescaped first.
 func (s *scanner) object(member func(key []byte) error) error {
-	s.ws()
+	if s.null() {
+		return nil
+	}
 	if s.i >= len(s.b) || s.b[s.i] != '{' {
 		return s.errorf("want an object")
 	}
@@ -437,9 +449,11 @@ func (s *scanner) object(member func(key []byte) error) error {
 	}
 }
 
-// array reads an array, calling elem for each element.
+// array reads an array (null reads as an empty one), calling elem for each element.
 func (s *scanner) array(elem func() error) error {
-	s.ws()
+	if s.null() {
+		return nil
+	}
 	if s.i >= len(s.b) || s.b[s.i] != '[' {
 		return s.errorf("want an array")
 	}
@@ -493,9 +507,7 @@ func (s *scanner) str() ([]byte, error) {
 
 // stringOrNull reads a string or null.
 func (s *scanner) stringOrNull() (v string, null bool, err error) {
-	s.ws()
-	if bytes.HasPrefix(s.b[s.i:], []byte("null")) {
-		s.i += 4
+	if s.null() {
 		return "", true, nil
 	}
 	b, err := s.str()
