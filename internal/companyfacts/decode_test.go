@@ -86,7 +86,7 @@ func TestDecodeErrors(t *testing.T) {
 	for _, in := range []string{
 		``, `[]`, `{}`, `{"cik":1`, `{"cik":1}x`, `{"cik":1,}`, `{"cik":"abc"}`, `{"cik":12345678901}`,
 		`{"cik":1,"entityName":"a` + "\x01" + `"}`, `{"cik":1,"x":"\q"}`, `{"cik":1,"x":01}`, `{"cik":1,"x":tru}`,
-		fact(`{"end":"2020-12-31","val":1,"accn":"a","form":"10-K"}`),                     // no filed
+		fact(`{"end":"2020-12-31","val":1,"accn":"a","form":"10-K"}`),                      // no filed
 		fact(`{"end":"2020-12-31","val":1,"accn":"a","filed":"2021-01-01"}`),               // no form
 		fact(`{"end":"2020-12-31","val":1,"accn":"a","form":"10-K","filed":"2021-02-30"}`), // no such day
 		fact(`{"end":"2020-12-31","val":"1","accn":"a","form":"10-K","filed":"2021-01-01"}`),
