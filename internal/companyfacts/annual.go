@@ -112,7 +112,7 @@ func (f *Facts) Annual(conceptName string, asOf Day, years int) (*Answer, error)
 		tags = nil
 		for _, name := range c.tags {
 			tax, local, _ := strings.Cut(name, ":")
-			if t := f.lookup(tax, local); t != nil && t.firstFiled <= asOf {
+			if t := f.lookup(tax, local); t != nil && visible(t.firstFiled, asOf) {
 				tags = []string{name}
 				break
 			}
@@ -126,13 +126,13 @@ func (f *Facts) Annual(conceptName string, asOf Day, years int) (*Answer, error)
 	for ti, name := range tags {
 		tax, local, _ := strings.Cut(name, ":")
 		t := f.lookup(tax, local)
-		if t == nil || t.firstFiled > asOf {
+		if t == nil || !visible(t.firstFiled, asOf) {
 			continue
 		}
 		for ui := range t.units {
 			u := &t.units[ui]
 			rank, ok := unitRank(c, u.name)
-			if !ok || u.firstFiled > asOf {
+			if !ok || !visible(u.firstFiled, asOf) {
 				continue
 			}
 			periods, err := f.periods(u, c, asOf)
@@ -180,6 +180,10 @@ func (f *Facts) Annual(conceptName string, asOf Day, years int) (*Answer, error)
 	}
 	return ans, nil
 }
+
+// visible reports whether something filed on filed is visible on asOf: the
+// point-in-time rule. A zero filed (a tag or unit without facts) never is.
+func visible(filed, asOf Day) bool { return filed != 0 && filed <= asOf }
 
 // candidate is one (tag, unit) an alias could answer with.
 type candidate struct {
@@ -239,7 +243,7 @@ func (f *Facts) periods(u *unit, c concept, asOf Day) ([]period, error) {
 	var out []period
 	for _, x := range facts {
 		fl := &f.filings[x.filing]
-		if fl.filed > asOf {
+		if !visible(fl.filed, asOf) {
 			continue
 		}
 		if c.alias {

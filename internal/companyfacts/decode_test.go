@@ -207,3 +207,17 @@ func refQuirks(data []byte) bool {
 		keyNext = expectKey()
 	}
 }
+
+// TestEmptyUnitIsNeverVisible checks that a tag whose units hold no facts
+// is unknown on every date: nothing filed says it exists.
+func TestEmptyUnitIsNeverVisible(t *testing.T) {
+	f, err := Decode([]byte(`{"cik":1,"facts":{"us-gaap":{"T":{"units":{"USD":[]}},"U":{"units":{}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []string{"us-gaap:T", "T", "us-gaap:U"} {
+		if _, err := f.Annual(c, DayOf(2100, 1, 1), 3); !errors.Is(err, ErrUnknownConcept) {
+			t.Errorf("Annual(%s) error = %v; want ErrUnknownConcept", c, err)
+		}
+	}
+}
