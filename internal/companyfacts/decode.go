@@ -519,7 +519,14 @@ func (s *scanner) stringOrNull() (v string, null bool, err error) {
 // characters are rejected, as JSON requires.
 func (s *scanner) stringEnd() (end int, escaped bool, err error) {
 	i := s.i + 1
-	for i < len(s.b) {
+	for {
+		// Skip eight ordinary bytes at a time.
+		for i+8 <= len(s.b) && !special8(binary.LittleEndian.Uint64(s.b[i:])) {
+			i += 8
+		}
+		if i >= len(s.b) {
+			break
+		}
 		c := s.b[i]
 		switch {
 		case c == '"':
@@ -550,6 +557,15 @@ func (s *scanner) stringEnd() (end int, escaped bool, err error) {
 	return 0, false, s.errorf("unterminated string")
 }
 
+// special8 reports whether any of the eight bytes in x is '"', '\\' or a
+// control character (below 0x20): the bytes a string scan must look at.
+func special8(x uint64) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	q := x ^ (lo * '"')
+	bs := x ^ (lo * '\\')
+	return ((q-lo)&^q|(bs-lo)&^bs|(x-lo*0x20)&^x)&hi != 0
+}
+
 func isHex4(b []byte) bool {
 	for _, c := range b {
 		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
@@ -575,7 +591,7 @@ func (s *scanner) scalar() ([]byte, error) {
 		}
 		return s.b[start:end], nil
 	case c == '-' || '0' <= c && c <= '9':
-		for s.i < len(s.b) && strings.IndexByte("+-.0123456789eE", s.b[s.i]) >= 0 {
+		for s.i < len(s.b) && numberByte(s.b[s.i]) {
 			s.i++
 		}
 		if !isNumber(s.b[start:s.i]) {
@@ -591,6 +607,11 @@ func (s *scanner) scalar() ([]byte, error) {
 		}
 	}
 	return nil, s.errorf("want a value")
+}
+
+// numberByte reports whether c can occur in a JSON number.
+func numberByte(c byte) bool {
+	return '0' <= c && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
 }
 
 // skip reads any value.
