@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -27,12 +28,19 @@ func readReal(tb testing.TB, name string) []byte {
 	return b
 }
 
+var decoded sync.Map // file name -> *Facts
+
+// decodeReal returns a real document decoded (once; Facts is immutable).
 func decodeReal(tb testing.TB, name string) *Facts {
 	tb.Helper()
+	if f, ok := decoded.Load(name); ok {
+		return f.(*Facts)
+	}
 	f, err := Decode(readReal(tb, name))
 	if err != nil {
 		tb.Fatal(err)
 	}
+	decoded.Store(name, f)
 	return f
 }
 
