@@ -57,6 +57,12 @@ func TestRestatements(t *testing.T) {
 			"FY2010 2010-09-25 14013000000 0001193125-10-238044 10-K 2010-10-27",
 			"FY2009 2009-09-26 8235000000 0001193125-10-238044 10-K 2010-10-27 restated; first 5704000000 0001193125-09-214859 10-K 2009-10-27",
 		}},
+		{"Apple FY2010 net income: an 8-K of 2013-04-24 repeats it and does not count", "CIK0000320193", "net_income", "2013-06-30", 3, []string{
+			"us-gaap:NetIncomeLoss USD",
+			"FY2012 2012-09-29 41733000000 0001193125-12-444068 10-K 2012-10-31",
+			"FY2011 2011-09-24 25922000000 0001193125-12-444068 10-K 2012-10-31 first 0001193125-11-282113",
+			"FY2010 2010-09-25 14013000000 0001193125-12-444068 10-K 2012-10-31 first 0001193125-10-238044",
+		}},
 		{"Apple EPS before the 2020 4-for-1 split reached a 10-K", "CIK0000320193", "eps", "2020-10-29", 2, []string{
 			"us-gaap:EarningsPerShareDiluted USD/shares",
 			"FY2019 2019-09-28 11.89 0000320193-19-000119 10-K 2019-10-31",
@@ -354,5 +360,24 @@ func TestAnswersCiteOnlyAnnualForms(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestOneTagPerAnswer shows the cost of answering from one tag: NVIDIA
+// reported FY2019 revenue only under ASC 606's tag, and the tag with the
+// latest period (Revenues) has no FY2019 value, so that year is missing
+// rather than taken from another tag.
+func TestOneTagPerAnswer(t *testing.T) {
+	a, err := decodeReal(t, "CIK0001045810").Annual("revenue", day("2024-06-30"), 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range a.Values {
+		got = append(got, fmt.Sprintf("FY%d", v.FiscalYear))
+	}
+	want := []string{"FY2024", "FY2023", "FY2022", "FY2021", "FY2020", "FY2018", "FY2017"}
+	if a.Tag != "us-gaap:Revenues" || !cmp.Equal(want, got) {
+		t.Errorf("tag %s, years %v; want us-gaap:Revenues, %v", a.Tag, got, want)
 	}
 }
