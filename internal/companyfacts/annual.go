@@ -50,7 +50,9 @@ type Value struct {
 //
 // concept is an alias or synonym (see [Aliases]; any case), a tag
 // "taxonomy:Name", or a bare "Name" looked up in us-gaap, ifrs-full and dei,
-// in that order. A concept that is none of these, or a tag no filing on or
+// in that order. Aliases match in any case, so a tag whose name is also an
+// alias ("Cash", "Revenue", "Equity") must be written with its taxonomy
+// ("us-gaap:Cash"). A concept that is none of these, or a tag no filing on or
 // before asOf used, is an error wrapping [ErrUnknownConcept]. A known concept
 // with no annual value visible on asOf is an answer with no values.
 //

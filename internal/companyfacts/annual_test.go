@@ -381,3 +381,42 @@ func TestOneTagPerAnswer(t *testing.T) {
 		t.Errorf("tag %s, years %v; want us-gaap:Revenues, %v", a.Tag, got, want)
 	}
 }
+
+// TestConcurrentAnswers runs queries on one Facts from many goroutines
+// (run with -race).
+func TestConcurrentAnswers(t *testing.T) {
+	f := decodeReal(t, "CIK0000320193")
+	want, err := f.Annual("revenue", day("2020-01-01"), MaxYears)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			for _, a := range aliases {
+				if _, err := f.Annual(a.Name, day("2022-01-01"), MaxYears); err != nil {
+					errs <- err
+					return
+				}
+			}
+			got, err := f.Annual("revenue", day("2020-01-01"), MaxYears)
+			if err == nil && !cmp.Equal(want, got) {
+				err = fmt.Errorf("answers differ")
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestKindString(t *testing.T) {
+	for k, want := range map[Kind]string{Money: "money", Balance: "balance", PerShare: "per_share", Shares: "shares", 0: "Kind(0)"} {
+		if got := k.String(); got != want {
+			t.Errorf("Kind(%d).String() = %q; want %q", int(k), got, want)
+		}
+	}
+}

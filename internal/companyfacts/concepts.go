@@ -22,6 +22,16 @@ const (
 	Shares                   // an instant count of shares
 )
 
+var kindNames = [...]string{"", "money", "balance", "per_share", "shares"}
+
+// String returns the kind's snake_case name, e.g. "per_share".
+func (k Kind) String() string {
+	if k < Money || k > Shares {
+		return fmt.Sprintf("Kind(%d)", int(k))
+	}
+	return kindNames[k]
+}
+
 // An Alias is a named concept and the tags that report it, in order of
 // preference.
 type Alias struct {
