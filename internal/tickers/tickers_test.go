@@ -2,6 +2,7 @@ package tickers
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -176,4 +177,42 @@ func BenchmarkSearch(b *testing.B) {
 	for b.Loop() {
 		x.Search("jp morgan", DefaultLimit)
 	}
+}
+
+// FuzzSearch checks, for any query, that results respect the limit, come
+// in rank order, list each company once and match the query as their rank
+// says.
+func FuzzSearch(f *testing.F) {
+	x := realIndex(f)
+	for _, q := range []string{"JPM", "apple", "jp morgan", "Chase JPMorgan", "brk.b", "é", "\xff", "a'b"} {
+		f.Add(q, 5)
+	}
+	f.Fuzz(func(t *testing.T, q string, limit int) {
+		ms := x.Search(q, limit)
+		want := limit
+		if want < 1 {
+			want = DefaultLimit
+		}
+		if len(ms) > min(want, MaxLimit) {
+			t.Fatalf("%d results for limit %d", len(ms), limit)
+		}
+		seen := map[string]bool{}
+		for i, m := range ms {
+			if seen[m.CIK] {
+				t.Fatalf("%s listed twice", m.CIK)
+			}
+			seen[m.CIK] = true
+			if i > 0 && m.Rank < ms[i-1].Rank {
+				t.Fatalf("rank %v after %v", m.Rank, ms[i-1].Rank)
+			}
+			if m.Rank == ExactTicker && !slices.Contains(m.Tickers, normTicker(strings.TrimSpace(q))) {
+				t.Fatalf("exact ticker %q not among %v", q, m.Tickers)
+			}
+			if m.Rank == NamePrefix || m.Rank == NameSubstring {
+				if !strings.Contains(strings.Join(fold(m.Name), ""), strings.Join(fold(q), "")) {
+					t.Fatalf("%q does not contain %q", m.Name, q)
+				}
+			}
+		}
+	})
 }
