@@ -94,7 +94,9 @@ type Value struct {
 // the period's end, unless the period ends after the fiscal year of the
 // filing that first reported it (a cover-page count of shares dated weeks
 // after the balance sheet), in which case it ends at that filing's fiscal
-// year end: the latest end of the filing's annual durations. So Apple's
+// year end: the latest end of the filing's annual durations (or, without
+// any, of its balance-sheet instants; with neither, the period's own end is
+// used). So Apple's
 // year ended 2024-09-28 is 2024, NVIDIA's year ended 2024-01-28 is 2024 (as
 // NVIDIA names it), and a December year ended 2022-01-01 is 2021. Companies
 // that name a year ending in late January or February for the year it began
