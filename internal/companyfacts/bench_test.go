@@ -3,7 +3,26 @@ package companyfacts
 import (
 	"encoding/json"
 	"testing"
+	"time"
 )
+
+// loop runs op b.N times and reports the process CPU time per operation
+// (cpu-ns/op) beside the wall time.
+func loop(b *testing.B, op func() error) {
+	b.Helper()
+	b.ReportAllocs()
+	start := cpuTime()
+	n := 0
+	for b.Loop() {
+		if err := op(); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	if used := cpuTime() - start; start != 0 && n > 0 {
+		b.ReportMetric(float64(used/time.Duration(n)), "cpu-ns/op")
+	}
+}
 
 // naiveDoc is how a companyfacts document decodes with encoding/json into
 // plain structs: the reference Decode is measured against.
@@ -33,22 +52,11 @@ func BenchmarkDecode(b *testing.B) {
 	data := readReal(b, "CIK0000320193")
 	b.Run("Decode", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := Decode(data); err != nil {
-				b.Fatal(err)
-			}
-		}
+		loop(b, func() error { _, err := Decode(data); return err })
 	})
 	b.Run("encoding-json", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
-		b.ReportAllocs()
-		for b.Loop() {
-			var d naiveDoc
-			if err := json.Unmarshal(data, &d); err != nil {
-				b.Fatal(err)
-			}
-		}
+		loop(b, func() error { var d naiveDoc; return json.Unmarshal(data, &d) })
 	})
 }
 
@@ -60,31 +68,19 @@ func BenchmarkWarmAnswer(b *testing.B) {
 	asOf := DayOf(2024, 12, 31)
 	b.Logf("cached form: %d bytes (JSON %d bytes)", len(blob), len(readReal(b, "CIK0000320193")))
 	b.Run("Load+Annual", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
+		loop(b, func() error {
 			g, err := Load(blob)
 			if err != nil {
-				b.Fatal(err)
+				return err
 			}
-			if _, err := g.Annual("revenue", asOf, DefaultYears); err != nil {
-				b.Fatal(err)
-			}
-		}
+			_, err = g.Annual("revenue", asOf, DefaultYears)
+			return err
+		})
 	})
 	b.Run("Annual", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := f.Annual("revenue", asOf, DefaultYears); err != nil {
-				b.Fatal(err)
-			}
-		}
+		loop(b, func() error { _, err := f.Annual("revenue", asOf, DefaultYears); return err })
 	})
 	b.Run("Annual-30y-eps", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := f.Annual("eps", asOf, MaxYears); err != nil {
-				b.Fatal(err)
-			}
-		}
+		loop(b, func() error { _, err := f.Annual("eps", asOf, MaxYears); return err })
 	})
 }
