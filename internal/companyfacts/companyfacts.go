@@ -120,7 +120,7 @@ type Facts struct {
 	CIK        string // 10 digits, zero-padded
 	EntityName string // as EDGAR gives it today (not point in time)
 
-	data    []byte // the encoding; blocks below point into it
+	data    string // the encoding; every string below is a part of it
 	filings []filing
 	tags    []tag // sorted by taxonomy, then name
 }
@@ -146,7 +146,7 @@ type unit struct {
 	name       string
 	firstFiled Day // earliest filing date of any fact of this unit, any form
 	n          int
-	block      []byte
+	block      string
 }
 
 // fact is one kept fact.
@@ -181,12 +181,13 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 var errCorrupt = errors.New("companyfacts: corrupt encoding")
 
 // Bytes returns the compact encoding of f, for a cache. [Load] reads it
-// back. The caller must not modify it.
-func (f *Facts) Bytes() []byte { return f.data }
+// back.
+func (f *Facts) Bytes() []byte { return []byte(f.data) }
 
 // Load decodes an encoding returned by [Facts.Bytes]. A truncated or
-// damaged encoding is an error, never a panic. Load reads only the
-// directory; facts are decoded when a query needs them.
+// damaged encoding is an error, never a panic. Load copies data once and
+// reads only the directory; facts are decoded when a query needs them, and
+// every string of the result shares the copy.
 func Load(data []byte) (*Facts, error) {
 	if len(data) < len(magic)+1+4 || string(data[:len(magic)]) != magic {
 		return nil, errCorrupt
@@ -194,12 +195,11 @@ func Load(data []byte) (*Facts, error) {
 	if data[len(magic)] != version {
 		return nil, fmt.Errorf("companyfacts: encoding version %d, want %d", data[len(magic)], version)
 	}
-	body := data[:len(data)-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+	if crc32.Checksum(data[:len(data)-4], castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
 		return nil, errCorrupt
 	}
-	r := reader{b: body, off: len(magic) + 1}
-	f := &Facts{data: data}
+	f := &Facts{data: string(data)}
+	r := reader{s: f.data[:len(data)-4], off: len(magic) + 1}
 	f.CIK = r.str()
 	f.EntityName = r.str()
 	nf := r.count(4)
@@ -209,19 +209,25 @@ func Load(data []byte) (*Facts, error) {
 	}
 	nt := r.count(4)
 	f.tags = make([]tag, 0, nt)
+	units := make([]unit, 0, nt+nt/4) // every tag's units, in one array; most tags have one
+	ends := make([]int, 0, nt)
 	for range nt {
-		t := tag{taxonomy: r.str(), name: r.str(), firstFiled: r.day()}
+		f.tags = append(f.tags, tag{taxonomy: r.str(), name: r.str(), firstFiled: r.day()})
 		nu := r.count(4)
-		t.units = make([]unit, 0, nu)
 		for range nu {
 			u := unit{name: r.str(), firstFiled: r.day(), n: r.count(4)}
-			u.block = r.bytes()
-			t.units = append(t.units, u)
+			u.block = r.str()
+			units = append(units, u)
 		}
-		f.tags = append(f.tags, t)
+		ends = append(ends, len(units))
 	}
-	if r.err != nil || r.off != len(body) {
+	if r.err != nil || r.off != len(r.s) {
 		return nil, errCorrupt
+	}
+	start := 0
+	for i, end := range ends {
+		f.tags[i].units = units[start:end:end]
+		start = end
 	}
 	return f, nil
 }
@@ -229,7 +235,7 @@ func Load(data []byte) (*Facts, error) {
 // facts decodes the kept facts of u. The checksum was verified by Load, so
 // a decoding error means a bug; it is reported, not ignored.
 func (f *Facts) facts(u *unit) ([]fact, error) {
-	r := reader{b: u.block}
+	r := reader{s: u.block}
 	out := make([]fact, 0, u.n)
 	for range u.n {
 		x := fact{filing: int(r.uint()), start: r.day(), end: r.day(), val: r.str()}
@@ -267,22 +273,33 @@ func (f *Facts) lookup(taxonomy, name string) *tag {
 
 // reader reads the encoding; the first error sticks and yields zero values.
 type reader struct {
-	b   []byte
+	s   string
 	off int
 	err error
 }
 
+// uint reads a uvarint, as encoding/binary writes it.
 func (r *reader) uint() uint64 {
 	if r.err != nil {
 		return 0
 	}
-	v, n := binary.Uvarint(r.b[r.off:])
-	if n <= 0 {
-		r.err = errCorrupt
-		return 0
+	var v uint64
+	for shift := 0; shift < 64; shift += 7 {
+		if r.off >= len(r.s) {
+			break
+		}
+		c := r.s[r.off]
+		r.off++
+		if c < 0x80 {
+			if shift == 63 && c > 1 {
+				break
+			}
+			return v | uint64(c)<<shift
+		}
+		v |= uint64(c&0x7f) << shift
 	}
-	r.off += n
-	return v
+	r.err = errCorrupt
+	return 0
 }
 
 func (r *reader) day() Day {
@@ -297,22 +314,21 @@ func (r *reader) day() Day {
 // count reads a count of items that take at least min bytes each.
 func (r *reader) count(min int) int {
 	v := r.uint()
-	if v > uint64(len(r.b)-r.off)/uint64(min) {
+	if v > uint64(len(r.s)-r.off)/uint64(min) {
 		r.err = errCorrupt
 		return 0
 	}
 	return int(v)
 }
 
-func (r *reader) bytes() []byte {
+// str reads a length-prefixed string: a part of r.s, not a copy.
+func (r *reader) str() string {
 	n := r.uint()
-	if r.err != nil || n > uint64(len(r.b)-r.off) {
+	if r.err != nil || n > uint64(len(r.s)-r.off) {
 		r.err = errCorrupt
-		return nil
+		return ""
 	}
-	b := r.b[r.off : r.off+int(n) : r.off+int(n)]
+	s := r.s[r.off : r.off+int(n)]
 	r.off += int(n)
-	return b
+	return s
 }
-
-func (r *reader) str() string { return string(r.bytes()) }
