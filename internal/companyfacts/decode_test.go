@@ -2,7 +2,9 @@ package companyfacts
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"hash/crc32"
 	"errors"
 	"strings"
 	"testing"
@@ -248,4 +250,35 @@ func TestSpecial8(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzLoad feeds Load encodings with a valid checksum around any body:
+// Load and every query on what it accepts must fail cleanly, never panic.
+func FuzzLoad(f *testing.F) {
+	for _, doc := range []string{
+		`{"cik":1,"entityName":"x","facts":{"us-gaap":{"Revenues":{"units":{"USD":[{"start":"2020-01-01","end":"2020-12-31","val":1,"accn":"a","form":"10-K","filed":"2021-01-01"}]}}}}}`,
+		`{"cik":2,"facts":{"dei":{"EntityCommonStockSharesOutstanding":{"units":{"shares":[{"end":"2021-03-01","val":5,"accn":"b","form":"20-F","filed":"2021-03-05"}]}}}}}`,
+	} {
+		g, err := Decode([]byte(doc))
+		if err != nil {
+			f.Fatal(err)
+		}
+		b := g.Bytes()
+		f.Add(b[len(magic)+1 : len(b)-4])
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		data := append([]byte(magic), version)
+		data = append(data, body...)
+		data = binary.LittleEndian.AppendUint32(data, crc32.Checksum(data, castagnoli))
+		g, err := Load(data)
+		if err != nil {
+			return
+		}
+		for _, tg := range g.tags {
+			g.Annual(tg.taxonomy+":"+tg.name, DayOf(2100, 1, 1), MaxYears)
+		}
+		for _, a := range aliases {
+			g.Annual(a.Name, DayOf(2100, 1, 1), MaxYears)
+		}
+	})
 }
