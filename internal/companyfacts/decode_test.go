@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
-	"hash/crc32"
 	"errors"
+	"hash/crc32"
 	"strings"
 	"testing"
 
