@@ -25,6 +25,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -65,6 +66,7 @@ func (g *gen) run() error {
 		g.soros,
 		g.singleFilings,
 		g.buffett,
+		g.company,
 		g.synthetic,
 		g.documents,
 		g.verify,
@@ -228,8 +230,21 @@ func (g *gen) writeProvenance() error {
 		}
 	}
 	b.WriteString("\n- `mkmirror/*.go`: the generator itself.\n- `PROVENANCE.md`, `SCENARIOS.md`: written by the generator.\n")
-	return g.writeIfChanged(filepath.Join(g.testdata, "PROVENANCE.md"), []byte(b.String()))
+	path := filepath.Join(g.testdata, "PROVENANCE.md")
+	// Sections written by hand (a heading saying so) describe files the
+	// generator does not make: keep them.
+	if old, err := os.ReadFile(path); err == nil {
+		if i := handWritten.FindIndex(old); i != nil {
+			b.WriteString("\n")
+			b.Write(old[i[0]+1:])
+		}
+	}
+	return g.writeIfChanged(path, []byte(b.String()))
 }
+
+// handWritten finds the first heading of a hand-written section of
+// PROVENANCE.md.
+var handWritten = regexp.MustCompile(`\n## [^\n]*written by hand`)
 
 // groupPrefix marks a provenance note shared by many files, listed together.
 const groupPrefix = "GROUP:"
@@ -239,7 +254,9 @@ const provHeader = `# Provenance of testdata/
 Every file under testdata/ is listed below as REAL or SYNTHETIC. REAL files are
 byte-for-byte copies of documents in the shared collection (shared/edgar; its
 PROVENANCE.md gives sources and the fidelity tags quoted here: RAW-GIT, RAW-VCR,
-TRANSCRIBED, COLLAPSED), or byte-exact cuts of a real complete submission.
+TRANSCRIBED, COLLAPSED), byte-exact cuts of a real complete submission, or
+(where the note says so) a real JSON document with its insignificant white
+space removed.
 SYNTHETIC files are generated; nothing in them was filed with the SEC.
 
 Regenerate (deterministic; unchanged files are not rewritten) from the module root:
