@@ -65,6 +65,7 @@ func (g *gen) run() error {
 		g.soros,
 		g.singleFilings,
 		g.buffett,
+		g.tenK,
 		g.synthetic,
 		g.documents,
 		g.verify,

@@ -58,7 +58,7 @@ func (g *gen) verify() error {
 			}
 			nJSON++
 			nCovers += n
-		case strings.HasSuffix(rel, ".txt"):
+		case strings.HasPrefix(rel, "www.sec.gov/Archives/edgar/data/") && strings.HasSuffix(rel, ".txt"):
 			t, err := g.checkContainer(b, filepath.Dir(path))
 			if err != nil {
 				return fmt.Errorf("%w (%s)", err, rel)
