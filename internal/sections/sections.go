@@ -88,6 +88,10 @@ type Section struct {
 // an error matching [ErrSectionNotFound]; any bytes are accepted as a
 // document (a document without headings has no sections).
 func Parse(form string, doc []byte) (*Document, error) {
+	return parse(form, doc, opts{})
+}
+
+func parse(form string, doc []byte, o opts) (*Document, error) {
 	k := FormKind(form)
 	if k == Unsupported {
 		return nil, &NotFoundError{Form: form, Reason: ReasonForm}
@@ -95,13 +99,15 @@ func Parse(form string, doc []byte) (*Document, error) {
 	text, lines := toText(doc)
 	text, lines = dropFurniture(text, lines)
 	d := &Document{form: form, kind: k, text: text, lines: lines}
-	d.split(opts{})
+	d.split(o)
 	return d, nil
 }
 
 // opts hold switches that tests use to plant faults.
 type opts struct {
-	keepTOC bool // take table-of-contents lines for headings
+	keepTOC       bool // take table-of-contents lines for headings
+	keepCrossRefs bool // take cross-references at the start of a line for headings
+	anyPartEnds   bool // let any Part line end a section, even one repeating its own Part
 }
 
 // Text returns the whole document as text, lines separated by "\n".
@@ -218,14 +224,15 @@ func (c *cand) toc() bool { return c.link || c.pages != "" || c.run }
 
 // split finds the sections of the document.
 func (d *Document) split(o opts) {
-	cands, signatures := d.candidates()
+	cands, signatures := d.candidates(o)
 	if len(cands) == 0 {
 		return
 	}
-	// Three or more Item lines in a row are a table of contents or an index.
+	// Three or more Item lines in a row, in the form's order, are a table
+	// of contents or an index.
 	for i := 0; i < len(cands); {
 		j := i + 1
-		for j < len(cands) && d.adjacent(cands[j-1].line, cands[j].line) {
+		for j < len(cands) && cands[j].ord > cands[j-1].ord && d.adjacent(cands[j-1].line, cands[j].line) {
 			j++
 		}
 		if j-i >= 3 {
@@ -291,10 +298,15 @@ func (d *Document) split(o opts) {
 		// introduces that Part); one repeating the section's own Part is a
 		// running header.
 		for i := c.line + 1; i < end; i++ {
-			if p, ok := partLine(d.lineText(i)); ok && p != c.ownPart {
+			if p, ok := partLine(d.lineText(i)); ok && (p != c.ownPart || o.anyPartEnds) {
 				end = i
 				break
 			}
+		}
+		// A running header right before the next heading is not part of
+		// the section.
+		for end-1 > c.line && d.isPartLine(end-1) {
+			end--
 		}
 		title := c.title
 		if title == "" && c.line+1 < end {
@@ -379,11 +391,11 @@ func (d *Document) isPartLine(i int) bool {
 
 // candidates returns the lines that look like Item headings, with the Part
 // each falls under, and the lines that start the signatures.
-func (d *Document) candidates() ([]cand, []int) {
+func (d *Document) candidates(o opts) ([]cand, []int) {
 	var cands []cand
 	var signatures []int
 	part := ""
-	lastOrd := -1
+	lastNum := -1 // number and letter of the last heading since the last Part line
 	for i, l := range d.lines {
 		s := d.text[l.start:l.end]
 		switch s[0] {
@@ -397,32 +409,40 @@ func (d *Document) candidates() ([]cand, []int) {
 			continue
 		}
 		if p, ok := partLine(s); ok {
-			part = p
+			part, lastNum = p, -1
 			continue
 		}
 		c, ok := parseHeading(s, l.flags&flagRow != 0)
-		if !ok {
+		if !ok && !(o.keepCrossRefs && c.number != "") {
 			continue
 		}
 		c.line = i
 		c.link = l.flags&flagLink != 0
-		if c.part == "" {
+		switch {
+		case c.part != "":
+			part, lastNum = c.part, -1
+		case d.kind == Quarterly:
+			// In a 10-Q without a Part line before the heading (or with
+			// Part II's missing), Items 1A, 5 and 6 exist only in Part
+			// II, and numbering that starts again means the other Part.
 			c.part = part
-		} else {
-			part = c.part
-		}
-		if d.kind == Quarterly && c.part == "" {
-			// No Part line yet: Items 1A, 5 and 6 exist only in Part II,
-			// and numbering that starts again means the next Part.
-			c.part = "I"
-			if n := c.number; n == "1A" || n == "5" || n == "6" || lastOrd >= 0 && ordOf(d.kind, "I", n) <= lastOrd {
-				c.part = "II"
+			n := ordOf(Annual, "", c.number)
+			if c.part == "" {
+				c.part = "I"
 			}
+			if c.part == "I" && (c.number == "1A" || c.number == "5" || c.number == "6") {
+				c.part = "II"
+			} else if lastNum >= 0 && n <= lastNum {
+				c.part = map[string]string{"I": "II", "II": "I"}[c.part]
+			}
+			part = c.part
+		default:
+			c.part = part
 		}
 		if !d.classify(&c) {
 			continue
 		}
-		lastOrd = c.ord
+		lastNum = ordOf(Annual, "", c.number)
 		cands = append(cands, c)
 	}
 	return cands, signatures

@@ -58,6 +58,7 @@ type converter struct {
 	flags     uint8 // flags of the current line
 	brk       bool  // a page break is pending for the next line
 	link      int   // depth of open links to anchors of the document
+	pre       int   // depth of open <pre> elements
 	tables    []table
 }
 
@@ -313,6 +314,11 @@ func (c *converter) start(tag string, href []byte, selfClosing bool) {
 		if !selfClosing && len(href) > 1 && href[0] == '#' {
 			c.link++
 		}
+	case "pre":
+		c.newline()
+		if !selfClosing {
+			c.pre++
+		}
 	case "table":
 		c.newline()
 		c.tables = append(c.tables, table{})
@@ -346,6 +352,11 @@ func (c *converter) end(tag string) {
 	case "a":
 		if c.link > 0 {
 			c.link--
+		}
+	case "pre":
+		c.newline()
+		if c.pre > 0 {
+			c.pre--
 		}
 	case "td", "th":
 		if t := c.top(); t != nil {
@@ -454,6 +465,16 @@ func (c *converter) text(s []byte) {
 		t.cell, t.space = appendTextSpace(t.cell, s, t.space)
 		return
 	}
+	for c.pre > 0 {
+		// Preformatted text keeps its line breaks.
+		i := bytes.IndexByte(s, '\n')
+		if i < 0 {
+			break
+		}
+		c.text(s[:i])
+		c.newline()
+		s = s[i+1:]
+	}
 	if c.link > 0 && len(c.buf) == c.lineStart && hasText(s) {
 		c.flags |= flagLink
 	}
@@ -497,7 +518,7 @@ func isSpace(r rune) bool {
 	case ' ', '\t', '\n', '\r', '\f', '\v', 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
 		return true
 	}
-	return r >= 0x2000 && r <= 0x200b
+	return r >= 0x2000 && r <= 0x200a
 }
 
 // appendTextSpace appends s to dst with runs of white space collapsed to

@@ -168,6 +168,7 @@ var docSources = map[string]string{
 	"bard-2021q3-com-cover.xml":                         "bard-financial-2021q3-ns1/primary_doc.xml",
 	"bard-2021q3-ns1-infotable.xml":                     "bard-financial-2021q3-ns1/information_table.xml",
 	"everhart-financial-13f-hr-2020q4-primary_doc.xml":  "cover/everhart-financial-13f-hr-2020q4-primary_doc.xml",
+	"ge-10k-cross-reference-fragment.html":              "tenk/ge-cross-reference-fragment.html",
 	"leading-newline-infotable.xml":                     "infotable/edgartools-13f-hr-infotable-unknown-filer.xml",
 	"metlife-13f-combination-2021q4-primary_doc.xml":    "cover/metlife-13f-combination-2021q4-primary_doc.xml",
 	"point72-13f-hr-combination-2025q3-primary_doc.xml": "cover/point72-13f-hr-combination-2025q3-primary_doc.xml",
