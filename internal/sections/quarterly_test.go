@@ -7,7 +7,7 @@ import (
 
 // Synthetic 10-Qs (testdata/*.htm, see testdata/PROVENANCE.md).
 const (
-	acmeDoc = "testdata/acme-10q-2024q2.htm"   // inline XBRL, linked table of contents, running Part headers and footers
+	acmeDoc = "testdata/acme-10q-2024q2.htm"  // inline XBRL, linked table of contents, running Part headers and footers
 	betaDoc = "testdata/beta-10qa-2009q1.htm" // old HTML, dot-leader index, Windows-1252, no "PART II" line
 )
 
