@@ -40,6 +40,7 @@ package sections
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -135,7 +136,7 @@ func (d *Document) Section(item Item, maxChars int) (*Section, error) {
 		maxChars = DefaultMaxChars
 	}
 	if maxChars < 0 || maxChars > MaxMaxChars {
-		return nil, &ArgumentError{Arg: itoa(maxChars), Msg: "max chars must be 1 to 100000"}
+		return nil, &ArgumentError{Arg: strconv.Itoa(maxChars), Msg: "max chars must be 1 to 100000"}
 	}
 	if d.kind == Annual {
 		item.Part = ""
@@ -167,42 +168,23 @@ func (d *Document) Section(item Item, maxChars int) (*Section, error) {
 // truncate cuts s to at most n characters, at a line or word end when one
 // is near the limit.
 func truncate(s string, n int) (string, bool) {
-	if len(s) <= n || utf8.RuneCountInString(s) <= n {
+	if len(s) <= n {
 		return s, false
 	}
-	cut := 0
-	for i := range n {
+	cut, count := 0, 0
+	for cut < len(s) && count < n {
 		_, size := utf8.DecodeRuneInString(s[cut:])
-		_ = i
 		cut += size
+		count++
+	}
+	if cut == len(s) {
+		return s, false
 	}
 	t := s[:cut]
 	if i := strings.LastIndexAny(t, "\n "); i > 0 && cut-i < 200 {
 		t = t[:i]
 	}
 	return t, true
-}
-
-func itoa(n int) string {
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			break
-		}
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
 }
 
 // cand is a candidate Item heading.
@@ -318,25 +300,26 @@ func (d *Document) split(o opts) {
 	}
 }
 
-// spanOf returns the length in bytes from candidate i of pool to the next
-// candidate of another Item.
-func spanOf(d *Document, pool []cand, i int) int {
-	end := len(d.text)
-	for j := i + 1; j < len(pool); j++ {
-		if pool[j].ord != pool[i].ord {
-			end = d.lines[pool[j].line].start
-			break
+// spans returns, for each candidate of pool (in document order), the
+// length in bytes from it to the next candidate of another Item.
+func spans(d *Document, pool []cand) []int {
+	out := make([]int, len(pool))
+	next := len(d.text)
+	for i := len(pool) - 1; i >= 0; i-- {
+		if i+1 < len(pool) && pool[i+1].ord != pool[i].ord {
+			next = d.lines[pool[i+1].line].start
 		}
+		out[i] = next - d.lines[pool[i].line].start
 	}
-	return end - d.lines[pool[i].line].start
+	return out
 }
 
 // longestPerItem keeps, for each Item, the candidate with the longest span.
 func longestPerItem(d *Document, pool []cand) []cand {
+	span := spans(d, pool)
 	best := map[int]int{} // ord -> index in pool
 	for i := range pool {
-		b, ok := best[pool[i].ord]
-		if !ok || spanOf(d, pool, i) > spanOf(d, pool, b) {
+		if b, ok := best[pool[i].ord]; !ok || span[i] > span[b] {
 			best[pool[i].ord] = i
 		}
 	}
@@ -363,8 +346,9 @@ func inOrder(d *Document, chosen []cand) []cand {
 		if bad < 0 {
 			return chosen
 		}
+		span := spans(d, chosen)
 		drop := bad
-		if spanOf(d, chosen, bad+1) < spanOf(d, chosen, bad) {
+		if span[bad+1] < span[bad] {
 			drop = bad + 1
 		}
 		chosen = append(chosen[:drop], chosen[drop+1:]...)
@@ -413,6 +397,21 @@ func (d *Document) candidates(o opts) ([]cand, []int) {
 			continue
 		}
 		c, ok := parseHeading(s, l.flags&flagRow != 0)
+		if c.number != "" {
+			switch title, next := d.usualTitle(c, part); {
+			case title == "":
+			case next == 0 || unicode.IsUpper(next):
+				// "Item 4. Mine Safety Disclosures Not applicable.": a
+				// heading with the section's first words on the same line.
+				if !ok {
+					c.title, ok = title, true
+				}
+			case unicode.IsLower(next):
+				// "Item 1A. Risk Factors in our annual report ...": a
+				// cross-reference quoting the title.
+				ok = false
+			}
+		}
 		if !ok && !(o.keepCrossRefs && c.number != "") {
 			continue
 		}
@@ -446,6 +445,42 @@ func (d *Document) candidates(o opts) ([]cand, []int) {
 		cands = append(cands, c)
 	}
 	return cands, signatures
+}
+
+// usualTitle returns the Item's usual title as written at the start of the
+// text after a heading's label, and the character after it (after
+// punctuation and spaces; 0 at the end of the line). It returns "" when
+// the text does not start with a usual title.
+func (d *Document) usualTitle(c cand, part string) (string, rune) {
+	if c.part != "" {
+		part = c.part
+	}
+	rest := strings.ReplaceAll(c.title, "’", "'")
+	for _, in := range itemsOf(d.kind) {
+		if in.number != c.number || d.kind == Quarterly && part != "" && in.part != part {
+			continue
+		}
+		for _, t := range in.titles {
+			if !hasPrefixFold(rest, t) || len(rest) > len(t) && (isLetter(rest[len(t)]) || isDigit(rest[len(t)])) {
+				continue
+			}
+			var next rune
+			if after := strings.TrimLeft(rest[len(t):], " .:;-–—"); after != "" {
+				next, _ = utf8.DecodeRuneInString(after)
+			}
+			// The title as written: its first len(t) characters (each
+			// apostrophe replaced was one character too).
+			n := 0
+			for i := range c.title {
+				if n == len(t) {
+					return c.title[:i], next
+				}
+				n++
+			}
+			return c.title, next
+		}
+	}
+	return "", 0
 }
 
 // classify sets the candidate's Item and order; it reports false for

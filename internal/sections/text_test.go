@@ -151,3 +151,47 @@ func TestSectionNotFound(t *testing.T) {
 		t.Errorf("Parse(8-K) error %v", err)
 	}
 }
+
+// TestHeadingRules: the line rules on small documents.
+func TestHeadingRules(t *testing.T) {
+	for _, tc := range []struct {
+		name, form, html string
+		want             string // "item=title" of the sections found, in order
+	}{
+		{"heading and text on one line",
+			"10-K", `<p>Item 3. Legal Proceedings</p><p>None.</p><p>ITEM 4. MINE SAFETY DISCLOSURES Not applicable.</p><p>Item 5. Market for Registrant’s Common Equity, Related Stockholder Matters and Issuer Purchases of Equity Securities Our common stock trades on the Nasdaq Global Select Market under the symbol ACME, and we have never paid a dividend on it.</p>`,
+			"3=Legal Proceedings 4=MINE SAFETY DISCLOSURES Not applicable. 5=Market for Registrant’s Common Equity, Related Stockholder Matters and Issuer Purchases of Equity Securities"},
+		{"cross-references at the start of a line",
+			"10-K", `<p>Item 7. Management's Discussion</p><p>Item 1A of this Form 10-K lists risks.</p><p>Item 8 below holds the statements.</p><p>Item 1A. Risk Factors in our prior report are unchanged and need no further comment here today.</p><p>Items 1 and 2 are combined.</p><p>Item 2.02 Results of Operations</p><p>Item 601(b)(4) of Regulation S-K</p>`,
+			"7=Management's Discussion"},
+		{"Part prefix and separators",
+			"10-Q", `<p>Part I, Item 2 &#8212; MD&amp;A</p><p>text</p><p>PART II - ITEM 1A: RISK FACTORS</p><p>text</p><p>Item 6 | Exhibits</p>`,
+			"I-2=MD&A II-1A=RISK FACTORS II-6=Exhibits"},
+		{"a heading without a letter boundary is no heading",
+			"10-K", `<p>Item 1Business</p><p>Itemized deductions</p><p>Item 7A. Quantitative</p>`,
+			"7A=Quantitative"},
+		{"unknown items end the one before",
+			"10-K", `<p>Item 4. Mine Safety Disclosures</p><p>Not applicable.</p><p>Item 4A. Executive Officers</p><p>Tim Cook</p><p>Item 5. Market</p>`,
+			"4=Mine Safety Disclosures 4A=Executive Officers 5=Market"},
+		{"a Part heading of another Part ends a section",
+			"10-K", `<p>Item 9C. Disclosure Regarding Foreign Jurisdictions</p><p>None.</p><p>PART III</p><p>Certain information is incorporated by reference.</p><p>Item 10. Directors</p>`,
+			"9C=Disclosure Regarding Foreign Jurisdictions 10=Directors"},
+	} {
+		d, err := Parse(tc.form, []byte(tc.html))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, s := range d.sections {
+			got = append(got, s.item.String()+"="+s.title)
+		}
+		if g := strings.Join(got, " "); g != tc.want {
+			t.Errorf("%s: sections %s, want %s", tc.name, g, tc.want)
+		}
+	}
+	// The section of 9C ends before "PART III".
+	d, _ := Parse("10-K", []byte(`<p>Item 9C. Foreign</p><p>None.</p><p>PART III</p><p>Intro.</p><p>Item 10. Directors</p>`))
+	if s, err := d.Section(Item{Number: "9C"}, 0); err != nil || s.Text != "Item 9C. Foreign\nNone." {
+		t.Errorf("9C = %+v, %v", s, err)
+	}
+}
