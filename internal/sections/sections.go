@@ -257,9 +257,11 @@ func (d *Document) split(o opts) {
 		}
 		pool = append(pool, keep...)
 	}
-	if !anyBody && len(d.pages) > 0 || strings.Contains(strings.ToLower(d.text), "cross reference index") ||
-		strings.Contains(strings.ToLower(d.text), "cross-reference index") {
-		d.xref = !anyBody
+	if !anyBody {
+		// No Item headings in the body: a document that lists Items with
+		// pages, or names its cross-reference index, maps Items to pages.
+		d.xref = len(d.pages) > 0 || indexFold([]byte(d.text), "cross reference index") >= 0 ||
+			indexFold([]byte(d.text), "cross-reference index") >= 0
 	}
 	sort.Slice(pool, func(i, j int) bool { return pool[i].line < pool[j].line })
 	chosen := longestPerItem(d, pool)

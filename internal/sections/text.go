@@ -86,13 +86,14 @@ func toText(doc []byte) (string, []line) {
 			break
 		}
 		if skipName != "" {
+			var buf [24]byte
 			switch tt {
 			case html.StartTagToken:
-				if rawTagName(z.Raw()) == skipName {
+				if string(lowerTagName(z.Raw(), &buf)) == skipName {
 					skipDepth++
 				}
 			case html.EndTagToken:
-				if rawTagName(z.Raw()) == skipName {
+				if string(lowerTagName(z.Raw(), &buf)) == skipName {
 					skipDepth--
 					if skipDepth == 0 {
 						skipName = ""
@@ -105,22 +106,15 @@ func toText(doc []byte) (string, []line) {
 		case html.TextToken:
 			c.text(z.Text())
 		case html.StartTagToken, html.SelfClosingTagToken:
-			tag := rawTagName(z.Raw())
-			var style, href []byte
+			raw := z.Raw()
+			tag := rawTagName(raw)
+			// The attributes are read from the raw tag: the tokenizer's
+			// TagAttr copies every key and value.
+			var style []byte
 			if attrTags[tag] {
-				for {
-					k, v, more := z.TagAttr()
-					switch string(k) {
-					case "style":
-						style = v
-					case "href":
-						href = v
-					}
-					if !more {
-						break
-					}
-				}
+				style = raw
 			}
+			href := tag == "a" && internalHref(raw)
 			selfClosing := tt == html.SelfClosingTagToken || voidTags[tag]
 			if skipTags[tag] || hidden(style) {
 				if !selfClosing {
@@ -158,6 +152,13 @@ func toText(doc []byte) (string, []line) {
 // style=...>", "</td>"). It reads the raw bytes because the tokenizer's
 // TagName allocates a copy for every tag.
 func rawTagName(raw []byte) string {
+	var buf [24]byte
+	return tagName(lowerTagName(raw, &buf))
+}
+
+// lowerTagName returns the name of the tag token raw in lower case, in buf
+// when it fits.
+func lowerTagName(raw []byte, buf *[24]byte) []byte {
 	i := 1
 	if i < len(raw) && raw[i] == '/' {
 		i++
@@ -170,20 +171,17 @@ func rawTagName(raw []byte) string {
 		}
 		j++
 	}
-	var buf [24]byte
 	name := raw[i:j]
-	if len(name) <= len(buf) {
-		for k, c := range name {
-			if c >= 'A' && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			buf[k] = c
-		}
-		name = buf[:len(name)]
-	} else {
-		name = bytes.ToLower(name)
+	if len(name) > len(buf) {
+		return bytes.ToLower(name)
 	}
-	return tagName(name)
+	for k, c := range name {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[k] = c
+	}
+	return buf[:len(name)]
 }
 
 // tagName returns b as a string, without allocating for the tags filings
@@ -258,27 +256,36 @@ func tagName(b []byte) string {
 	return string(b)
 }
 
-// attrTags are the elements whose attributes are read: those that
-// filings hide, break pages with, or link with. Reading the attributes of
-// every span would double the time of the conversion.
+// attrTags are the elements whose style is read: those that filings hide
+// or break pages with. Reading the style of every span would double the
+// time of the conversion.
 var attrTags = map[string]bool{
 	"div": true, "p": true, "hr": true, "a": true, "table": true,
 	"section": true, "font": true, "center": true,
 }
 
-var hiddenStyle = regexp.MustCompile(`(?i)display\s*:\s*none`)
+var (
+	hiddenStyle = regexp.MustCompile(`(?i)display\s*:\s*none`)
+	anchorHref  = regexp.MustCompile(`(?i)\shref\s*=\s*["']?#`)
+)
 
-// hidden reports whether a style attribute hides its element.
-func hidden(style []byte) bool {
-	return len(style) > 0 && indexFold(style, "none") >= 0 && hiddenStyle.Match(style)
+// hidden reports whether a tag's style hides its element ("display:none").
+func hidden(tag []byte) bool {
+	return len(tag) > 0 && indexFold(tag, "none") >= 0 && hiddenStyle.Match(tag)
 }
 
-func pageBreakBefore(style []byte) bool {
-	return len(style) > 0 && indexFold(style, "break-before") >= 0 && (indexFold(style, "always") >= 0 || indexFold(style, "page") >= 0)
+// internalHref reports whether an <a> tag links to an anchor of the
+// document itself.
+func internalHref(tag []byte) bool {
+	return bytes.IndexByte(tag, '#') >= 0 && anchorHref.Match(tag)
 }
 
-func pageBreakAfter(style []byte) bool {
-	return len(style) > 0 && indexFold(style, "break-after") >= 0 && (indexFold(style, "always") >= 0 || indexFold(style, "page") >= 0)
+func pageBreakBefore(tag []byte) bool {
+	return len(tag) > 0 && indexFold(tag, "break-before") >= 0 && (indexFold(tag, "always") >= 0 || indexFold(tag, "page") >= 0)
+}
+
+func pageBreakAfter(tag []byte) bool {
+	return len(tag) > 0 && indexFold(tag, "break-after") >= 0 && (indexFold(tag, "always") >= 0 || indexFold(tag, "page") >= 0)
 }
 
 // indexFold returns the index of the lower-case ASCII string sub in b,
@@ -308,10 +315,10 @@ func (c *converter) pageBreak() {
 	c.brk = true
 }
 
-func (c *converter) start(tag string, href []byte, selfClosing bool) {
+func (c *converter) start(tag string, href bool, selfClosing bool) {
 	switch tag {
 	case "a":
-		if !selfClosing && len(href) > 1 && href[0] == '#' {
+		if !selfClosing && href {
 			c.link++
 		}
 	case "pre":
