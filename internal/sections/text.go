@@ -338,19 +338,21 @@ func (c *converter) start(tag string, href bool, selfClosing bool) {
 		c.endCell(t)
 		t.inCell = true
 	case "br":
-		if t := c.top(); t != nil && t.inCell {
-			t.space = len(t.cell) > 0
-		} else {
-			c.newline()
-		}
+		c.blockBreak()
 	default:
 		if blockTags[tag] {
-			if t := c.top(); t != nil && t.inCell {
-				t.space = len(t.cell) > 0
-			} else {
-				c.newline()
-			}
+			c.blockBreak()
 		}
+	}
+}
+
+// blockBreak ends the line at the edge of a block element; inside a table
+// cell it becomes a space.
+func (c *converter) blockBreak() {
+	if t := c.top(); t != nil && t.inCell {
+		t.space = len(t.cell) > 0
+	} else {
+		c.newline()
 	}
 }
 
@@ -381,11 +383,7 @@ func (c *converter) end(tag string) {
 		c.newline()
 	default:
 		if blockTags[tag] {
-			if t := c.top(); t != nil && t.inCell {
-				t.space = len(t.cell) > 0
-			} else {
-				c.newline()
-			}
+			c.blockBreak()
 		}
 	}
 }
