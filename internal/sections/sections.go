@@ -1,41 +1,61 @@
 // Package sections cuts the primary document of a 10-K or 10-Q into its
 // Item sections as plain text.
 //
-// [Parse] turns the document (HTML, inline XBRL included) into lines of
-// text and finds the Item headings; [Document.Section] returns the text of
-// one Item, from its heading to the next Item heading. [ParseItem] reads an
-// item argument the way people write it ("1a", "Item 7A", "part ii item
-// 1a").
+// [ParseItem] reads an item argument the way people write it ("1a", "Item
+// 7A", "part ii item 1a"); [Parse] turns the document (HTML, inline XBRL
+// included) into lines of text and finds the Item headings;
+// [Document.Section] returns the text of one Item, from its heading to the
+// next Item heading. Errors match [ErrInvalidArgument] (an item or limit
+// that cannot be answered) or [ErrSectionNotFound] (a valid item the
+// document has no section for).
 //
 // # Text
 //
-// The inline-XBRL header and hidden elements are dropped, block elements
-// end a line, a table row becomes one line "a | b | c" (empty cells
-// dropped, "$", "(" and ")" joined to their number), white space is
-// collapsed and entities decoded. Running page headers and footers (a
-// line repeated at page breaks that carries a page number, such as "Apple
-// Inc. | 2024 Form 10-K | 12", or a "Table of Contents" link) are removed.
+// The inline-XBRL header, hidden elements, scripts and styles are dropped;
+// block elements end a line; a table row becomes one line "a | b | c"
+// (empty cells dropped, "$", "(", ")" and "%" joined to their number);
+// white space is collapsed and entities decoded; a declared character set
+// is honoured. Running page headers and footers are removed: lines next to
+// page breaks that recur at three or more of them and carry a page number
+// ("Apple Inc. | 2024 Form 10-K | 12", "49") or are a "Table of Contents"
+// link. A paragraph cut in two by a page break is one line again.
 //
 // # Headings
 //
 // An Item heading is a line that starts with "Item" and a number (after an
-// optional "Part II,"), in any case and punctuation, followed by nothing, a
-// title or, for a long line, the Item's usual title. These are never
-// headings:
+// optional "Part II,"), in any case, with any punctuation or spaces between
+// label and title, followed by nothing (the title is then the next line), a
+// title, or the Item's usual title and the section's first sentence. These
+// are never headings:
 //
 //   - table-of-contents lines: lines that are links to an anchor of the
-//     document, rows whose last cell is a page reference, and runs of three
-//     or more Item lines with nothing between them;
+//     document, rows whose last cell is a page reference, dot-leader lines,
+//     and runs of three or more Item lines in order with nothing but Part
+//     lines between them;
 //   - cross-references: "Item" not at the start of the line ("see Item 1A
-//     of this Form 10-K"), or followed by a lower-case word or a phrase
-//     such as "of this", "herein" or "this report";
-//   - running headers repeating a Part: Part lines only set the Part of
-//     the headings after them and never end a section.
+//     of this Form 10-K"), or followed by a lower-case word, a phrase such
+//     as "of this", "herein" or "this report", or the Item's title and a
+//     lower-case word ("Item 1A. Risk Factors in our annual report");
+//   - numbers that are no Item of the form ("Item 2.02", "Item 601(b)").
+//     Unlisted letters ("Item 4A") are headings that only end the section
+//     before them.
+//
+// A line "PART II ..." sets the Part of the headings after it (in a 10-Q;
+// without one, numbering that starts again begins the other Part). A Part
+// line of another Part than the section's own ends the section; one that
+// repeats the section's Part is a running header and does not.
 //
 // When an Item still has several candidate headings, the one whose span
-// (up to the next heading of another Item) is longest wins, and headings
-// must come in the order of the form. A section runs from its heading to
-// the next Item heading; the last one ends at the signatures.
+// (up to the next candidate of another Item) is longest wins, and headings
+// out of the form's order are dropped, the one with the shorter span
+// first. A section runs from its heading to the next Item heading; the
+// last one ends at the signatures. An Item whose text only points
+// elsewhere is returned as written (NVIDIA's 10-K has one sentence under
+// Item 8 and its financial statements under Item 15).
+//
+// A document whose body has no Item headings but lists Items with pages
+// (a cross-reference index, as General Electric files) has no sections; its
+// [NotFoundError] says so and gives the pages the index lists.
 package sections
 
 import (
