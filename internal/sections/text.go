@@ -80,6 +80,13 @@ func toText(doc []byte) (string, []line) {
 	z := html.NewTokenizer(bytes.NewReader(doc))
 	var skipName string // the element being skipped, "" when none
 	skipDepth := 0
+	// Elements with a page break after them, and how deep elements of the
+	// same name are open within them.
+	type pending struct {
+		tag   string
+		depth int
+	}
+	var breakAfter []pending
 	for {
 		tt := z.Next()
 		if tt == html.ErrorToken {
@@ -129,13 +136,23 @@ func toText(doc []byte) (string, []line) {
 			if selfClosing {
 				c.end(tag)
 			}
-			if pageBreakAfter(style) && selfClosing {
+			switch after := pageBreakAfter(style); {
+			case after && selfClosing:
 				c.pageBreak()
+			case after:
+				breakAfter = append(breakAfter, pending{tag, 1})
+			case len(breakAfter) > 0 && breakAfter[len(breakAfter)-1].tag == tag && !selfClosing:
+				breakAfter[len(breakAfter)-1].depth++
 			}
-			// A page break after a non-empty element is rare in filings
-			// (they put it on an empty <hr> or <div>) and is not tracked.
 		case html.EndTagToken:
-			c.end(rawTagName(z.Raw()))
+			tag := rawTagName(z.Raw())
+			c.end(tag)
+			if n := len(breakAfter); n > 0 && breakAfter[n-1].tag == tag {
+				if breakAfter[n-1].depth--; breakAfter[n-1].depth == 0 {
+					breakAfter = breakAfter[:n-1]
+					c.pageBreak()
+				}
+			}
 		}
 	}
 	for len(c.tables) > 0 {

@@ -36,8 +36,9 @@ func TestToText(t *testing.T) {
 func TestToTextFlags(t *testing.T) {
 	_, lines := toText([]byte(`<table><tr><td><a href="#i1">Item 1.</a></td><td>Business</td></tr></table>` +
 		`<p><a href="https://example.com/">Item 2.</a></p><hr style="page-break-after:always"/><p>x</p>` +
-		`<div style="break-before:page">y</div>`))
-	want := []uint8{flagLink | flagRow, 0, flagBreak, flagBreak}
+		`<div style="break-before:page">y</div>` +
+		`<div style="page-break-after: always"><div>z</div><div>w</div></div><p>v</p>`))
+	want := []uint8{flagLink | flagRow, 0, flagBreak, flagBreak, 0, 0, flagBreak}
 	if len(lines) != len(want) {
 		t.Fatalf("%d lines, want %d", len(lines), len(want))
 	}
