@@ -25,8 +25,9 @@
 // An Item heading is a line that starts with "Item" and a number (after an
 // optional "Part II,"), in any case, with any punctuation or spaces between
 // label and title, followed by nothing (the title is then the next line), a
-// title, or the Item's usual title and the section's first sentence. These
-// are never headings:
+// title, or the Item's usual title and the section's first sentence. A
+// combined heading ("Items 1 and 2. Business and Properties") starts the
+// section of each of its Items. These are never headings:
 //
 //   - table-of-contents lines: lines that are links to an anchor of the
 //     document, rows whose last cell is a page reference, dot-leader lines,
@@ -210,8 +211,9 @@ func truncate(s string, n int) (string, bool) {
 // cand is a candidate Item heading.
 type cand struct {
 	line    int
-	part    string // "I".."IV" from the heading itself or the Part line before it
-	number  string // "1A"
+	part    string   // "I".."IV" from the heading itself or the Part line before it
+	number  string   // "1A"
+	also    []string // the other numbers of a combined heading ("Items 1 and 2")
 	title   string
 	pages   string // last cell of a table-of-contents row
 	link    bool   // the line is a link to an anchor of the document
@@ -319,6 +321,12 @@ func (d *Document) split(o opts) {
 			}
 		}
 		d.sections = append(d.sections, span{item: c.item, known: c.known, title: title, start: c.line, end: end})
+		for _, n := range c.also {
+			// A combined heading is the section of each of its Items.
+			if it, _, ok := lookup(d.kind, c.item.Part, n); ok {
+				d.sections = append(d.sections, span{item: it, known: true, title: title, start: c.line, end: end})
+			}
+		}
 	}
 }
 
@@ -487,8 +495,10 @@ func (d *Document) usualTitle(c cand, part string) (string, rune) {
 				continue
 			}
 			var next rune
-			if after := strings.TrimLeft(rest[len(t):], " .:;-–—"); after != "" {
+			if after := strings.TrimLeft(rest[len(t):], " .:;-–—"); after != "" && !hasPrefixFold(after, "and ") {
 				next, _ = utf8.DecodeRuneInString(after)
+			} else if after != "" {
+				next = 'A' // "Business and Properties": titles joined, no sentence
 			}
 			// The title as written: its first len(t) characters (each
 			// apostrophe replaced was one character too).
@@ -611,30 +621,36 @@ func parseHeading(s string, row bool) (cand, bool) {
 		return c, false
 	}
 	p = p[4:]
-	if p != "" && isLetter(p[0]) {
-		return c, false // "Items", "Itemized"
+	plural := p != "" && (p[0] == 's' || p[0] == 'S') && len(p) > 1 && p[1] == ' '
+	if plural {
+		p = p[1:] // "Items 1 and 2. Business and Properties"
+	} else if p != "" && isLetter(p[0]) {
+		return c, false // "Itemized"
 	}
-	p = strings.TrimLeft(p, " ")
-	n := 0
-	for n < len(p) && isDigit(p[n]) {
-		n++
-	}
-	if n == 0 || n > 2 || p[0] == '0' {
+	number, p, ok := itemNumber(strings.TrimLeft(p, " "))
+	if !ok {
 		return c, false
 	}
-	number := p[:n]
-	p = p[n:]
-	if p != "" && isLetter(p[0]) {
-		if len(p) > 1 && isLetter(p[1]) {
-			return c, false // "Item 1Business"
-		}
-		number += strings.ToUpper(p[:1])
-		p = p[1:]
-	}
-	if p != "" && (isDigit(p[0]) || p[0] == '.' && len(p) > 1 && isDigit(p[1]) || p[0] == '(') {
-		return c, false // "Item 2.02" (8-K), "Item 601(b)"
-	}
 	c.number = number
+	for plural {
+		// The other Items of a combined heading: ", 3", " and 2", " & 2".
+		q := strings.TrimLeft(p, " ,")
+		if len(q) > 4 && strings.EqualFold(q[:4], "and ") {
+			q = q[4:]
+		} else if len(q) > 2 && q[:2] == "& " {
+			q = q[2:]
+		} else if q == p {
+			break
+		}
+		more, after, ok := itemNumber(strings.TrimLeft(q, " "))
+		if !ok {
+			break
+		}
+		c.also, p = append(c.also, more), after
+	}
+	if plural && len(c.also) == 0 {
+		return c, false // "Items 7 of ..."
+	}
 	rest := trimSeparators(p)
 	if row {
 		if i := strings.LastIndex(rest, " | "); i >= 0 && pageLike(rest[i+3:]) {
@@ -659,6 +675,31 @@ func parseHeading(s string, row bool) (cand, bool) {
 		return c, true
 	}
 	return c, false
+}
+
+// itemNumber reads an Item number with its letter ("1A") at the start of
+// p and returns it in upper case with the rest of p. It fails on numbers
+// no Item has the shape of ("01", "123", "2.02", "601(b)", "1Business").
+func itemNumber(p string) (number, rest string, ok bool) {
+	n := 0
+	for n < len(p) && isDigit(p[n]) {
+		n++
+	}
+	if n == 0 || n > 2 || p[0] == '0' {
+		return "", p, false
+	}
+	number, p = p[:n], p[n:]
+	if p != "" && isLetter(p[0]) {
+		if len(p) > 1 && isLetter(p[1]) {
+			return "", p, false // "Item 1Business"
+		}
+		number += strings.ToUpper(p[:1])
+		p = p[1:]
+	}
+	if p != "" && (isDigit(p[0]) || p[0] == '.' && len(p) > 1 && isDigit(p[1]) || p[0] == '(') {
+		return "", p, false // "Item 2.02" (8-K), "Item 601(b)"
+	}
+	return number, p, true
 }
 
 // titleLike reports whether the text after an Item label reads as a
