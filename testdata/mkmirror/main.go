@@ -228,8 +228,20 @@ func (g *gen) writeProvenance() error {
 		}
 	}
 	b.WriteString("\n- `mkmirror/*.go`: the generator itself.\n- `PROVENANCE.md`, `SCENARIOS.md`: written by the generator.\n")
-	return g.writeIfChanged(filepath.Join(g.testdata, "PROVENANCE.md"), []byte(b.String()))
+	// The section on hand-made files is carried over from the file as it is.
+	path := filepath.Join(g.testdata, "PROVENANCE.md")
+	if old, err := os.ReadFile(path); err == nil {
+		if i := bytes.Index(old, []byte(handSection)); i >= 0 {
+			b.WriteString("\n")
+			b.Write(old[i:])
+		}
+	}
+	return g.writeIfChanged(path, []byte(b.String()))
 }
+
+// handSection starts the part of PROVENANCE.md on files written by hand,
+// which a run keeps as it is.
+const handSection = "## FindManager sources (written by hand, not by mkmirror)"
 
 // groupPrefix marks a provenance note shared by many files, listed together.
 const groupPrefix = "GROUP:"

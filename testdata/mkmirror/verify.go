@@ -58,7 +58,7 @@ func (g *gen) verify() error {
 			}
 			nJSON++
 			nCovers += n
-		case strings.HasSuffix(rel, ".txt"):
+		case strings.HasPrefix(rel, "www.sec.gov/Archives/edgar/data/") && strings.HasSuffix(rel, ".txt"):
 			t, err := g.checkContainer(b, filepath.Dir(path))
 			if err != nil {
 				return fmt.Errorf("%w (%s)", err, rel)
@@ -167,8 +167,9 @@ func (g *gen) checkContainer(b []byte, dir string) (int, error) {
 				return 0, fmt.Errorf("mkmirror: table before cover")
 			}
 			n, sum, _ := tableStats(d.body)
-			if fmt.Sprint(n) != cover.Entries || fmt.Sprint(sum) != cover.Value {
-				return 0, fmt.Errorf("mkmirror: table %s has %d rows summing to %d, cover says %s / %s", d.filename, n, sum, cover.Entries, cover.Value)
+			match := fmt.Sprint(n) == cover.Entries && fmt.Sprint(sum) == cover.Value
+			if planted := plantedMismatches()[filepath.Base(dir)]; match == planted {
+				return 0, fmt.Errorf("mkmirror: table %s has %d rows summing to %d, cover says %s / %s (planted mismatch: %t)", d.filename, n, sum, cover.Entries, cover.Value, planted)
 			}
 			tables++
 		}
