@@ -27,9 +27,10 @@ func (f Form) isHoldingsReport() bool { return f == Form13FHR || f == Form13FHRA
 
 func (f Form) isNotice() bool { return f == Form13FNT || f == Form13FNTA }
 
-// An AmendmentType is the kind of a 13F-HR/A as its cover page states it.
-// The empty AmendmentType means none: an original filing, or an amendment
-// whose cover omits the type (which edgar13f treats as a restatement).
+// An AmendmentType is the kind of an amendment (13F-HR/A or 13F-NT/A) as its
+// cover page states it. The empty AmendmentType means the cover states none:
+// usually an original filing, or an amendment whose cover omits the type
+// (a 13F-HR/A without a type counts as a restatement in the amendment rule).
 type AmendmentType string
 
 // The amendment types of a 13F cover page.
@@ -66,16 +67,17 @@ type Citation struct {
 }
 
 // A Filing is one 13F submission as EDGAR lists it, with the facts its cover
-// page adds.
+// page adds, exactly as the cover states them. Filings from before 2013 have
+// no XML cover and carry only what EDGAR's list says.
 type Filing struct {
 	Accession     string
 	Form          Form
 	FilingDate    Date // EDGAR's Filing Date; it alone decides visibility
 	Period        Date // period of report: cover page, else EDGAR's list
-	IsAmendment   bool
-	AmendmentNo   int           // 0 when the filing is not a numbered amendment
-	AmendmentType AmendmentType // "" for originals and notices, or when the cover omits it
-	ReportType    string        // from the cover, e.g. "13F HOLDINGS REPORT"; "" when no XML cover exists
+	IsAmendment   bool          // the form is an amendment (/A), or the cover says isAmendment
+	AmendmentNo   int           // as on the cover; 0 when the cover states none
+	AmendmentType AmendmentType // as on the cover, for any form; "" when the cover states none
+	ReportType    string        // as on the cover, e.g. "13F HOLDINGS REPORT"; "" when no XML cover exists
 	ManagerName   string        // filing manager's name as on the cover; "" when no XML cover exists
 	URL           string        // EDGAR index page of the filing
 }
