@@ -72,8 +72,8 @@ type Citation struct {
 type Filing struct {
 	Accession     string
 	Form          Form
-	FilingDate    Date // EDGAR's Filing Date; it alone decides visibility
-	Period        Date // period of report: cover page, else EDGAR's list
+	FilingDate    Date          // EDGAR's Filing Date; it alone decides visibility
+	Period        Date          // period of report: cover page, else EDGAR's list
 	IsAmendment   bool          // the form is an amendment (/A), or the cover says isAmendment
 	AmendmentNo   int           // as on the cover; 0 when the cover states none
 	AmendmentType AmendmentType // as on the cover, for any form; "" when the cover states none
