@@ -170,10 +170,11 @@ func (h Holding) ValueDollars() int64 {
 // An Order names how a truncated answer was ranked.
 type Order string
 
-// The orders used by [MaxPositions].
+// The orders used by [MaxPositions]. Both rank by value in whole dollars
+// ([Holding.ValueDollars]), never by the value as filed.
 const (
-	ValueDesc         Order = "value_desc"           // Holdings: summed value, largest first
-	AbsValueDeltaDesc Order = "abs_value_delta_desc" // Diff: |value change|, largest first
+	ValueDesc         Order = "value_desc"           // Holdings: summed value in dollars, largest first
+	AbsValueDeltaDesc Order = "abs_value_delta_desc" // Diff: |ValueUSDDelta|, largest first
 )
 
 // A Snapshot is the effective 13F holdings of one manager for one period, as
@@ -213,20 +214,27 @@ const (
 // A Change is one consolidated position compared across two periods. A
 // position is keyed by CUSIP (case-insensitively), PutCall and ShPrn; the
 // shares and values of all its rows are summed. An absent side counts 0.
-// Values are summed as filed (see [Holding.Value]); across the 2023-01-03
-// units change the two sides are in different units.
+//
+// ValueA, ValueB and ValueDelta sum [Holding.Value] as filed: across the
+// 2023-01-03 units change (and in a period whose rows were filed on both
+// sides of it) they add thousands to dollars and mean little. ValueUSDA,
+// ValueUSDB and ValueUSDDelta sum [Holding.ValueDollars], each row converted
+// by its own filing's date: they are the values to compare and add up.
 type Change struct {
-	CUSIP        string // upper-case
-	NameOfIssuer string // any name filed for the position, period B preferred
-	PutCall      PutCall
-	ShPrn        ShPrn
-	SharesA      int64
-	SharesB      int64
-	SharesDelta  int64 // SharesB - SharesA
-	ValueA       int64
-	ValueB       int64
-	ValueDelta   int64 // ValueB - ValueA
-	Type         ChangeType
+	CUSIP         string // upper-case
+	NameOfIssuer  string // any name filed for the position, period B preferred
+	PutCall       PutCall
+	ShPrn         ShPrn
+	SharesA       int64
+	SharesB       int64
+	SharesDelta   int64 // SharesB - SharesA
+	ValueA        int64 // as filed
+	ValueB        int64 // as filed
+	ValueDelta    int64 // ValueB - ValueA, as filed
+	ValueUSDA     int64 // whole dollars
+	ValueUSDB     int64 // whole dollars
+	ValueUSDDelta int64 // ValueUSDB - ValueUSDA, whole dollars
+	Type          ChangeType
 }
 
 // A Comparison is the change in one manager's 13F holdings between two
