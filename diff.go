@@ -56,6 +56,7 @@ func (c *Client) Diff(ctx context.Context, cik string, periodA, periodB, asOf Da
 	cmpn := &Comparison{
 		CIK: q.cik, PeriodA: periodA, PeriodB: periodB, AsOf: asOf,
 		BaseA: a.Base, BaseB: b.Base, SourcesA: a.Sources, SourcesB: b.Sources,
+		ReconciliationsA: a.Reconciliations, ReconciliationsB: b.Reconciliations,
 		Changes: compareHoldings(rowsA, rowsB),
 	}
 	if q.opts.issuerSet {

@@ -83,6 +83,7 @@ func (c *Client) Filings(ctx context.Context, cik string, asOf Date, opts ...Fil
 				f.AmendmentType = rec.AmendmentType
 				f.ReportType = rec.ReportType
 				f.ManagerName = rec.ManagerName
+				f.Totals = rec.Totals
 			}
 			out[i], has[i] = f, true
 			return nil

@@ -79,7 +79,31 @@ type Filing struct {
 	AmendmentType AmendmentType // as on the cover, for any form; "" when the cover states none
 	ReportType    string        // as on the cover, e.g. "13F HOLDINGS REPORT"; "" when no XML cover exists
 	ManagerName   string        // filing manager's name as on the cover; "" when no XML cover exists
+	Totals        Totals        // the cover's table totals as filed; zero when it states none
 	URL           string        // EDGAR index page of the filing
+}
+
+// Totals are the table totals a 13F cover states on its summary page, as
+// filed: the number of information-table rows (tableEntryTotal) and the sum
+// of their values (tableValueTotal), in the filing's unit ([ValueUnitOf]).
+type Totals struct {
+	Stated  bool  // the cover states both totals (notices state none)
+	Entries int64 // tableEntryTotal
+	Value   int64 // tableValueTotal, as filed
+}
+
+// A Reconciliation says whether one source filing's information table
+// matched the totals its cover states. The table is counted as parsed,
+// before redaction, so that a complete table matches whatever redaction
+// removed; only the cover's totals and the verdict are given, never the
+// values of removed rows. A filing whose table does not match is reported
+// as it is: its rows are answered as filed, not repaired.
+type Reconciliation struct {
+	Citation        // the source filing
+	Cover    Totals // the totals its cover states, as filed
+	// Matched is true when the cover states totals and the table has
+	// exactly Cover.Entries rows whose values sum to Cover.Value.
+	Matched bool
 }
 
 // Citation returns the citation of f.
@@ -188,6 +212,10 @@ type Snapshot struct {
 	Sources  []Citation // Base, then each new-holdings supplement, in filing order
 	Holdings []Holding  // rows exactly as filed, base first; filtered if options were given
 
+	// Reconciliations holds one check of table against cover for each of
+	// Sources, in the same order. Filters do not change it.
+	Reconciliations []Reconciliation
+
 	// MatchedCUSIPs is set (possibly empty, never nil) when the [Issuer]
 	// filter was given: the sorted distinct CUSIPs (upper-case) of the rows it kept.
 	MatchedCUSIPs []string
@@ -249,6 +277,11 @@ type Comparison struct {
 	SourcesA []Citation
 	SourcesB []Citation
 	Changes  []Change // ordered by CUSIP, PutCall, ShPrn unless MaxPositions was given
+
+	// ReconciliationsA and ReconciliationsB check each of SourcesA and
+	// SourcesB against its cover, as in [Snapshot].
+	ReconciliationsA []Reconciliation
+	ReconciliationsB []Reconciliation
 
 	// MatchedCUSIPs, TotalPositions, Truncated and Order are set as in
 	// [Snapshot], counting changes instead of positions.
