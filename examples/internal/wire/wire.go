@@ -126,6 +126,36 @@ func accessions(cs []edgar13f.Citation) []string {
 	return out
 }
 
+// reconciliations writes, under name, each source filing's check of its
+// table against its cover: the cover's totals as filed (null when it states
+// none) and whether the table, counted before redaction, matched them.
+func (w *writer) reconciliations(name string, rs []edgar13f.Reconciliation) {
+	w.key(name)
+	w.b = append(w.b, '[')
+	for i, r := range rs {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		n := w.n
+		w.open()
+		w.str("accession_number", r.Accession)
+		if r.Cover.Stated {
+			w.int("table_entry_total", r.Cover.Entries)
+			w.int("table_value_total", r.Cover.Value)
+		} else {
+			w.key("table_entry_total")
+			w.b = append(w.b, "null"...)
+			w.key("table_value_total")
+			w.b = append(w.b, "null"...)
+		}
+		w.str("value_unit", string(r.ValueUnit()))
+		w.bool("matched", r.Matched)
+		w.close()
+		w.n = n
+	}
+	w.b = append(w.b, ']')
+}
+
 // filters writes the members that the issuer and max_positions filters and
 // agent mode add to an answer.
 func (w *writer) filters(matched []string, order edgar13f.Order, total int, truncated, autoLimited bool) {
@@ -153,6 +183,7 @@ func WriteHoldings(w io.Writer, s *edgar13f.Snapshot, autoLimited bool) error {
 	o.str("accession_number", s.Base.Accession)
 	o.strs("source_accessions", accessions(s.Sources))
 	o.str("filing_date", date(s.Base.FilingDate))
+	o.reconciliations("source_reconciliation", s.Reconciliations)
 	o.filters(s.MatchedCUSIPs, s.Order, s.TotalPositions, s.Truncated, autoLimited)
 	o.key("holdings")
 	o.b = append(o.b, '[')
@@ -177,6 +208,8 @@ func WriteHoldings(w io.Writer, s *edgar13f.Snapshot, autoLimited bool) error {
 		o.int("voting_authority_sole", h.VotingSole)
 		o.int("voting_authority_shared", h.VotingShared)
 		o.int("voting_authority_none", h.VotingNone)
+		o.int("value_usd", h.ValueDollars())
+		o.str("filing_date", date(h.FilingDate))
 		o.close()
 		o.n = n
 		o.maybeFlush()
@@ -199,6 +232,8 @@ func WriteDiff(w io.Writer, c *edgar13f.Comparison, autoLimited bool) error {
 	o.str("accession_b", c.BaseB.Accession)
 	o.strs("source_accessions_a", accessions(c.SourcesA))
 	o.strs("source_accessions_b", accessions(c.SourcesB))
+	o.reconciliations("source_reconciliation_a", c.ReconciliationsA)
+	o.reconciliations("source_reconciliation_b", c.ReconciliationsB)
 	o.filters(c.MatchedCUSIPs, c.Order, c.TotalPositions, c.Truncated, autoLimited)
 	o.key("changes")
 	o.b = append(o.b, '[')
@@ -219,6 +254,9 @@ func WriteDiff(w io.Writer, c *edgar13f.Comparison, autoLimited bool) error {
 		o.int("value_a", ch.ValueA)
 		o.int("value_b", ch.ValueB)
 		o.int("value_delta", ch.ValueDelta)
+		o.int("value_usd_a", ch.ValueUSDA)
+		o.int("value_usd_b", ch.ValueUSDB)
+		o.int("value_usd_delta", ch.ValueUSDDelta)
 		o.str("change_type", string(ch.Type))
 		o.close()
 		o.n = n
