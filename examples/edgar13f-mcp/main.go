@@ -35,23 +35,24 @@ func run() int {
 	if err == nil {
 		var c *edgar13f.Client
 		if c, err = edgar13f.NewClient(opts...); err == nil {
-			return serve(newServer(c, cfg.AgentMode))
+			out := newAnswerWriter(os.Stdout)
+			return serve(newServer(c, cfg.AgentMode, out), out)
 		}
 	}
 	fmt.Fprintf(os.Stderr, "edgar13f-mcp: %v\n", err)
 	return 2
 }
 
-// serve runs srv over stdin and stdout until stdin ends or a signal
-// arrives.
-func serve(srv *mcp.Server) int {
+// serve runs srv over stdin and out (standard output) until stdin ends or
+// a signal arrives.
+func serve(srv *mcp.Server, out io.WriteCloser) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	done := make(chan error, 1)
 	go func() {
 		done <- srv.Run(ctx, &mcp.IOTransport{
 			Reader: io.NopCloser(&lineFilter{r: bufio.NewReader(os.Stdin), log: os.Stderr}),
-			Writer: nopWriteCloser{os.Stdout},
+			Writer: out,
 		})
 	}()
 	select {
@@ -69,10 +70,6 @@ func serve(srv *mcp.Server) int {
 	}
 	return 0
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // maxLine bounds one inbound JSON-RPC line, as the SDK's stdio transport does.
 const maxLine = mcp.DefaultMaxLineLength

@@ -29,8 +29,15 @@ type writer struct {
 	err error
 }
 
+// newWriter returns a writer of one answer to w. Given a TextWriter that
+// holds nothing yet, it writes the answer as the inside of a JSON string
+// itself, in the same bytes and without a second pass over them.
 func newWriter(w io.Writer) *writer {
-	return &writer{obj: obj{b: make([]byte, 0, flushAt+4096)}, w: w}
+	o := &writer{obj: obj{b: make([]byte, 0, flushAt+4096)}, w: w}
+	if t, ok := w.(*TextWriter); ok && t.empty() {
+		o.w, o.inText = escaped{t}, true
+	}
+	return o
 }
 
 // maybeFlush passes the buffer on once it is large.
@@ -47,9 +54,12 @@ func (w *writer) flush() {
 	w.b = w.b[:0]
 }
 
-// done ends the answer with a newline and flushes it.
+// done ends the answer with a newline (none inside a JSON string) and
+// flushes it.
 func (w *writer) done() error {
-	w.b = append(w.b, '\n')
+	if !w.inText {
+		w.b = append(w.b, '\n')
+	}
 	w.flush()
 	return w.err
 }

@@ -53,7 +53,15 @@ var (
 	c2 = edgar13f.Citation{Accession: "0000950123-24-005653", Form: edgar13f.Form13FHRA, FilingDate: d2}
 )
 
-func TestWrite(t *testing.T) {
+// writeCase is one answer of this package and the JSON it must be.
+type writeCase struct {
+	name  string
+	write func(io.Writer) error
+	want  string
+}
+
+// writeCases are an answer of each kind.
+func writeCases() []writeCase {
 	snap := &edgar13f.Snapshot{
 		CIK: "1067983", Period: d1, AsOf: d2, Base: c1, Sources: []edgar13f.Citation{c1, c2},
 		Holdings: []edgar13f.Holding{
@@ -71,11 +79,7 @@ func TestWrite(t *testing.T) {
 		{Accession: "a-1", Form: edgar13f.Form13FHR, FilingDate: d2, Period: d1, ReportType: "13F HOLDINGS REPORT", ManagerName: "M", URL: "u"},
 		{Accession: "a-2", Form: edgar13f.Form13FHRA, FilingDate: d2, Period: d1, IsAmendment: true, AmendmentNo: 2, AmendmentType: edgar13f.NewHoldings, URL: "v"},
 	}
-	tests := []struct {
-		name  string
-		write func(io.Writer) error
-		want  string
-	}{
+	return []writeCase{
 		{"holdings", func(w io.Writer) error { return WriteHoldings(w, snap, true) }, `{"status":"ok","disclaimer":"` + Disclaimer + `","cik":"1067983","period":"2023-09-30","as_of":"2023-11-15",
 			"accession_number":"0000950123-23-011029","source_accessions":["0000950123-23-011029","0000950123-24-005653"],"filing_date":"2023-11-15",
 			"matched_cusips":[],"total_positions":7,"truncated":true,"order":"value_desc","auto_limited":true,"holdings":[
@@ -100,7 +104,10 @@ func TestWrite(t *testing.T) {
 		{"error", func(w io.Writer) error { return WriteError(w, errors.New("boom")) },
 			`{"status":"error","disclaimer":"` + Disclaimer + `","message":"internal error: boom"}`},
 	}
-	for _, tt := range tests {
+}
+
+func TestWrite(t *testing.T) {
+	for _, tt := range writeCases() {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := tt.write(&buf); err != nil {
