@@ -86,13 +86,13 @@ func TestAnswerBytes(t *testing.T) {
 	text := strings.TrimSuffix(full.String(), "\n")
 
 	tool := &mcp.Tool{Name: "holdings", InputSchema: json.RawMessage(`{"type":"object"}`)}
-	plain := mcp.NewServer(&mcp.Implementation{Name: "edgar13f", Version: version}, nil)
+	plain := mcp.NewServer(&mcp.Implementation{Name: "edgar13f", Version: wire.Version}, nil)
 	plain.AddTool(tool, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 	})
 	var answers *answerWriter
 	s := &server{}
-	spliced := mcp.NewServer(&mcp.Implementation{Name: "edgar13f", Version: version}, nil)
+	spliced := mcp.NewServer(&mcp.Implementation{Name: "edgar13f", Version: wire.Version}, nil)
 	spliced.AddTool(tool, s.handle(func(context.Context, json.RawMessage) (answer, error) { return write, nil }))
 
 	for _, version := range []string{"2025-06-18", "2025-03-26"} {

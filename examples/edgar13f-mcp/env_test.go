@@ -84,25 +84,31 @@ func TestEnvironment(t *testing.T) {
 		env          []string
 		want         map[string]any
 		wantRequests bool
+		wantMessage  string
 	}{
 		{"redaction on over HTTP", []string{ua, "EDGAR13F_BASE_URL=" + srv.URL}, map[string]any{
-			"isError": false, "status": "ok", "accession_number": "0000950123-23-011029", "holdings": 151.0}, true},
+			"isError": false, "status": "ok", "accession_number": "0000950123-23-011029", "holdings": 151.0}, true, ""},
 		{"redaction off over HTTP", []string{ua, "EDGAR13F_BASE_URL=" + srv.URL, "EDGAR13F_REDACT=off"}, map[string]any{
-			"isError": false, "status": "ok", "accession_number": "0000950123-23-011029", "holdings": 153.0}, true},
+			"isError": false, "status": "ok", "accession_number": "0000950123-23-011029", "holdings": 153.0}, true, ""},
 		{"redaction not exactly off", []string{ua, "EDGAR13F_BASE_URL=" + srv.URL, "EDGAR13F_REDACT=OFF"}, map[string]any{
-			"isError": false, "status": "ok", "accession_number": "0000950123-23-011029", "holdings": 151.0}, true},
-		{"no user agent", []string{"EDGAR13F_BASE_URL=" + srv.URL}, map[string]any{"isError": true, "status": "error"}, false},
+			"isError": false, "status": "ok", "accession_number": "0000950123-23-011029", "holdings": 151.0}, true, ""},
+		{"no user agent", []string{"EDGAR13F_BASE_URL=" + srv.URL}, map[string]any{"isError": true, "status": "error"}, false,
+			`internal error: no User-Agent for EDGAR: set SEC_USER_AGENT to "Name email@domain" (SEC's fair-access policy requires one naming you)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := connect(t, command(t, tt.env...))
 			before := requests.Load()
-			got := summary(call(t, s, "get_holdings_as_of", q))
+			r := call(t, s, "get_holdings_as_of", q)
+			got := summary(r)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 			if sent := requests.Load() > before; sent != tt.wantRequests {
 				t.Errorf("requests sent: %v, want %v", sent, tt.wantRequests)
+			}
+			if m, _ := r.obj["message"].(string); tt.wantMessage != m {
+				t.Errorf("message %q, want %q", m, tt.wantMessage)
 			}
 		})
 	}

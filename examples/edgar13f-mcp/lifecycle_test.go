@@ -135,9 +135,9 @@ func TestRefusesToStart(t *testing.T) {
 		want string
 	}{
 		{"fixture with redaction off", []string{"EDGAR13F_FIXTURE_DIR=" + mirror, "EDGAR13F_REDACT=off"},
-			"edgar13f-mcp: wire: redaction cannot be turned off with a fixture directory\n"},
+			"edgar13f-mcp: EDGAR13F_REDACT=off cannot be combined with EDGAR13F_FIXTURE_DIR: rows of a fixture directory are always redacted\n"},
 		{"fixture with base URL", []string{"EDGAR13F_FIXTURE_DIR=" + mirror, "EDGAR13F_BASE_URL=http://127.0.0.1:1"},
-			"edgar13f-mcp: wire: give a fixture directory or a base URL, not both\n"},
+			"edgar13f-mcp: give EDGAR13F_FIXTURE_DIR or EDGAR13F_BASE_URL, not both\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -151,6 +151,76 @@ func TestRefusesToStart(t *testing.T) {
 			}
 			if code != 2 || !strings.HasSuffix(stderr.String(), tt.want) {
 				t.Errorf("exit %d, stderr %q; want 2, %q", code, stderr.String(), tt.want)
+			}
+		})
+	}
+}
+
+// TestArguments: --help, -h and --version answer at once, with standard
+// input left open, and anything else is a usage error.
+func TestArguments(t *testing.T) {
+	tests := []struct {
+		args                   []string
+		wantCode               int
+		wantStdout, wantStderr string // prefixes
+	}{
+		{[]string{"--help"}, 0, "edgar13f-mcp is a Model Context Protocol server", ""},
+		{[]string{"-h"}, 0, "edgar13f-mcp is a Model Context Protocol server", ""},
+		{[]string{"--version"}, 0, "edgar13f-mcp 0.1.0\n", ""},
+		{[]string{"serve"}, 2, "", "edgar13f-mcp: unexpected argument \"serve\" (settings come from the environment)\n"},
+		{[]string{"--user-agent", "x"}, 2, "", "edgar13f-mcp: flag provided but not defined: -user-agent (settings come from the environment)\n"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			cmd := command(t, "EDGAR13F_FIXTURE_DIR="+mirror)
+			cmd.Args = append(cmd.Args, tt.args...)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			stdin, _ := cmd.StdinPipe() // open until the test ends
+			defer stdin.Close()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			code := wait(t, done, 30*time.Second)
+			if code != tt.wantCode || !strings.HasPrefix(stdout.String(), tt.wantStdout) || !strings.HasPrefix(stderr.String(), tt.wantStderr) ||
+				(tt.wantStderr == "") != (stderr.Len() == 0) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want %d, %q..., %q...", code, stdout.String(), stderr.String(), tt.wantCode, tt.wantStdout, tt.wantStderr)
+			}
+		})
+	}
+}
+
+// TestWarnsWithoutUserAgent: the server says at start when it would reach
+// EDGAR over HTTP without a User-Agent, naming the variable to set, and
+// keeps serving.
+func TestWarnsWithoutUserAgent(t *testing.T) {
+	const warning = `edgar13f-mcp: warning: no User-Agent for EDGAR: set SEC_USER_AGENT to "Name email@domain"`
+	tests := []struct {
+		name string
+		env  []string
+		warn bool
+	}{
+		{"live EDGAR", nil, true},
+		{"base URL", []string{"EDGAR13F_BASE_URL=http://127.0.0.1:1"}, true},
+		{"with a user agent", []string{"SEC_USER_AGENT=edgar13f tests test@example.com"}, false},
+		{"fixture directory", []string{"EDGAR13F_FIXTURE_DIR=" + mirror}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := command(t, tt.env...)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			s := connect(t, cmd) // the warning comes before the handshake is answered
+			if r := call(t, s, "list_13f_filings", `{"cik":"12a","as_of":"2025-05-16"}`); r.obj["reason"] != "invalid_argument" {
+				t.Errorf("answer %v", r.obj)
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.HasPrefix(stderr.String(), warning); got != tt.warn || !tt.warn && stderr.Len() > 0 {
+				t.Errorf("stderr %q, want the warning: %v", stderr.String(), tt.warn)
 			}
 		})
 	}

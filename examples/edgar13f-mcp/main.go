@@ -13,6 +13,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -27,19 +29,64 @@ import (
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 )
 
-func main() { os.Exit(run()) }
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, os.Getenv)) }
 
-func run() int {
-	cfg := wire.ConfigFromEnv(os.Getenv)
+const usage = `edgar13f-mcp is a Model Context Protocol server answering questions about
+SEC Form 13F holdings as EDGAR knew them on a date. An MCP client starts it and
+speaks MCP over its standard input and output.
+
+Usage:
+  edgar13f-mcp              serve MCP over stdio
+  edgar13f-mcp --help       show this help
+  edgar13f-mcp --version    print the version
+
+Tools: find_manager, list_13f_filings, get_holdings_as_of, diff_holdings.
+
+Environment:
+  SEC_USER_AGENT        "Name email@domain", sent with every EDGAR request (required for EDGAR)
+  EDGAR13F_CACHE_DIR    cache directory (default $XDG_CACHE_HOME/edgar13f)
+  EDGAR13F_REDACT       exactly "off" keeps the rows of gold, energy and S&P 500 funds
+  EDGAR13F_AGENT_MODE   exactly "on": unfiltered holdings and diffs answer the 50 largest positions
+  EDGAR13F_FIXTURE_DIR  read this EDGAR mirror tree instead of EDGAR
+  EDGAR13F_BASE_URL     fetch EDGAR URLs from this HTTP mirror
+`
+
+// run serves MCP over standard input and output with the settings of
+// getenv, or answers --help and --version. It returns the exit code: 0,
+// 1 for a broken session, 2 for bad arguments or settings.
+func run(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	fs := flag.NewFlagSet("edgar13f-mcp", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	showVersion := fs.Bool("version", false, "")
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stdout, usage)
+		return 0
+	case err == nil && fs.NArg() > 0:
+		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "edgar13f-mcp: %v (settings come from the environment)\n\n%s", err, usage)
+		return 2
+	}
+	if *showVersion {
+		fmt.Fprintf(stdout, "edgar13f-mcp %s\n", wire.Version)
+		return 0
+	}
+	cfg := wire.ConfigFromEnv(getenv)
 	opts, err := cfg.ClientOptions()
 	if err == nil {
 		var c *edgar13f.Client
 		if c, err = edgar13f.NewClient(opts...); err == nil {
-			out := newAnswerWriter(os.Stdout)
-			return serve(newServer(c, cfg.AgentMode, out), out)
+			if cfg.NoUserAgent() {
+				fmt.Fprintf(stderr, "edgar13f-mcp: warning: %s; until then every tool call that needs EDGAR fails\n", cfg.NoUserAgentText())
+			}
+			out := newAnswerWriter(stdout)
+			return serve(newServer(c, cfg, out), out)
 		}
 	}
-	fmt.Fprintf(os.Stderr, "edgar13f-mcp: %v\n", err)
+	fmt.Fprintf(stderr, "edgar13f-mcp: %s\n", cfg.Explain(err))
 	return 2
 }
 

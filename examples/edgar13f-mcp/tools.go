@@ -13,9 +13,6 @@ import (
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 )
 
-// version is reported to clients in the MCP handshake.
-const version = "0.1.0"
-
 const instructions = `Answers questions about SEC Form 13F holdings (US institutional managers' quarterly long positions) as they were publicly known on a date.
 - Resolve a manager's name to its CIK with find_manager first; never guess a CIK.
 - as_of means "publicly filed on EDGAR by that date": filings made later never influence an answer, so answers are safe for backtests. Use today's date for the latest knowledge.
@@ -27,16 +24,17 @@ const instructions = `Answers questions about SEC Form 13F holdings (US institut
 
 // server answers tool calls with one edgar13f Client.
 type server struct {
-	c         *edgar13f.Client
-	agentMode bool
-	answers   *answerWriter
+	c       *edgar13f.Client
+	cfg     wire.Config
+	answers *answerWriter
 }
 
-// newServer returns the MCP server answering with c. Its transport must
-// write to answers, which writes the answers into the messages.
-func newServer(c *edgar13f.Client, agentMode bool, answers *answerWriter) *mcp.Server {
-	s := &server{c: c, agentMode: agentMode, answers: answers}
-	srv := mcp.NewServer(&mcp.Implementation{Name: "edgar13f", Title: "edgar13f: point-in-time SEC 13F holdings", Version: version},
+// newServer returns the MCP server answering with c, set up by cfg. Its
+// transport must write to answers, which writes the answers into the
+// messages.
+func newServer(c *edgar13f.Client, cfg wire.Config, answers *answerWriter) *mcp.Server {
+	s := &server{c: c, cfg: cfg, answers: answers}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "edgar13f", Title: "edgar13f: point-in-time SEC 13F holdings", Version: wire.Version},
 		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{}})
 	for _, t := range s.tools() {
 		srv.AddTool(t.tool, t.handler)
@@ -70,7 +68,7 @@ func (s *server) handle(fn toolFunc) mcp.ToolHandler {
 		if declined {
 			_ = wire.WriteDecline(&buf, d)
 		} else {
-			_ = wire.WriteError(&buf, err)
+			_ = wire.WriteError(&buf, s.cfg.Explain(err))
 		}
 		text := strings.TrimSuffix(buf.String(), "\n")
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: !declined}, nil
@@ -199,7 +197,7 @@ func (s *server) filters(a *wire.Args, positionType bool) (opts []edgar13f.Optio
 			opts = append(opts, edgar13f.PositionType(pt))
 		}
 	}
-	if s.agentMode && !a.Has("cusip") && !a.Has("issuer") && !a.Has("max_positions") {
+	if s.cfg.AgentMode && !a.Has("cusip") && !a.Has("issuer") && !a.Has("max_positions") {
 		opts = append(opts, edgar13f.MaxPositions(wire.AgentLimit))
 		autoLimited = true
 	}

@@ -1,11 +1,12 @@
 // Package wire holds what the example binaries share: the snake_case JSON
-// answers of SPEC §9 written from the library's types, the decline and
-// error objects, strict decoding of tool arguments and the environment
-// settings.
+// answers of the MCP tools written from the library's types, the decline
+// and error objects, strict decoding of tool arguments, the environment
+// settings and the messages that name them.
 //
 // Answers are written straight to an io.Writer, row by row, so that a
 // holdings answer of tens of thousands of rows needs no intermediate
-// structures.
+// structures. Written to a TextWriter, an answer comes out as the inside
+// of a JSON string, ready for an MCP text block, in the same single pass.
 package wire
 
 import (
@@ -250,11 +251,12 @@ func WriteDecline(w io.Writer, d *edgar13f.DeclineError) error {
 }
 
 // WriteError writes the object sent with isError for a failure that is
-// not a decline (EDGAR unreachable, no User-Agent, ...).
-func WriteError(w io.Writer, err error) error {
+// not a decline (EDGAR unreachable, no User-Agent, ...); message says
+// what failed (see Config.Explain).
+func WriteError(w io.Writer, message string) error {
 	o := newWriter(w)
 	o.head("error")
-	o.str("message", "internal error: "+err.Error())
+	o.str("message", "internal error: "+message)
 	o.close()
 	return o.done()
 }

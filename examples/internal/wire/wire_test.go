@@ -3,7 +3,6 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"testing"
@@ -101,7 +100,7 @@ func writeCases() []writeCase {
 		{"decline", func(w io.Writer) error {
 			return WriteDecline(w, &edgar13f.DeclineError{Reason: edgar13f.NotYetFiled, Message: "m"})
 		}, `{"status":"declined","disclaimer":"` + Disclaimer + `","reason":"not_yet_filed","message":"m"}`},
-		{"error", func(w io.Writer) error { return WriteError(w, errors.New("boom")) },
+		{"error", func(w io.Writer) error { return WriteError(w, "boom") },
 			`{"status":"error","disclaimer":"` + Disclaimer + `","message":"internal error: boom"}`},
 	}
 }
