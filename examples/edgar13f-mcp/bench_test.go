@@ -3,14 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/examples/internal/testkit"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 )
 
@@ -20,14 +19,7 @@ import (
 // server does for a call after the library has answered. The whole call
 // through the built binary is bench/'s BenchmarkMCPHoldingsStdio50k.
 func BenchmarkHoldingsResult50k(b *testing.B) {
-	d := edgar13f.MustParseDate("2023-09-30")
-	c := edgar13f.Citation{Accession: "0000950123-23-011029", Form: edgar13f.Form13FHR, FilingDate: d.AddDays(45)}
-	s := &edgar13f.Snapshot{CIK: "1067983", Period: d, AsOf: c.FilingDate, Base: c, Sources: []edgar13f.Citation{c}}
-	for i := range 50000 {
-		s.Holdings = append(s.Holdings, edgar13f.Holding{Accession: c.Accession, NameOfIssuer: fmt.Sprintf("ISSUER NUMBER %d CORP", i),
-			TitleOfClass: "COM", CUSIP: fmt.Sprintf("%09d", i), Value: int64(i) * 1000, SharesOrPrincipal: int64(i) * 10,
-			ShPrn: edgar13f.Shares, InvestmentDiscretion: "SOLE", VotingSole: int64(i)})
-	}
+	s := testkit.Snapshot(50000)
 	var out countWriter
 	srv := &server{answers: newAnswerWriter(&out)}
 	h := srv.handle(func(context.Context, json.RawMessage) (answer, error) {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -14,20 +15,52 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/edgar13f/edgar13f/examples/internal/testkit"
 )
+
+// start starts cmd and returns pipes to its standard input and output and
+// a channel receiving the result of its Wait.
+func start(t *testing.T, cmd *exec.Cmd) (io.WriteCloser, io.ReadCloser, <-chan error) {
+	t.Helper()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	return stdin, stdout, done
+}
+
+// connectPipes speaks MCP to a server started by start.
+func connectPipes(t *testing.T, stdin io.WriteCloser, stdout io.ReadCloser) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.IOTransport{Reader: stdout, Writer: stdin}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	return s
+}
 
 // wait returns the exit code of cmd, failing the test after d.
 func wait(t *testing.T, done <-chan error, d time.Duration) int {
 	t.Helper()
 	select {
 	case err := <-done:
-		if ee, ok := err.(interface{ ExitCode() int }); ok {
-			return ee.ExitCode()
-		}
+		code, err := testkit.ExitCode(err)
 		if err != nil {
 			t.Fatalf("wait: %v", err)
 		}
-		return 0
+		return code
 	case <-time.After(d):
 		t.Fatalf("server still running after %v", d)
 		return -1
@@ -36,7 +69,7 @@ func wait(t *testing.T, done <-chan error, d time.Duration) int {
 
 func TestExitOnEOF(t *testing.T) {
 	cmd := command(t, "EDGAR13F_FIXTURE_DIR="+mirror)
-	s := connect(t, cmd)
+	s := testkit.Connect(t, cmd)
 	if r := call(t, s, "list_13f_filings", `{"cik":"9000003","as_of":"2025-05-16"}`); r.obj["status"] != "ok" {
 		t.Fatalf("answer %v", r.obj)
 	}
@@ -67,21 +100,11 @@ func TestSIGTERMMidCall(t *testing.T) {
 	defer srv.Close()
 	defer close(release)
 	cmd := command(t, "SEC_USER_AGENT=edgar13f tests test@example.com", "EDGAR13F_BASE_URL="+srv.URL)
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	stdin, stdout, done := start(t, cmd)
+	s := connectPipes(t, stdin, stdout)
+	defer s.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	s, err := client.Connect(ctx, &mcp.IOTransport{Reader: stdout, Writer: stdin}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	go s.CallTool(ctx, &mcp.CallToolParams{Name: "get_holdings_as_of", Arguments: json.RawMessage(`{"cik":"1067983","period":"2023-09-30","as_of":"2024-05-15"}`)})
 	select {
 	case <-started:
@@ -97,27 +120,14 @@ func TestSIGTERMMidCall(t *testing.T) {
 }
 
 func TestMalformedLines(t *testing.T) {
-	cmd := command(t, "EDGAR13F_FIXTURE_DIR="+mirror)
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	stdin, stdout, done := start(t, command(t, "EDGAR13F_FIXTURE_DIR="+mirror))
 	// Garbage before the handshake: not JSON, JSON but not JSON-RPC, an empty batch.
 	for _, line := range []string{"this is not json", `{"jsonrpc":"2.0","id":1`, `{"hello":"world"}`, `[]`, `[1,2]`, `   `} {
 		if _, err := io.WriteString(stdin, line+"\n"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	s, err := client.Connect(ctx, &mcp.IOTransport{Reader: stdout, Writer: stdin}, nil)
-	if err != nil {
-		t.Fatalf("connect after malformed lines: %v", err)
-	}
+	s := connectPipes(t, stdin, stdout)
 	r := call(t, s, "list_13f_filings", `{"cik":"9000003","as_of":"2025-05-16"}`)
 	if diff := cmp.Diff(map[string]any{"isError": false, "status": "ok"}, summary(r)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -141,16 +151,9 @@ func TestRefusesToStart(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cmd := command(t, tt.env...)
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			err := cmd.Run()
-			code := 0
-			if ee, ok := err.(interface{ ExitCode() int }); ok {
-				code = ee.ExitCode()
-			}
-			if code != 2 || !strings.HasSuffix(stderr.String(), tt.want) {
-				t.Errorf("exit %d, stderr %q; want 2, %q", code, stderr.String(), tt.want)
+			_, stderr, code := testkit.Run(t, command(t, tt.env...))
+			if code != 2 || stderr != tt.want {
+				t.Errorf("exit %d, stderr %q; want 2, %q", code, stderr, tt.want)
 			}
 		})
 	}
@@ -176,7 +179,10 @@ func TestArguments(t *testing.T) {
 			cmd.Args = append(cmd.Args, tt.args...)
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			stdin, _ := cmd.StdinPipe() // open until the test ends
+			stdin, err := cmd.StdinPipe() // open until the test ends
+			if err != nil {
+				t.Fatal(err)
+			}
 			defer stdin.Close()
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
@@ -212,7 +218,7 @@ func TestWarnsWithoutUserAgent(t *testing.T) {
 			cmd := command(t, tt.env...)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
-			s := connect(t, cmd) // the warning comes before the handshake is answered
+			s := testkit.Connect(t, cmd) // the warning comes before the handshake is answered
 			if r := call(t, s, "list_13f_filings", `{"cik":"12a","as_of":"2025-05-16"}`); r.obj["reason"] != "invalid_argument" {
 				t.Errorf("answer %v", r.obj)
 			}

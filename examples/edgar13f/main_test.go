@@ -1,82 +1,25 @@
 package main
 
 import (
-	"bytes"
-	"flag"
-	"fmt"
 	"net/http"
-	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/edgar13f/edgar13f/examples/internal/testkit"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/golden")
-
+// bin is the CLI built by TestMain; mirror the recorded EDGAR tree.
 var (
-	bin       string
-	mirror, _ = filepath.Abs("../../testdata/mirror")
+	bin    string
+	mirror = testkit.Mirror()
 )
 
-func TestMain(m *testing.M) {
-	flag.Parse()
-	dir, err := os.MkdirTemp("", "edgar13f-cli-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	bin = filepath.Join(dir, "edgar13f")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	code := 1
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
-	} else {
-		code = m.Run()
-	}
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m, &bin, false) }
 
 // exe runs the binary with a private cache and no inherited settings.
 func exe(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "EDGAR13F_CACHE_DIR=" + t.TempDir()}, env...)
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return o.String(), e.String(), code
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
-	}
+	return testkit.Run(t, testkit.Command(t, bin, env, args...))
 }
 
 func TestAnswers(t *testing.T) {
@@ -101,7 +44,7 @@ func TestAnswers(t *testing.T) {
 				if code != 0 || stderr != "" {
 					t.Fatalf("exit %d, stderr %q", code, stderr)
 				}
-				golden(t, tt.name+"."+format, stdout)
+				testkit.GoldenText(t, tt.name+"."+format, stdout)
 			})
 		}
 	}
@@ -179,17 +122,7 @@ func match(want, got string) bool {
 }
 
 func TestHTTP(t *testing.T) {
-	var requests atomic.Int64
-	fs := http.FileServer(http.Dir(mirror))
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		requests.Add(1)
-		if r.Header.Get("User-Agent") != "edgar13f tests test@example.com" {
-			http.Error(w, "no user agent", http.StatusForbidden)
-			return
-		}
-		fs.ServeHTTP(w, r)
-	}))
-	defer srv.Close()
+	srv, requests := testkit.MirrorServer(t, func(r *http.Request) bool { return r.Header.Get("User-Agent") != "edgar13f tests test@example.com" })
 	args := []string{"holdings", "1067983", "--period", "2023-09-30", "--as-of", "2024-05-15", "--base-url", srv.URL, "--format", "csv", "--cusip", "78462F103"}
 	tests := []struct {
 		name         string

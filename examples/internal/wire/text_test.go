@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/edgar13f/edgar13f/examples/internal/testkit"
 )
 
 // fataler is what the helpers need of *testing.T and *rapid.T.
@@ -102,7 +104,7 @@ func TestTextWriterMatchesMarshal(t *testing.T) {
 
 func TestTextWriterLarge(t *testing.T) {
 	var answer bytes.Buffer
-	if err := WriteHoldings(&answer, snapshot(2000), false); err != nil {
+	if err := WriteHoldings(&answer, testkit.Snapshot(2000), false); err != nil {
 		t.Fatal(err)
 	}
 	text := bytes.ReplaceAll(answer.Bytes(), []byte("ISSUER"), []byte("ÉMETTEUR & <CO>"))
@@ -136,37 +138,12 @@ type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, errFail }
 
-// BenchmarkTextWriter50k escapes a 50,000-row holdings answer as a JSON
-// string.
-func BenchmarkTextWriter50k(b *testing.B) {
-	s := snapshot(50000)
-	var cw countWriter
-	b.ReportAllocs()
-	for b.Loop() {
-		cw = 0
-		tw := NewTextWriter(&cw)
-		if err := WriteHoldings(tw, s, false); err != nil {
-			b.Fatal(err)
-		}
-		if err := tw.Close(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(cw), "bytes")
-}
-
 // TestWriteInText: an answer written to a TextWriter (in one pass, as the
 // inside of a JSON string) is byte for byte the answer written as JSON and
 // then escaped, for every kind of answer and for strings that need every
 // kind of escaping.
 func TestWriteInText(t *testing.T) {
-	tricky := snapshot(3)
-	for i, name := range []string{"JOHNSON & JOHNSON <A>", `"Q" \B/`, "TAB\tNL\nBS\b\x01", "L\u2028S\u2029 Société 日本", "BAD \xff\xfe"} {
-		h := tricky.Holdings[i%3]
-		h.NameOfIssuer, h.OtherManager = name, name
-		tricky.Holdings = append(tricky.Holdings, h)
-	}
-	tricky.MatchedCUSIPs = []string{"A&B", `"`}
+	tricky := testkit.TrickySnapshot()
 	cases := append(writeCases(), writeCase{name: "tricky", write: func(w io.Writer) error { return WriteHoldings(w, tricky, true) }})
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/examples/internal/testkit"
 )
 
 func TestAppendString(t *testing.T) {
@@ -143,23 +144,9 @@ func TestAsDecline(t *testing.T) {
 	}
 }
 
-// snapshot is a synthetic holdings answer of n rows.
-func snapshot(n int) *edgar13f.Snapshot {
-	s := &edgar13f.Snapshot{CIK: "1067983", Period: d1, AsOf: d2, Base: c1, Sources: []edgar13f.Citation{c1}}
-	s.Holdings = make([]edgar13f.Holding, n)
-	for i := range s.Holdings {
-		s.Holdings[i] = edgar13f.Holding{
-			Accession: c1.Accession, NameOfIssuer: fmt.Sprintf("ISSUER NUMBER %d CORP", i), TitleOfClass: "COM",
-			CUSIP: fmt.Sprintf("%09d", i), Value: int64(i) * 1000, SharesOrPrincipal: int64(i) * 10, ShPrn: edgar13f.Shares,
-			InvestmentDiscretion: "SOLE", VotingSole: int64(i),
-		}
-	}
-	return s
-}
-
 func TestWriteHoldingsLarge(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteHoldings(&buf, snapshot(50000), false); err != nil {
+	if err := WriteHoldings(&buf, testkit.Snapshot(50000), false); err != nil {
 		t.Fatal(err)
 	}
 	var got struct{ Holdings []map[string]any }
@@ -171,19 +158,38 @@ func TestWriteHoldingsLarge(t *testing.T) {
 	}
 }
 
-// BenchmarkWriteHoldings50k encodes a 50,000-row holdings answer.
+// BenchmarkWriteHoldings50k writes a 50,000-row holdings answer as JSON
+// (json) and as the inside of a JSON string, for an MCP text block (text).
 func BenchmarkWriteHoldings50k(b *testing.B) {
-	s := snapshot(50000)
-	var cw countWriter
-	b.ReportAllocs()
-	for b.Loop() {
-		cw = 0
-		if err := WriteHoldings(&cw, s, false); err != nil {
-			b.Fatal(err)
-		}
+	s := testkit.Snapshot(50000)
+	for _, tt := range []struct {
+		name string
+		wrap func(io.Writer) io.WriteCloser
+	}{
+		{"json", func(w io.Writer) io.WriteCloser { return nopCloser{w} }},
+		{"text", func(w io.Writer) io.WriteCloser { return NewTextWriter(w) }},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			var cw countWriter
+			b.ReportAllocs()
+			for b.Loop() {
+				cw = 0
+				w := tt.wrap(&cw)
+				if err := WriteHoldings(w, s, false); err != nil {
+					b.Fatal(err)
+				}
+				if err := w.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(cw), "bytes")
+		})
 	}
-	b.ReportMetric(float64(cw), "bytes")
 }
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
 
 type countWriter int
 
