@@ -1,11 +1,12 @@
 // Package wire holds what the example binaries share: the snake_case JSON
-// answers of SPEC §9 written from the library's types, the decline and
-// error objects, strict decoding of tool arguments and the environment
-// settings.
+// answers of the MCP tools written from the library's types, the decline
+// and error objects, strict decoding of tool arguments, the environment
+// settings and the messages that name them.
 //
 // Answers are written straight to an io.Writer, row by row, so that a
 // holdings answer of tens of thousands of rows needs no intermediate
-// structures.
+// structures. Written to a TextWriter, an answer comes out as the inside
+// of a JSON string, ready for an MCP text block, in the same single pass.
 package wire
 
 import (
@@ -29,8 +30,15 @@ type writer struct {
 	err error
 }
 
+// newWriter returns a writer of one answer to w. Given a TextWriter that
+// holds nothing yet, it writes the answer as the inside of a JSON string
+// itself, in the same bytes and without a second pass over them.
 func newWriter(w io.Writer) *writer {
-	return &writer{obj: obj{b: make([]byte, 0, flushAt+4096)}, w: w}
+	o := &writer{obj: obj{b: make([]byte, 0, flushAt+4096)}, w: w}
+	if t, ok := w.(*TextWriter); ok && t.empty() {
+		o.w, o.inText = escaped{t}, true
+	}
+	return o
 }
 
 // maybeFlush passes the buffer on once it is large.
@@ -47,9 +55,12 @@ func (w *writer) flush() {
 	w.b = w.b[:0]
 }
 
-// done ends the answer with a newline and flushes it.
+// done ends the answer with a newline (none inside a JSON string) and
+// flushes it.
 func (w *writer) done() error {
-	w.b = append(w.b, '\n')
+	if !w.inText {
+		w.b = append(w.b, '\n')
+	}
 	w.flush()
 	return w.err
 }
@@ -278,11 +289,12 @@ func WriteDecline(w io.Writer, d *edgar13f.DeclineError) error {
 }
 
 // WriteError writes the object sent with isError for a failure that is
-// not a decline (EDGAR unreachable, no User-Agent, ...).
-func WriteError(w io.Writer, err error) error {
+// not a decline (EDGAR unreachable, no User-Agent, ...); message says
+// what failed (see Config.Explain).
+func WriteError(w io.Writer, message string) error {
 	o := newWriter(w)
 	o.head("error")
-	o.str("message", "internal error: "+err.Error())
+	o.str("message", "internal error: "+message)
 	o.close()
 	return o.done()
 }

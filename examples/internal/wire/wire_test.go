@@ -3,7 +3,6 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/examples/internal/testkit"
 )
 
 func TestAppendString(t *testing.T) {
@@ -53,7 +53,15 @@ var (
 	c2 = edgar13f.Citation{Accession: "0000950123-24-005653", Form: edgar13f.Form13FHRA, FilingDate: d2}
 )
 
-func TestWrite(t *testing.T) {
+// writeCase is one answer of this package and the JSON it must be.
+type writeCase struct {
+	name  string
+	write func(io.Writer) error
+	want  string
+}
+
+// writeCases are an answer of each kind.
+func writeCases() []writeCase {
 	snap := &edgar13f.Snapshot{
 		CIK: "1067983", Period: d1, AsOf: d2, Base: c1, Sources: []edgar13f.Citation{c1, c2},
 		Holdings: []edgar13f.Holding{
@@ -78,11 +86,7 @@ func TestWrite(t *testing.T) {
 		{Accession: "a-1", Form: edgar13f.Form13FHR, FilingDate: d2, Period: d1, ReportType: "13F HOLDINGS REPORT", ManagerName: "M", URL: "u"},
 		{Accession: "a-2", Form: edgar13f.Form13FHRA, FilingDate: d2, Period: d1, IsAmendment: true, AmendmentNo: 2, AmendmentType: edgar13f.NewHoldings, URL: "v"},
 	}
-	tests := []struct {
-		name  string
-		write func(io.Writer) error
-		want  string
-	}{
+	return []writeCase{
 		{"holdings", func(w io.Writer) error { return WriteHoldings(w, snap, true) }, `{"status":"ok","disclaimer":"` + Disclaimer + `","cik":"1067983","period":"2023-09-30","as_of":"2023-11-15",
 			"accession_number":"0000950123-23-011029","source_accessions":["0000950123-23-011029","0000950123-24-005653"],"filing_date":"2023-11-15",
 			"source_reconciliation":[{"accession_number":"0000950123-23-011029","table_entry_total":1,"table_value_total":10,"value_unit":"dollars","matched":true},
@@ -108,10 +112,13 @@ func TestWrite(t *testing.T) {
 		{"decline", func(w io.Writer) error {
 			return WriteDecline(w, &edgar13f.DeclineError{Reason: edgar13f.NotYetFiled, Message: "m"})
 		}, `{"status":"declined","disclaimer":"` + Disclaimer + `","reason":"not_yet_filed","message":"m"}`},
-		{"error", func(w io.Writer) error { return WriteError(w, errors.New("boom")) },
+		{"error", func(w io.Writer) error { return WriteError(w, "boom") },
 			`{"status":"error","disclaimer":"` + Disclaimer + `","message":"internal error: boom"}`},
 	}
-	for _, tt := range tests {
+}
+
+func TestWrite(t *testing.T) {
+	for _, tt := range writeCases() {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := tt.write(&buf); err != nil {
@@ -148,23 +155,9 @@ func TestAsDecline(t *testing.T) {
 	}
 }
 
-// snapshot is a synthetic holdings answer of n rows.
-func snapshot(n int) *edgar13f.Snapshot {
-	s := &edgar13f.Snapshot{CIK: "1067983", Period: d1, AsOf: d2, Base: c1, Sources: []edgar13f.Citation{c1}}
-	s.Holdings = make([]edgar13f.Holding, n)
-	for i := range s.Holdings {
-		s.Holdings[i] = edgar13f.Holding{
-			Accession: c1.Accession, NameOfIssuer: fmt.Sprintf("ISSUER NUMBER %d CORP", i), TitleOfClass: "COM",
-			CUSIP: fmt.Sprintf("%09d", i), Value: int64(i) * 1000, SharesOrPrincipal: int64(i) * 10, ShPrn: edgar13f.Shares,
-			InvestmentDiscretion: "SOLE", VotingSole: int64(i),
-		}
-	}
-	return s
-}
-
 func TestWriteHoldingsLarge(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteHoldings(&buf, snapshot(50000), false); err != nil {
+	if err := WriteHoldings(&buf, testkit.Snapshot(50000), false); err != nil {
 		t.Fatal(err)
 	}
 	var got struct{ Holdings []map[string]any }
@@ -176,19 +169,38 @@ func TestWriteHoldingsLarge(t *testing.T) {
 	}
 }
 
-// BenchmarkWriteHoldings50k encodes a 50,000-row holdings answer.
+// BenchmarkWriteHoldings50k writes a 50,000-row holdings answer as JSON
+// (json) and as the inside of a JSON string, for an MCP text block (text).
 func BenchmarkWriteHoldings50k(b *testing.B) {
-	s := snapshot(50000)
-	var cw countWriter
-	b.ReportAllocs()
-	for b.Loop() {
-		cw = 0
-		if err := WriteHoldings(&cw, s, false); err != nil {
-			b.Fatal(err)
-		}
+	s := testkit.Snapshot(50000)
+	for _, tt := range []struct {
+		name string
+		wrap func(io.Writer) io.WriteCloser
+	}{
+		{"json", func(w io.Writer) io.WriteCloser { return nopCloser{w} }},
+		{"text", func(w io.Writer) io.WriteCloser { return NewTextWriter(w) }},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			var cw countWriter
+			b.ReportAllocs()
+			for b.Loop() {
+				cw = 0
+				w := tt.wrap(&cw)
+				if err := WriteHoldings(w, s, false); err != nil {
+					b.Fatal(err)
+				}
+				if err := w.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(cw), "bytes")
+		})
 	}
-	b.ReportMetric(float64(cw), "bytes")
 }
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
 
 type countWriter int
 
