@@ -157,6 +157,7 @@ type TableReader struct {
 	line          int
 	fields        [][]byte
 	long          []byte // a line longer than the buffer
+	bytes         int64  // bytes of the lines read so far
 	err           error
 	done          bool
 }
@@ -198,6 +199,7 @@ func (t *TableReader) next() bool {
 		return false
 	}
 	t.line++
+	t.bytes += int64(len(line))
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	line = bytes.TrimSuffix(line, []byte("\r"))
 	t.fields = splitFields(t.fields[:0], line)
@@ -247,6 +249,9 @@ func (t *TableReader) Fields() [][]byte { return t.fields }
 
 // Line returns the current line number (the header is line 1).
 func (t *TableReader) Line() int { return t.line }
+
+// Bytes returns the number of uncompressed bytes read so far.
+func (t *TableReader) Bytes() int64 { return t.bytes }
 
 // Err returns the error that stopped Next, if any.
 func (t *TableReader) Err() error { return t.err }
