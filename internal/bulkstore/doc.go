@@ -4,37 +4,40 @@
 //
 // # Layout
 //
-// A store is a directory with one partition (directory) per imported
-// window, named Hive-style so engines read the window as a column:
+// A store is a directory holding three tables, each a directory of
+// Hive-style partitions with one partition per imported window, so that
+// engines read the window as a column and prune on it:
 //
-//	<dir>/window=<name>/filings.parquet
-//	<dir>/window=<name>/holdings.parquet
-//	<dir>/window=<name>/holdings_by_cusip.parquet
-//	<dir>/window=<name>/_partition.json
+//	<dir>/filings/window=<name>/part-0.parquet
+//	<dir>/holdings/window=<name>/part-0.parquet
+//	<dir>/holdings_by_cusip/window=<name>/part-0.parquet
+//	<dir>/_partitions/<name>.json
 //
-// filings.parquet has one row per submission (SUBMISSION joined with
-// COVERPAGE and SUMMARYPAGE; see [Filing]), notices included, sorted in
-// "filing order": (period, CIK, filing date, amendment number, accession).
+// filings has one row per submission (SUBMISSION joined with COVERPAGE and
+// SUMMARYPAGE; see [Filing]), notices included, sorted in "filing order":
+// (period, CIK, filing date, amendment number, accession).
 //
-// holdings.parquet has one row per stored information-table row (see
-// [Row]): the filing's period, CIK, filing date and accession are repeated
-// on every row, with row_no (the row's 1-based position in its filing's
-// table) and value_usd. It is sorted by filing order then row_no, in row
-// groups of 64Ki rows: a (period, CIK) lookup or a period scan reads only
-// the row groups whose period/CIK statistics hold it, and a period's rows
-// come in CIK order.
+// holdings has one row per stored information-table row (see [Row]): the
+// filing's period, CIK, filing date and accession are repeated on every
+// row, with row_no (the row's 1-based position in its filing's table,
+// redacted rows counted) and value_usd. It is sorted by filing order then
+// row_no, in row groups of 64Ki rows: a (period, CIK) lookup or a period
+// scan reads only the row groups whose period/CIK statistics hold it, and
+// a period's rows come in CIK order.
 //
-// holdings_by_cusip.parquet holds the same rows sorted by cusip_key (the
-// CUSIP in upper case), then filing order and row_no, in row groups of
-// 16Ki rows with a page index: a CUSIP lookup reads the one or two row
-// groups (and only the pages) whose CUSIP range holds it. The rows are
-// stored twice because no single order serves both "one manager" and "one
-// security" lookups; the files compress well (dictionary and Snappy).
+// holdings_by_cusip holds the same rows sorted by cusip_key (the CUSIP in
+// upper case), then filing order and row_no, in row groups of 16Ki rows
+// with a page index: a CUSIP lookup reads the one or two row groups (and
+// only the pages) whose CUSIP range holds it. The rows are stored twice
+// because no single order serves both "one manager" and "one security"
+// lookups; dictionary encoding and Snappy keep both small.
 //
-// _partition.json ([Meta]) is written last and names the window, its
-// filing-date range, the layout version, the redaction rule applied at
-// import, row counts and a content hash. A partition made under another
-// rule or version is never read.
+// _partitions/<name>.json ([Meta]) is the commit record of a window: it
+// names the window, its filing-date range, the layout version, the
+// redaction rule applied at import, row counts and a content hash. A
+// window without it, or made under another rule or version, is never read
+// by this package. Names starting with "_" or "." are ignored by Spark,
+// Hive and Trino.
 //
 // # Import
 //
@@ -48,11 +51,15 @@
 // 192Ki rows) is in memory at a time. value_usd is computed per row by its
 // own filing's date (x1000 when filed before 2023-01-03).
 //
-// The partition is built under <dir>/.staging and renamed into place; a
-// replaced partition is first moved aside and removed once the new one is
-// in place. Open rolls an interrupted replacement back, so readers and
-// engines only ever see a whole partition, old or new. Re-importing a
-// window replaces that window's partition and nothing else.
+// The partition is built under <dir>/.staging and renamed into place: the
+// old window's commit record and table partitions are first moved aside,
+// the new table partitions moved in, and the new commit record renamed in
+// last; then the old files are removed. Every file is synced before its
+// rename. Open rolls an interrupted replacement back (or finishes its
+// clean-up once committed), so this package only ever reads a whole
+// window, old or new; an engine globbing the table directories may, for
+// the milliseconds of a replacement, see one table's partition without the
+// others. Re-importing a window replaces that window and nothing else.
 //
 // # Queries
 //

@@ -174,10 +174,15 @@ func (im *importer) run(r io.ReaderAt, size int64) error {
 	im.meta.SourceSize = size
 	im.meta.ID = fmt.Sprintf("%016x", im.sum.Sum64())
 	b, _ := json.MarshalIndent(im.meta, "", "  ")
-	if err := writeSynced(filepath.Join(im.dir, metaFile), append(b, '\n')); err != nil {
+	if err := writeSynced(filepath.Join(im.dir, metaBuild), append(b, '\n')); err != nil {
 		return err
 	}
 	im.progress(Progress{Phase: "done", Rows: im.meta.Rows, TotalRows: im.meta.Rows})
+	for _, t := range tables {
+		if err := syncDir(filepath.Join(im.dir, t)); err != nil {
+			return err
+		}
+	}
 	return syncDir(im.dir)
 }
 
@@ -242,8 +247,11 @@ func cmpInt(a, b int64) int {
 	return 0
 }
 
-func (im *importer) create(name string) (*os.File, io.Writer, error) {
-	f, err := os.Create(filepath.Join(im.dir, name))
+func (im *importer) create(table string) (*os.File, io.Writer, error) {
+	if err := os.Mkdir(filepath.Join(im.dir, table), 0o755); err != nil {
+		return nil, nil, fmt.Errorf("bulkstore: %w", err)
+	}
+	f, err := os.Create(filepath.Join(im.dir, table, partFile))
 	if err != nil {
 		return nil, nil, fmt.Errorf("bulkstore: %w", err)
 	}
@@ -278,7 +286,7 @@ func writerOptions(groupRows int64, sorting ...parquet.SortingColumn) []parquet.
 }
 
 func (im *importer) writeFilings() error {
-	f, w, err := im.create(FilingsFile)
+	f, w, err := im.create(FilingsTable)
 	if err != nil {
 		return err
 	}
@@ -420,7 +428,7 @@ func (im *importer) writeHoldings(sp *spill, hist []int64) (*spill, []int, error
 	if err != nil {
 		return nil, nil, fmt.Errorf("bulkstore: %w", err)
 	}
-	f, w, err := im.create(HoldingsFile)
+	f, w, err := im.create(HoldingsTable)
 	if err != nil {
 		out.close()
 		return nil, nil, err
@@ -510,7 +518,7 @@ func writeOrdered(pw *parquet.GenericWriter[Row], rows []Row, idx []int32) error
 // writeByCUSIP sorts each CUSIP bucket and writes holdings_by_cusip.parquet
 // ordered by (CUSIP key, filing order, row).
 func (im *importer) writeByCUSIP(sp *spill, _ []int) error {
-	f, w, err := im.create(ByCUSIPFile)
+	f, w, err := im.create(ByCUSIPTable)
 	if err != nil {
 		return err
 	}

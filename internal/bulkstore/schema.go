@@ -1,16 +1,32 @@
 package bulkstore
 
 import (
+	"path/filepath"
+
 	"github.com/edgar13f/edgar13f/internal/datasets"
 )
 
-// File names inside a partition directory.
+// The tables of a store: each is a directory of Hive-style partitions,
+// <dir>/<table>/window=<name>/part-0.parquet.
 const (
-	FilingsFile  = "filings.parquet"           // one row per submission, sorted by filing order
-	HoldingsFile = "holdings.parquet"          // information-table rows, sorted by filing order then row
-	ByCUSIPFile  = "holdings_by_cusip.parquet" // the same rows, sorted by upper-case CUSIP first
-	metaFile     = "_partition.json"           // written last; describes the partition
+	FilingsTable  = "filings"           // one row per submission, sorted by filing order
+	HoldingsTable = "holdings"          // information-table rows, sorted by filing order then row
+	ByCUSIPTable  = "holdings_by_cusip" // the same rows, sorted by upper-case CUSIP first
 )
+
+// tables lists the three tables.
+var tables = []string{FilingsTable, HoldingsTable, ByCUSIPTable}
+
+const (
+	partFile  = "part-0.parquet" // the one file of a table partition
+	metaDir   = "_partitions"    // <dir>/_partitions/<window>.json: committed partitions
+	metaBuild = "meta.json"      // the metadata inside a build
+)
+
+// PartitionPath returns the path of table's file for window under dir.
+func PartitionPath(dir, table, window string) string {
+	return filepath.Join(dir, table, "window="+window, partFile)
+}
 
 // FormatVersion is the layout version recorded in each partition. A
 // partition of another version is ignored (and replaced by a re-import).

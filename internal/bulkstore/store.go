@@ -21,9 +21,8 @@ import (
 const RuleOff = "off"
 
 const (
-	partitionPrefix = "window="  // partition directories: window=<name>
-	stagingDir      = ".staging" // builds and the journal of a replacement
-	lockFile        = ".lock"
+	stagingDir = ".staging" // builds and the journal of a replacement
+	lockFile   = ".lock"
 )
 
 // A Store is a directory of imported windows. It is safe for concurrent
@@ -87,8 +86,15 @@ func (s *Store) lock() (func(), error) {
 	}, nil
 }
 
-// recover rolls back interrupted replacements and removes abandoned builds.
-// The caller holds the lock.
+// recover finishes or rolls back an interrupted replacement and removes
+// abandoned builds. The caller holds the lock.
+//
+// A replacement of window W moves W's metadata and table partitions into
+// .staging/W.old, moves the new ones in, and commits by putting the new
+// metadata file in place; then it removes .staging/W.old. So when W.old
+// exists and W's metadata is in place the replacement was committed (W.old
+// is removed); when the metadata is missing it was not (W's table
+// partitions are removed and the old ones put back).
 func (s *Store) recover() error {
 	staging := filepath.Join(s.dir, stagingDir)
 	entries, err := os.ReadDir(staging)
@@ -101,12 +107,8 @@ func (s *Store) recover() error {
 	for _, e := range entries {
 		p := filepath.Join(staging, e.Name())
 		if name, ok := strings.CutSuffix(e.Name(), ".old"); ok {
-			live := filepath.Join(s.dir, partitionPrefix+name)
-			if _, err := os.Stat(live); errors.Is(err, fs.ErrNotExist) {
-				if err := os.Rename(p, live); err != nil {
-					return fmt.Errorf("bulkstore: restoring %s: %w", name, err)
-				}
-				continue
+			if err := s.rollBack(name, p); err != nil {
+				return err
 			}
 		}
 		if err := os.RemoveAll(p); err != nil {
@@ -116,41 +118,103 @@ func (s *Store) recover() error {
 	return syncDir(s.dir)
 }
 
-// commit moves a finished build into place as window name's partition.
-// The caller holds the lock.
-func (s *Store) commit(name, build string) error {
-	live := filepath.Join(s.dir, partitionPrefix+name)
-	old := filepath.Join(s.dir, stagingDir, name+".old")
-	moved := false
-	if _, err := os.Stat(live); err == nil {
-		if err := os.Rename(live, old); err != nil {
+// rollBack puts back what .staging/<name>.old holds unless the replacement
+// was committed.
+func (s *Store) rollBack(name, old string) error {
+	meta := filepath.Join(s.dir, metaDir, name+".json")
+	if _, err := os.Stat(meta); err == nil {
+		return nil // committed
+	}
+	// With an old partition (its metadata was moved aside first), the old
+	// tables are moved aside one by one before any new one moves in: a
+	// live table missing from old is then an old one still in place.
+	// Without one, every live table of the window is new.
+	_, err := os.Stat(filepath.Join(old, metaBuild))
+	hadOld := err == nil
+	for _, t := range tables {
+		live := filepath.Dir(PartitionPath(s.dir, t, name))
+		_, err := os.Stat(filepath.Join(old, t))
+		aside := err == nil
+		if !aside && hadOld {
+			continue
+		}
+		if err := os.RemoveAll(live); err != nil {
 			return fmt.Errorf("bulkstore: %w", err)
 		}
-		moved = true
-	}
-	if err := os.Rename(build, live); err != nil {
-		if moved {
-			os.Rename(old, live)
+		if aside {
+			if err := os.Rename(filepath.Join(old, t), live); err != nil {
+				return fmt.Errorf("bulkstore: restoring %s: %w", name, err)
+			}
 		}
+	}
+	if _, err := os.Stat(filepath.Join(old, metaBuild)); err == nil {
+		if err := os.Rename(filepath.Join(old, metaBuild), meta); err != nil {
+			return fmt.Errorf("bulkstore: restoring %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// commit moves a finished build into place as window name's partition
+// (see recover for the journal). The caller holds the lock.
+func (s *Store) commit(name, build string) error {
+	old := filepath.Join(s.dir, stagingDir, name+".old")
+	if err := os.Mkdir(old, 0o755); err != nil {
 		return fmt.Errorf("bulkstore: %w", err)
 	}
-	if err := syncDir(s.dir); err != nil {
+	if err := os.MkdirAll(filepath.Join(s.dir, metaDir), 0o755); err != nil {
+		return fmt.Errorf("bulkstore: %w", err)
+	}
+	meta := filepath.Join(s.dir, metaDir, name+".json")
+	fail := func(err error) error {
+		s.rollBack(name, old)
+		os.RemoveAll(old)
+		return fmt.Errorf("bulkstore: %w", err)
+	}
+	if err := syncDir(filepath.Join(s.dir, stagingDir)); err != nil {
+		return fail(err)
+	}
+	// Uncommit: the metadata goes first, then the old table partitions.
+	if err := os.Rename(meta, filepath.Join(old, metaBuild)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fail(err)
+	}
+	for _, t := range tables {
+		live := filepath.Dir(PartitionPath(s.dir, t, name))
+		if err := os.Rename(live, filepath.Join(old, t)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fail(err)
+		}
+	}
+	for _, t := range tables {
+		live := filepath.Dir(PartitionPath(s.dir, t, name))
+		if err := os.MkdirAll(filepath.Dir(live), 0o755); err != nil {
+			return fail(err)
+		}
+		if err := os.Rename(filepath.Join(build, t), live); err != nil {
+			return fail(err)
+		}
+		if err := syncDir(filepath.Dir(live)); err != nil {
+			return fail(err)
+		}
+	}
+	// Commit.
+	if err := os.Rename(filepath.Join(build, metaBuild), meta); err != nil {
+		return fail(err)
+	}
+	if err := syncDir(filepath.Join(s.dir, metaDir)); err != nil {
 		return err
 	}
-	if moved {
-		os.RemoveAll(old)
-	}
+	os.RemoveAll(old)
 	s.mu.Lock()
 	s.listed = nil
 	s.mu.Unlock()
 	return nil
 }
 
-// partition is an opened window directory.
+// partition is an imported window.
 type partition struct {
 	meta    Meta
 	window  datasets.Window
-	dir     string
+	dir     string // the store's directory
 	filings []Filing // loaded on first use
 
 	once     sync.Once
@@ -169,11 +233,14 @@ type openFile struct {
 // written under another rule or version, or whose metadata cannot be
 // read, is skipped.
 //
-// The listing is cached while the store directory's modification time is
-// unchanged: committing a partition renames entries of that directory,
-// which updates it.
+// The listing is cached while the modification time of the metadata
+// directory is unchanged: every commit renames a file into or out of it.
 func (s *Store) partitions() ([]*partition, error) {
-	st, err := os.Stat(s.dir)
+	mdir := filepath.Join(s.dir, metaDir)
+	st, err := os.Stat(mdir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("bulkstore: %w", err)
 	}
@@ -182,18 +249,18 @@ func (s *Store) partitions() ([]*partition, error) {
 	if s.listed != nil && st.ModTime().Equal(s.stamp) {
 		return s.listed, nil
 	}
-	entries, err := os.ReadDir(s.dir)
+	entries, err := os.ReadDir(mdir)
 	if err != nil {
 		return nil, fmt.Errorf("bulkstore: %w", err)
 	}
 	out := []*partition{}
 	seen := map[string]bool{}
 	for _, e := range entries {
-		name, ok := strings.CutPrefix(e.Name(), partitionPrefix)
-		if !ok || !e.IsDir() {
+		name, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok || e.IsDir() {
 			continue
 		}
-		m, err := readMeta(filepath.Join(s.dir, e.Name(), metaFile))
+		m, err := readMeta(filepath.Join(mdir, e.Name()))
 		if err != nil || m.Format != FormatVersion || m.Redaction != s.rule || m.Window != name {
 			continue
 		}
@@ -207,7 +274,7 @@ func (s *Store) partitions() ([]*partition, error) {
 			if p != nil {
 				p.close()
 			}
-			p = &partition{meta: m, window: w, dir: filepath.Join(s.dir, e.Name())}
+			p = &partition{meta: m, window: w, dir: s.dir}
 			s.parts[name] = p
 		}
 		out = append(out, p)
@@ -282,14 +349,14 @@ func (s *Store) Coverage() (Coverage, error) {
 // open opens the partition's Parquet files once.
 func (p *partition) open() error {
 	p.once.Do(func() {
-		p.filings, p.err = readFilings(filepath.Join(p.dir, FilingsFile), p.window.Name)
+		p.filings, p.err = readFilings(PartitionPath(p.dir, FilingsTable, p.window.Name), p.window.Name)
 		if p.err != nil {
 			return
 		}
-		if p.holdings, p.err = openParquet(filepath.Join(p.dir, HoldingsFile)); p.err != nil {
+		if p.holdings, p.err = openParquet(PartitionPath(p.dir, HoldingsTable, p.window.Name)); p.err != nil {
 			return
 		}
-		p.byCUSIP, p.err = openParquet(filepath.Join(p.dir, ByCUSIPFile))
+		p.byCUSIP, p.err = openParquet(PartitionPath(p.dir, ByCUSIPTable, p.window.Name))
 	})
 	return p.err
 }

@@ -84,9 +84,9 @@ func TestRedactionAtImport(t *testing.T) {
 	if st.Rows != 2 || st.Redacted != 1 || st.Filings != 2 {
 		t.Fatalf("stats %+v", st.Meta)
 	}
-	part := filepath.Join(s.Dir(), "window=01jan2024-29feb2024")
-	for _, file := range []string{HoldingsFile, ByCUSIPFile} {
-		rows := allRows(t, filepath.Join(part, file))
+	for _, table := range []string{HoldingsTable, ByCUSIPTable} {
+		file := PartitionPath(s.Dir(), table, "01jan2024-29feb2024")
+		rows := allRows(t, file)
 		if len(rows) != 2 {
 			t.Fatalf("%s: %d rows", file, len(rows))
 		}
@@ -95,7 +95,7 @@ func TestRedactionAtImport(t *testing.T) {
 				t.Fatalf("%s holds the redacted row", file)
 			}
 		}
-		b, _ := os.ReadFile(filepath.Join(part, file))
+		b, _ := os.ReadFile(file)
 		if bytes.Contains(b, []byte("78462F103")) || bytes.Contains(b, []byte("SPDR")) {
 			t.Fatalf("%s holds the redacted row's bytes", file)
 		}
@@ -139,7 +139,7 @@ func TestRuleMismatch(t *testing.T) {
 	if _, err := importBytes(t, b, "01jan2024-29feb2024", tsvZip(t, smallWindow("100")), Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if rows := allRows(t, filepath.Join(dir, "window=01jan2024-29feb2024", HoldingsFile)); len(rows) != 3 {
+	if rows := allRows(t, PartitionPath(dir, HoldingsTable, "01jan2024-29feb2024")); len(rows) != 3 {
 		t.Fatalf("%d rows without redaction", len(rows))
 	}
 	if c, _ := a.Coverage(); len(c.Windows) != 0 {
@@ -183,9 +183,9 @@ func TestReimportReplacesOnlyThatWindow(t *testing.T) {
 	for name, b := range before {
 		changed := after[name] != b
 		switch {
-		case strings.HasPrefix(name, "window=01jun2025-31aug2025") && changed:
+		case strings.Contains(name, "01jun2025-31aug2025") && changed:
 			t.Errorf("%s of the other window changed", name)
-		case strings.HasSuffix(name, "01jan2024-29feb2024"+string(filepath.Separator)+HoldingsFile) && !changed:
+		case name == filepath.Join(HoldingsTable, "window=01jan2024-29feb2024", partFile) && !changed:
 			t.Errorf("%s was not replaced", name)
 		}
 	}
@@ -211,6 +211,13 @@ func TestReimportReplacesOnlyThatWindow(t *testing.T) {
 	}
 }
 
+func mustRename(t *testing.T, from, to string) {
+	t.Helper()
+	if err := os.Rename(from, to); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func mapsEqual(a, b map[string]string) bool {
 	if len(a) != len(b) {
 		return false
@@ -227,17 +234,37 @@ func mapsEqual(a, b map[string]string) bool {
 // partition (old one moved aside, new one not yet in place, a build left
 // behind) and checks Open puts the old partition back.
 func TestCrashLeavesOldState(t *testing.T) {
+	for _, partial := range []bool{false, true} {
+		crashAndRecover(t, partial)
+	}
+}
+
+func crashAndRecover(t *testing.T, partial bool) {
 	dir := t.TempDir()
 	s, _ := Open(dir, testRule)
 	if _, err := importBytes(t, s, "01jan2024-29feb2024", tsvZip(t, smallWindow("100")), Options{Redact: noRedact}); err != nil {
 		t.Fatal(err)
 	}
 	want := snapshot(t, dir)
+	// The replacement had moved the metadata and the old table partitions
+	// aside (all three, or only some) and put new ones in place.
+	name := "01jan2024-29feb2024"
 	staging := filepath.Join(dir, stagingDir)
-	os.MkdirAll(filepath.Join(staging, "01jan2024-29feb2024.build-123"), 0o755)
-	os.WriteFile(filepath.Join(staging, "01jan2024-29feb2024.build-123", HoldingsFile), []byte("half"), 0o644)
-	if err := os.Rename(filepath.Join(dir, "window=01jan2024-29feb2024"), filepath.Join(staging, "01jan2024-29feb2024.old")); err != nil {
-		t.Fatal(err)
+	old := filepath.Join(staging, name+".old")
+	os.MkdirAll(filepath.Join(staging, name+".build-123", ByCUSIPTable), 0o755)
+	os.WriteFile(filepath.Join(staging, name+".build-123", ByCUSIPTable, partFile), []byte("half"), 0o644)
+	os.Mkdir(old, 0o755)
+	mustRename(t, filepath.Join(dir, metaDir, name+".json"), filepath.Join(old, metaBuild))
+	moved := tables
+	if partial {
+		moved = tables[:2]
+	}
+	for _, table := range moved {
+		mustRename(t, filepath.Dir(PartitionPath(dir, table, name)), filepath.Join(old, table))
+	}
+	if !partial {
+		os.MkdirAll(filepath.Join(dir, FilingsTable, "window="+name), 0o755)
+		os.WriteFile(PartitionPath(dir, FilingsTable, name), []byte("new, half"), 0o644)
 	}
 	if c, _ := s.Coverage(); len(c.Windows) != 0 {
 		t.Fatalf("mid-replacement: %v visible", c.Windows)
@@ -317,7 +344,7 @@ func TestImportOrderIndependent(t *testing.T) {
 	for _, n := range names {
 		ref[n] = map[string]string{}
 		for k, v := range all {
-			if strings.HasPrefix(k, "window="+n+string(filepath.Separator)) {
+			if strings.Contains(k, "window="+n+string(filepath.Separator)) || k == filepath.Join(metaDir, n+".json") {
 				ref[n][k] = v
 			}
 		}
