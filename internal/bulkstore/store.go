@@ -214,7 +214,7 @@ func (s *Store) commit(name, build string) error {
 type partition struct {
 	meta    Meta
 	window  datasets.Window
-	dir     string // the store's directory
+	dir     string   // the store's directory
 	filings []Filing // loaded on first use
 
 	once     sync.Once
