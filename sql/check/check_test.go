@@ -178,7 +178,7 @@ func TestHoldingsSQL(t *testing.T) {
 				var (
 					cik, value, valueUSD, shares, vs, vsh, vn, rank int64
 					rowNo                                           int32
-					base, acc, issuer, class, cusip, figi          string
+					base, acc, issuer, class, cusip, figi           string
 					shPrn, putCall, disc, other                     string
 					filed                                           time.Time
 				)
@@ -289,7 +289,7 @@ func TestHoldersSQL(t *testing.T) {
 			for rows.Next() {
 				var (
 					cik, sources, shares, value, count int64
-					name, base, putCall, shPrn        string
+					name, base, putCall, shPrn         string
 					filed                              time.Time
 				)
 				if err := rows.Scan(&cik, &name, &base, &filed, &sources, &putCall, &shPrn, &shares, &value, &count); err != nil {
