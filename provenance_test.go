@@ -179,3 +179,34 @@ type sourced struct {
 }
 
 func (s sourced) Source() string { return s.source }
+
+// TestUnnamedFetcherWritesNoCache: a Client over a Fetcher without a
+// Source caches in memory only: its second answer fetches nothing, and
+// nothing is written to the cache directory (no entry there could serve
+// another Client), nor to a Cache of the caller's.
+func TestUnnamedFetcherWritesNoCache(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cache")
+	f := &countingFetcher{next: edgar13f.NewMirrorFetcher(mirrorFS(t))}
+	if _, ok := any(f).(interface{ Source() string }); ok {
+		t.Fatal("the test needs a Fetcher without a Source")
+	}
+	mc := &memCache{m: map[string][]byte{}}
+	for _, opt := range []edgar13f.ClientOption{edgar13f.WithCacheDir(dir), edgar13f.WithCache(mc)} {
+		c := provenanceClient(t, dir, opt, edgar13f.WithFetcher(f))
+		ctx := context.Background()
+		for i := range 2 {
+			if _, err := c.Holdings(ctx, "1067983", date("2023-09-30"), date("2024-06-01")); err != nil {
+				t.Fatal(err)
+			}
+			if urls := f.take(); i == 1 && len(urls) != 0 {
+				t.Errorf("the second answer fetched %q; want it from memory", urls)
+			}
+		}
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the cache directory was created (%v); want nothing written", err)
+	}
+	if len(mc.m) != 0 {
+		t.Errorf("the caller's Cache got %d entries; want none", len(mc.m))
+	}
+}
