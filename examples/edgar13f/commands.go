@@ -108,7 +108,7 @@ func runFilings(ctx context.Context, c *edgar13f.Client, o *opts, args []string)
 	if err != nil {
 		return filings{args[0], asOf, nil}, err
 	}
-	return filings{args[0], asOf, list.Filings}, nil
+	return filings{list.CIK, asOf, list.Filings}, nil
 }
 
 func (o *opts) filters() []edgar13f.Option {

@@ -84,7 +84,7 @@ func TestWrite(t *testing.T) {
 		{"diff", func(w io.Writer) error { return WriteDiff(w, cmpn, false) }, `{"status":"ok","disclaimer":"` + Disclaimer + `","cik":"9000001","period_a":"2023-09-30","period_b":"2023-12-31","as_of":"2023-11-15",
 			"accession_a":"0000950123-23-011029","accession_b":"0000950123-24-005653","source_accessions_a":["0000950123-23-011029"],"source_accessions_b":["0000950123-24-005653"],
 			"changes":[{"cusip":"037833100","name_of_issuer":"APPLE INC","put_call":null,"sh_prn":"SH","shares_a":1,"shares_b":3,"shares_delta":2,"value_a":10,"value_b":40,"value_delta":30,"change_type":"increased"}]}`},
-		{"filings", func(w io.Writer) error { return WriteFilings(w, "0001067983", d2, filings) }, `{"status":"ok","disclaimer":"` + Disclaimer + `","cik":"1067983","as_of":"2023-11-15","filings":[
+		{"filings", func(w io.Writer) error { return WriteFilings(w, "1067983", d2, filings) }, `{"status":"ok","disclaimer":"` + Disclaimer + `","cik":"1067983","as_of":"2023-11-15","filings":[
 			{"accession_number":"a-1","form_type":"13F-HR","filing_date":"2023-11-15","period_of_report":"2023-09-30","is_amendment":false,"amendment_no":null,"amendment_type":null,"report_type":"13F HOLDINGS REPORT","filing_manager_name":"M","edgar_url":"u"},
 			{"accession_number":"a-2","form_type":"13F-HR/A","filing_date":"2023-11-15","period_of_report":"2023-09-30","is_amendment":true,"amendment_no":2,"amendment_type":"NEW HOLDINGS","report_type":"","filing_manager_name":"","edgar_url":"v"}]}`},
 		{"no filings", func(w io.Writer) error { return WriteFilings(w, "0", d2, nil) }, `{"status":"ok","disclaimer":"` + Disclaimer + `","cik":"0","as_of":"2023-11-15","filings":[]}`},
