@@ -256,13 +256,10 @@ func TestWireCancel(t *testing.T) {
 					<-sp.waiting
 					cancel()
 				}()
-				start := time.Now()
-				_, err := c.Get(ctx, srv.URL+jsonPath)
+				var err error
+				withinHangGuard(t, func() { _, err = c.Get(ctx, srv.URL+jsonPath) })
 				if err != context.Canceled {
 					t.Errorf("Get error = %v, want context.Canceled", err)
-				}
-				if d := time.Since(start); d > 5*time.Second {
-					t.Errorf("Get returned after %v, want promptly", d)
 				}
 			}
 			if n := len(srv.Hits()); n != 0 {

@@ -304,13 +304,11 @@ func TestWaitContext(t *testing.T) {
 				ctx, cancel = context.WithTimeout(context.Background(), 20*time.Millisecond)
 			}
 			defer cancel()
-			start := time.Now()
+			// The only slot is an hour away: a Wait that did not end with
+			// ctx would block the test until it timed out.
 			err := s.Wait(ctx)
 			if err != want {
 				t.Errorf("Wait error = %v, want %v", err, want)
-			}
-			if d := time.Since(start); d > time.Second {
-				t.Errorf("Wait returned after %v, want promptly", d)
 			}
 		})
 	}
