@@ -56,6 +56,34 @@ func faultAnswers(t *testing.T) (*edgar13f.Snapshot, *edgar13f.FilingList) {
 	return snap, list
 }
 
+// faultQuery returns the fault query, Filings of the period when filings
+// is set and Holdings otherwise, and its answer without faults.
+func faultQuery(c *edgar13f.Client, filings bool, snap *edgar13f.Snapshot, list *edgar13f.FilingList) (func(context.Context) (any, error), any) {
+	if filings {
+		return func(ctx context.Context) (any, error) {
+			return c.Filings(ctx, faultCIK, faultAsOf, edgar13f.ForPeriod(faultPeriod))
+		}, list
+	}
+	return func(ctx context.Context) (any, error) {
+		return c.Holdings(ctx, faultCIK, faultPeriod, faultAsOf)
+	}, snap
+}
+
+// answersOnceCleared clears e's faults and checks that query, asked again
+// of the same Client (and so of what the fault left in its cache), gives
+// want.
+func answersOnceCleared(t *testing.T, e *fakeEDGAR, query func(context.Context) (any, error), want any) {
+	t.Helper()
+	e.setFaults()
+	got, err := query(context.Background())
+	if err != nil {
+		t.Fatalf("after the fault cleared: %v", err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("answer after the fault cleared (-want +got):\n%s", diff)
+	}
+}
+
 // Outcome checks for faults that end in an error.
 
 func wantFetchError(code int, target error) func(error) string {
@@ -145,16 +173,7 @@ func TestFaults(t *testing.T) {
 				opts = append(opts, edgar13f.WithRetryPolicy(tt.policy))
 			}
 			c := e.client(t, "", opts...)
-			query := func(ctx context.Context) (any, error) {
-				if tt.filings {
-					return c.Filings(ctx, faultCIK, faultAsOf, edgar13f.ForPeriod(faultPeriod))
-				}
-				return c.Holdings(ctx, faultCIK, faultPeriod, faultAsOf)
-			}
-			var want any = wantSnap
-			if tt.filings {
-				want = wantFilings
-			}
+			query, want := faultQuery(c, tt.filings, wantSnap, wantFilings)
 			deadline := tt.deadline
 			if deadline == 0 {
 				deadline = hangGuard
@@ -184,14 +203,7 @@ func TestFaults(t *testing.T) {
 				}
 				t.Logf("error: %v", err)
 			}
-			e.setFaults()
-			got, err = query(context.Background())
-			if err != nil {
-				t.Fatalf("after the fault cleared: %v", err)
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("answer after the fault cleared (-want +got):\n%s", diff)
-			}
+			answersOnceCleared(t, e, query, want)
 		})
 	}
 }

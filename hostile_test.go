@@ -177,16 +177,7 @@ func TestHostileDocuments(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newFakeEDGAR(t, tt.fault)
 			c := e.client(t, "")
-			query := func(ctx context.Context) (any, error) {
-				if tt.filings {
-					return c.Filings(ctx, faultCIK, faultAsOf, edgar13f.ForPeriod(faultPeriod))
-				}
-				return c.Holdings(ctx, faultCIK, faultPeriod, faultAsOf)
-			}
-			var want any = wantSnap
-			if tt.filings {
-				want = wantFilings
-			}
+			query, want := faultQuery(c, tt.filings, wantSnap, wantFilings)
 			ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 			defer cancel()
 			runtime.GC()
@@ -215,14 +206,7 @@ func TestHostileDocuments(t *testing.T) {
 			if n := e.count(tt.fault.match); tt.requests != 0 && n != tt.requests {
 				t.Errorf("%d requests for %s, want %d (not retried)", n, tt.fault.match, tt.requests)
 			}
-			e.setFaults()
-			got, err = query(context.Background())
-			if err != nil {
-				t.Fatalf("after the fault cleared: %v", err)
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("answer after the fault cleared (-want +got):\n%s", diff)
-			}
+			answersOnceCleared(t, e, query, want)
 		})
 	}
 }

@@ -116,16 +116,23 @@ func leftovers(t *testing.T, dir string) []string {
 	return tmp
 }
 
-func TestDownloadOverHTTP(t *testing.T) {
-	z := windowZip(t, 2000)
-	tree := writeTree(t, map[string][]byte{zipURL: z, landingURL: []byte(landing)})
-	fsys, err := mirror.DirFS(tree)
+// mirrorServer serves a mirror tree of files (by URL) over HTTP, counting
+// the requests.
+func mirrorServer(t *testing.T, files map[string][]byte) (*httptest.Server, *countingHandler) {
+	t.Helper()
+	fsys, err := mirror.DirFS(writeTree(t, files))
 	if err != nil {
 		t.Fatal(err)
 	}
 	h := &countingHandler{h: mirror.Handler(fsys)}
 	srv := httptest.NewServer(h)
-	defer srv.Close()
+	t.Cleanup(srv.Close)
+	return srv, h
+}
+
+func TestDownloadOverHTTP(t *testing.T) {
+	z := windowZip(t, 2000)
+	srv, h := mirrorServer(t, map[string][]byte{zipURL: z, landingURL: []byte(landing)})
 	l := httpLayer(t, srv.URL, time.Millisecond)
 	ctx := context.Background()
 
@@ -177,14 +184,7 @@ func TestDownloadOverHTTP(t *testing.T) {
 }
 
 func TestDownloadConcurrent(t *testing.T) {
-	z := windowZip(t, 500)
-	fsys, err := mirror.DirFS(writeTree(t, map[string][]byte{zipURL: z}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &countingHandler{h: mirror.Handler(fsys)}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv, h := mirrorServer(t, map[string][]byte{zipURL: windowZip(t, 500)})
 	l := httpLayer(t, srv.URL, time.Millisecond)
 	var wg sync.WaitGroup
 	for range 8 {
