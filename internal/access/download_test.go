@@ -302,8 +302,11 @@ func TestDownloadFailureLeavesNothing(t *testing.T) {
 // fetch, retries of a cut body included: no two starts closer than the
 // interval (a lower bound: a loaded machine only makes gaps longer).
 func TestDownloadSpacing(t *testing.T) {
-	const interval = 60 * time.Millisecond
-	const slack = 10 * time.Millisecond
+	// The slack allows for the delay between a request leaving and the
+	// server noting it, tens of milliseconds on a loaded machine; a retry
+	// that took no start of its own would come about 1 ms after the cut.
+	const interval = 100 * time.Millisecond
+	const slack = interval / 2
 	z := windowZip(t, 3000)
 	tree := writeTree(t, map[string][]byte{zipURL: z, zip2URL: z, landingURL: []byte(landing)})
 	fsys, err := mirror.DirFS(tree)
