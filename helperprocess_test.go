@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
+
+	"github.com/edgar13f/edgar13f/internal/helperproc"
 )
 
 // Helper processes: tests that need a process of their own (to kill it,
@@ -43,21 +44,6 @@ func TestHelperProcess(t *testing.T) {
 // directory dir ("" for the current one).
 func startHelper(t *testing.T, kind, dir string, env ...string) (*exec.Cmd, *bufio.Reader, *bytes.Buffer) {
 	t.Helper()
-	exe, err := filepath.Abs(os.Args[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, "-test.run=^TestHelperProcess$", "-test.count=1")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), append([]string{helperEnv + "=" + kind}, env...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	return cmd, bufio.NewReader(out), &stderr
+	p := helperproc.Start(t, "TestHelperProcess", dir, append([]string{helperEnv + "=" + kind}, env...)...)
+	return p.Cmd, p.Stdout, p.Stderr
 }
