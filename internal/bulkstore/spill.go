@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"unsafe"
 
 	"github.com/edgar13f/edgar13f/internal/datasets"
 )
@@ -45,16 +46,24 @@ func (s *spill) add(b int, rec []byte) error {
 	return err
 }
 
-// read returns the bytes of bucket b.
-func (s *spill) read(b int) ([]byte, error) {
+// read returns the bytes of bucket b, in buf when it is large enough.
+func (s *spill) read(b int, buf []byte) ([]byte, error) {
 	if err := s.ws[b].Flush(); err != nil {
 		return nil, err
 	}
 	f := s.files[b]
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
+	size, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
 		return nil, err
 	}
-	return io.ReadAll(f)
+	if int64(cap(buf)) < size {
+		buf = make([]byte, size)
+	}
+	buf = buf[:size]
+	if _, err := f.ReadAt(buf, 0); err != nil {
+		return nil, err
+	}
+	return buf, nil
 }
 
 // drop removes bucket b's file once it has been used.
@@ -152,7 +161,10 @@ func (d *decoder) uvarint() uint64 {
 	return v
 }
 
-func (d *decoder) str(intern map[string]string) string {
+// str returns the next string as a view of the bucket's bytes (no copy):
+// valid while the bucket's bytes are, which is until the bucket's rows are
+// written (the Parquet writer copies what it keeps).
+func (d *decoder) str() string {
 	n := d.uvarint()
 	if uint64(len(d.b)) < n {
 		d.err = errSpill
@@ -161,14 +173,10 @@ func (d *decoder) str(intern map[string]string) string {
 	}
 	s := d.b[:n]
 	d.b = d.b[n:]
-	if v, ok := intern[string(s)]; ok {
-		return v
+	if n == 0 {
+		return ""
 	}
-	v := string(s)
-	if len(intern) < 1<<20 {
-		intern[v] = v
-	}
-	return v
+	return unsafe.String(&s[0], len(s))
 }
 
 // next splits off the next record (without its length prefix).
@@ -192,16 +200,16 @@ var putCalls = [3]string{"", "PUT", "CALL"}
 
 // decodeRow fills row from one record body; the filing-level columns come
 // from filings (indexed by ord). It returns the record's ord.
-func decodeRow(rec []byte, row *Row, filings []Filing, intern map[string]string) (int, error) {
+func decodeRow(rec []byte, row *Row, filings []Filing) (int, error) {
 	d := decoder{b: rec}
 	ord := int(d.uvarint())
 	row.RowNo = int32(d.uvarint())
 	row.SK = int64(d.uvarint())
-	row.NameOfIssuer = d.str(intern)
-	row.TitleOfClass = d.str(intern)
-	row.CUSIP = d.str(intern)
-	row.FIGI = d.str(intern)
-	row.OtherManager = d.str(intern)
+	row.NameOfIssuer = d.str()
+	row.TitleOfClass = d.str()
+	row.CUSIP = d.str()
+	row.FIGI = d.str()
+	row.OtherManager = d.str()
 	row.Value = int64(d.uvarint())
 	row.Shares = int64(d.uvarint())
 	if len(d.b) == 0 {
@@ -214,7 +222,7 @@ func decodeRow(rec []byte, row *Row, filings []Filing, intern map[string]string)
 		row.ShPrn = "PRN"
 	}
 	row.PutCall = putCalls[(fl>>1)&3]
-	row.InvestmentDiscretion = d.str(intern)
+	row.InvestmentDiscretion = d.str()
 	row.VotingSole = int64(d.uvarint())
 	row.VotingShared = int64(d.uvarint())
 	row.VotingNone = int64(d.uvarint())
@@ -223,13 +231,13 @@ func decodeRow(rec []byte, row *Row, filings []Filing, intern map[string]string)
 	}
 	f := &filings[ord]
 	row.Period, row.CIK, row.FilingDate, row.Accession = f.Period, f.CIK, f.FilingDate, f.Accession
-	row.CUSIPKey = upperKey(row.CUSIP, intern)
+	row.CUSIPKey = upperKey(row.CUSIP)
 	row.ValueUSD = datasets.ValueUSD(row.Value, row.FilingDate)
 	return ord, nil
 }
 
 // upperKey returns s in upper case, sharing the string when it already is.
-func upperKey(s string, intern map[string]string) string {
+func upperKey(s string) string {
 	for i := 0; i < len(s); i++ {
 		if 'a' <= s[i] && s[i] <= 'z' {
 			b := []byte(s)
@@ -238,14 +246,57 @@ func upperKey(s string, intern map[string]string) string {
 					b[j] -= 'a' - 'A'
 				}
 			}
-			if v, ok := intern[string(b)]; ok {
-				return v
-			}
 			return string(b)
 		}
 	}
 	return s
 }
+
+// sortKey is a record of a bucket with what orders it.
+type sortKey struct {
+	cusip      string // upper-case CUSIP (CUSIP order only)
+	ord, rowNo uint32
+	off, n     uint32 // the record body within the bucket's bytes
+}
+
+// keysOf splits a bucket into its records and their keys. withCUSIP also
+// extracts the upper-case CUSIP.
+func keysOf(data []byte, withCUSIP bool) ([]sortKey, error) {
+	var keys []sortKey
+	d := decoder{b: data}
+	for {
+		rec, _, ok := d.next()
+		if !ok {
+			break
+		}
+		r := decoder{b: rec}
+		k := sortKey{ord: uint32(r.uvarint()), rowNo: uint32(r.uvarint()),
+			off: uint32(len(data) - len(d.b) - len(rec)), n: uint32(len(rec))}
+		if withCUSIP {
+			r.uvarint() // infotable_sk
+			r.str()     // issuer
+			r.str()     // class
+			k.cusip = upperKey(r.str())
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+		keys = append(keys, k)
+	}
+	return keys, d.err
+}
+
+// cusipBucket returns the CUSIP bucket of an upper- or lower-case CUSIP: the
+// prefix classes cut into nBuckets ranges of equal width, so bucket order
+// is key order.
+func cusipBucket(cusip []byte) int {
+	return cusipPrefix(cusip) * cusipBuckets / prefixClasses
+}
+
+// cusipBuckets is the number of CUSIP buckets. CUSIPs of US issuers start
+// with a digit: 10 of the 39 first-character classes, so about 16 buckets
+// share most rows (some 220Ki rows each in a full window).
+const cusipBuckets = 64
 
 // prefixClasses is the number of classes of cusipPrefix.
 const prefixClasses = classes * classes

@@ -296,7 +296,7 @@ func TestProgressAndCoverage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(phases, ",") != "filings,infotable,holdings,by_cusip,done" || last.Rows != st.Rows || last.Window != "01jun2025-31aug2025" {
+	if strings.Join(phases, ",") != "filings,infotable,sorting,done" || last.Rows != st.Rows || last.Window != "01jun2025-31aug2025" {
 		t.Fatalf("phases %v, last %+v", phases, last)
 	}
 	for _, w := range []string{"01mar2025-31may2025", "01dec2025-28feb2026"} {
