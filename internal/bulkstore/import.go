@@ -48,12 +48,15 @@ type Stats struct {
 	Bytes int64 // bytes written to the partition
 }
 
+// bucketRows is the target number of rows of a spill bucket (a variable
+// so that tests can force many buckets and splits).
+var bucketRows int64 = 128 << 10
+
 // Row-group sizes. Small row groups give engines and the query code tight
 // per-group statistics (min/max CUSIP, period, CIK) to skip on.
 const (
 	holdingsGroupRows = 64 << 10
 	byCUSIPGroupRows  = 16 << 10
-	bucketRows        = 192 << 10 // target rows per spill bucket
 	progressEvery     = 64 << 10
 )
 
@@ -452,14 +455,32 @@ func (im *importer) writeSorted(sp *spill, table string, groupRows int64, byCUSI
 	}
 	batch := make([]Row, 1024)
 	var data []byte
-	for b := range sp.files {
+	// bucket writes one bucket, splitting a CUSIP bucket that skew made too
+	// large into sub-buckets of longer CUSIP prefixes first.
+	var bucket func(sp *spill, b, depth int) error
+	bucket = func(sp *spill, b, depth int) error {
+		if byCUSIP && int64(sp.rows[b]) > 2*bucketRows && depth < maxSplit {
+			sub, err := split(sp, b, depth, im.dir)
+			if err != nil {
+				return err
+			}
+			defer sub.close()
+			sp.drop(b)
+			for i := range sub.files {
+				if err := bucket(sub, i, depth+1); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		var err error
 		data, err = sp.read(b, data)
 		if err != nil {
-			return fail(fmt.Errorf("bulkstore: %w", err))
+			return fmt.Errorf("bulkstore: %w", err)
 		}
 		keys, err := keysOf(data, byCUSIP)
 		if err != nil {
-			return fail(err)
+			return err
 		}
 		slices.SortFunc(keys, func(x, y sortKey) int {
 			if byCUSIP {
@@ -477,18 +498,21 @@ func (im *importer) writeSorted(sp *spill, table string, groupRows int64, byCUSI
 			for j := 0; j < n; j++ {
 				k := keys[i+j]
 				if _, err := decodeRow(data[k.off:k.off+k.n], &batch[j], im.filings); err != nil {
-					return fail(err)
+					return err
 				}
 			}
 			if _, err := pw.Write(batch[:n]); err != nil {
-				return fail(fmt.Errorf("bulkstore: %w", err))
+				return fmt.Errorf("bulkstore: %w", err)
 			}
 		}
 		sp.drop(b)
 		clear(batch) // drop the views of data
 		d := im.done.Add(int64(len(keys)))
 		im.progress(Progress{Phase: "sorting", Rows: d, TotalRows: 2 * im.meta.Rows})
-		if err := im.ctx.Err(); err != nil {
+		return im.ctx.Err()
+	}
+	for b := range sp.files {
+		if err := bucket(sp, b, 0); err != nil {
 			return fail(err)
 		}
 	}

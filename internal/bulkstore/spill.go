@@ -334,3 +334,85 @@ func charClass(c []byte, i int) int {
 	}
 	return 38
 }
+
+// maxSplit bounds the splitting of CUSIP buckets: at depth d sub-buckets
+// are cut by the first 2(d+1) characters, so depth 4 has used all nine.
+const maxSplit = 4
+
+// prefixValue returns the classes of the first n characters of c as one
+// number, in key order.
+func prefixValue(c []byte, n int) int64 {
+	var v int64
+	for i := 0; i < n; i++ {
+		v = v*classes + int64(charClass(c, i))
+	}
+	return v
+}
+
+// split redistributes the records of bucket b into cusipBuckets
+// sub-buckets of equal-width ranges of their first 2(depth+2) CUSIP
+// characters (between the bucket's smallest and largest), keeping key
+// order: sub-bucket i holds only keys below those of sub-bucket i+1. It
+// streams the bucket twice and holds one record at a time.
+func split(sp *spill, b, depth int, dir string) (*spill, error) {
+	n := min(2*(depth+2), 9)
+	var lo, hi int64 = -1, -1
+	scan := func(fn func(rec, raw []byte, v int64) error) error {
+		if err := sp.ws[b].Flush(); err != nil {
+			return err
+		}
+		br := bufio.NewReaderSize(io.NewSectionReader(sp.files[b], 0, 1<<62), 256<<10)
+		var raw []byte
+		for {
+			size, err := binary.ReadUvarint(br)
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			var pre [binary.MaxVarintLen64]byte
+			p := binary.PutUvarint(pre[:], size)
+			raw = append(append(raw[:0], pre[:p]...), make([]byte, size)...)
+			if _, err := io.ReadFull(br, raw[p:]); err != nil {
+				return errSpill
+			}
+			r := decoder{b: raw[p:]}
+			r.uvarint() // ord
+			r.uvarint() // row_no
+			r.uvarint() // infotable_sk
+			r.str()     // issuer
+			r.str()     // class
+			c := r.str()
+			if r.err != nil {
+				return r.err
+			}
+			if err := fn(raw[p:], raw, prefixValue([]byte(c), n)); err != nil {
+				return err
+			}
+		}
+	}
+	err := scan(func(_, _ []byte, v int64) error {
+		if lo < 0 || v < lo {
+			lo = v
+		}
+		hi = max(hi, v)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("bulkstore: %w", err)
+	}
+	sub, err := newSpill(dir, fmt.Sprintf("split%d-%04d", depth, b), cusipBuckets)
+	if err != nil {
+		return nil, fmt.Errorf("bulkstore: %w", err)
+	}
+	width := (hi-lo)/cusipBuckets + 1
+	err = scan(func(_, raw []byte, v int64) error {
+		return sub.add(int((v-lo)/width), raw)
+	})
+	if err != nil {
+		sub.close()
+		return nil, fmt.Errorf("bulkstore: %w", err)
+	}
+	return sub, nil
+}

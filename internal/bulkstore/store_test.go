@@ -460,3 +460,26 @@ func TestResolverCannotLeak(t *testing.T) {
 		}
 	}
 }
+
+// TestBucketsDoNotChangeFiles imports the mirror with buckets of a few
+// rows (many filing-order buckets, CUSIP buckets split down to full
+// CUSIPs) and checks the files are byte for byte those of a normal import.
+func TestBucketsDoNotChangeFiles(t *testing.T) {
+	zips := windowZips(t)
+	normal, tiny := t.TempDir(), t.TempDir()
+	for _, dir := range []string{normal, tiny} {
+		if dir == tiny {
+			old := bucketRows
+			bucketRows = 2
+			defer func() { bucketRows = old }()
+		}
+		s, _ := Open(dir, testRule)
+		for name, path := range zips {
+			importFile(t, s, name, path, Options{Redact: noRedact})
+		}
+	}
+	a, b := snapshot(t, normal), snapshot(t, tiny)
+	if len(a) < 100 || !mapsEqual(a, b) {
+		t.Fatalf("tiny buckets give other files (%d files, %d files)", len(a), len(b))
+	}
+}
