@@ -91,10 +91,6 @@ func (s *spill) close() {
 //	manager: uvarint length + bytes), uvarint value, uvarint shares,
 //	byte flags (bit 0: PRN; bits 1-2: 0 none, 1 PUT, 2 CALL),
 //	string discretion, 3 uvarint voting columns.
-type record struct {
-	ord, rowNo, sk int64
-	r              *datasets.InfoRow
-}
 
 func appendStr(b, s []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
