@@ -40,6 +40,28 @@ type Info struct {
 	Securites int
 }
 
+// Dir returns the directory of the benchmark files: $EDGAR13F_BENCH_DIR,
+// else edgar13f-bench in the system temp dir.
+func Dir() string {
+	if d := os.Getenv("EDGAR13F_BENCH_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join(os.TempDir(), "edgar13f-bench")
+}
+
+// Rows returns the INFOTABLE size of the benchmark window:
+// $EDGAR13F_BENCH_ROWS, else FullRows.
+func Rows() int {
+	if n, err := strconv.Atoi(os.Getenv("EDGAR13F_BENCH_ROWS")); err == nil && n > 0 {
+		return n
+	}
+	return FullRows
+}
+
+// StoreDir returns where the benchmarks keep a store holding the window
+// of rows rows.
+func StoreDir(rows int) string { return filepath.Join(Dir(), "store-"+strconv.Itoa(rows)) }
+
 // Ensure returns the zip of rows INFOTABLE rows under dir, writing it (once)
 // when missing.
 func Ensure(dir string, rows int) (Info, error) {

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -24,23 +23,9 @@ import (
 // system temp dir); EDGAR13F_BENCH_ROWS changes its size. bench/datasets.sh
 // runs them with DuckDB's figures beside them.
 
-func benchDir() string {
-	if d := os.Getenv("EDGAR13F_BENCH_DIR"); d != "" {
-		return d
-	}
-	return filepath.Join(os.TempDir(), "edgar13f-bench")
-}
-
-func benchRows() int {
-	if n, err := strconv.Atoi(os.Getenv("EDGAR13F_BENCH_ROWS")); err == nil && n > 0 {
-		return n
-	}
-	return bulkbench.FullRows
-}
-
 func benchWindow(b *testing.B) bulkbench.Info {
 	b.Helper()
-	info, err := bulkbench.Ensure(benchDir(), benchRows())
+	info, err := bulkbench.Ensure(bulkbench.Dir(), bulkbench.Rows())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -144,7 +129,7 @@ func BenchmarkImportFullWindow(b *testing.B) {
 func warmStore(b *testing.B) (*Store, bulkbench.Info) {
 	b.Helper()
 	info := benchWindow(b)
-	dir := filepath.Join(benchDir(), "store-"+strconv.Itoa(info.Rows))
+	dir := bulkbench.StoreDir(info.Rows)
 	s, err := Open(dir, testRule)
 	if err != nil {
 		b.Fatal(err)

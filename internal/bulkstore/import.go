@@ -1,6 +1,7 @@
 package bulkstore
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -238,25 +239,15 @@ func (im *importer) setFilings(fs []datasets.Filing) {
 func compareFilings(a, b Filing) int {
 	switch {
 	case a.Period != b.Period:
-		return cmpInt(int64(a.Period), int64(b.Period))
+		return cmp.Compare(a.Period, b.Period)
 	case a.CIK != b.CIK:
-		return cmpInt(a.CIK, b.CIK)
+		return cmp.Compare(a.CIK, b.CIK)
 	case a.FilingDate != b.FilingDate:
-		return cmpInt(int64(a.FilingDate), int64(b.FilingDate))
+		return cmp.Compare(a.FilingDate, b.FilingDate)
 	case a.AmendmentNo != b.AmendmentNo:
-		return cmpInt(int64(a.AmendmentNo), int64(b.AmendmentNo))
+		return cmp.Compare(a.AmendmentNo, b.AmendmentNo)
 	}
 	return strings.Compare(a.Accession, b.Accession)
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // create opens table's file in the build; done records its checksum.
@@ -488,10 +479,10 @@ func (im *importer) writeSorted(sp *spill, table string, groupRows int64, byCUSI
 					return c
 				}
 			}
-			if c := cmpInt(int64(x.ord), int64(y.ord)); c != 0 {
+			if c := cmp.Compare(x.ord, y.ord); c != 0 {
 				return c
 			}
-			return cmpInt(int64(x.rowNo), int64(y.rowNo))
+			return cmp.Compare(x.rowNo, y.rowNo)
 		})
 		for i := 0; i < len(keys); i += len(batch) {
 			n := min(len(batch), len(keys)-i)

@@ -20,20 +20,6 @@ import (
 // The DuckDB anchors of the bulk store's benchmarks (bench/datasets.sh runs
 // both): the same generated full-size window, the same store directory.
 
-func benchDir() string {
-	if d := os.Getenv("EDGAR13F_BENCH_DIR"); d != "" {
-		return d
-	}
-	return filepath.Join(os.TempDir(), "edgar13f-bench")
-}
-
-func benchRows() int {
-	if n, err := strconv.Atoi(os.Getenv("EDGAR13F_BENCH_ROWS")); err == nil && n > 0 {
-		return n
-	}
-	return bulkbench.FullRows
-}
-
 // benchRule is the rule name the library's benchmarks import under.
 const benchRule = "test-rule"
 
@@ -52,11 +38,11 @@ func openDuck(b *testing.B) *sql.DB {
 // parquet of the window's tables (extracted from the zip beforehand, not
 // timed): the anchor for the library's import.
 func BenchmarkDuckDBCSVToParquet(b *testing.B) {
-	info, err := bulkbench.Ensure(benchDir(), benchRows())
+	info, err := bulkbench.Ensure(bulkbench.Dir(), bulkbench.Rows())
 	if err != nil {
 		b.Fatal(err)
 	}
-	tsv := filepath.Join(benchDir(), "tsv-"+strconv.Itoa(info.Rows))
+	tsv := filepath.Join(bulkbench.Dir(), "tsv-"+strconv.Itoa(info.Rows))
 	if _, err := os.Stat(filepath.Join(tsv, "INFOTABLE.tsv")); err != nil {
 		if err := extract(info.Path, tsv); err != nil {
 			b.Fatal(err)
@@ -116,11 +102,11 @@ func extract(zipPath, dir string) error {
 // BenchmarkDuckDBHolders runs the shipped holders_asof.sql for the most
 // held CUSIP on the warm store the library's BenchmarkHolders uses.
 func BenchmarkDuckDBHolders(b *testing.B) {
-	info, err := bulkbench.Ensure(benchDir(), benchRows())
+	info, err := bulkbench.Ensure(bulkbench.Dir(), bulkbench.Rows())
 	if err != nil {
 		b.Fatal(err)
 	}
-	dir := filepath.Join(benchDir(), "store-"+strconv.Itoa(info.Rows))
+	dir := bulkbench.StoreDir(info.Rows)
 	s, err := bulkstore.Open(dir, benchRule)
 	if err != nil {
 		b.Fatal(err)
