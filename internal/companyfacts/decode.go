@@ -496,13 +496,29 @@ func (s *scanner) str() ([]byte, error) {
 		return nil, err
 	}
 	if !escaped {
-		return s.b[start+1 : end-1], nil
+		return validUTF8(s.b[start+1 : end-1]), nil
 	}
 	u, err := unquote(s.b[start:end])
 	if err != nil {
 		return nil, s.errorf("%v", err)
 	}
-	return []byte(u), nil
+	return validUTF8([]byte(u)), nil
+}
+
+// validUTF8 returns b with each byte that is not part of valid UTF-8
+// replaced by U+FFFD, as encoding/json decodes strings. Valid input (all
+// of SEC's) is returned as it is.
+func validUTF8(b []byte) []byte {
+	if utf8.Valid(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+8)
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		out = utf8.AppendRune(out, r)
+		b = b[n:]
+	}
+	return out
 }
 
 // stringOrNull reads a string or null.
