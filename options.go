@@ -30,11 +30,6 @@ const (
 	MaxManagers     = 20  // largest n of [Limit]
 )
 
-// MaxMaxPositions is the largest n of [MaxPositions].
-//
-// Deprecated: use [MaxTopPositions].
-const MaxMaxPositions = MaxTopPositions
-
 // DefaultRequestInterval is the default spacing of request starts to EDGAR.
 const DefaultRequestInterval = 250 * time.Millisecond
 
