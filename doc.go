@@ -65,10 +65,12 @@
 // # Declines
 //
 // A question without an answer is declined with a [*DeclineError], a normal
-// outcome rather than a failure. Its [Reason] is one of six stable strings,
-// listed in precedence order (when several apply, the first wins):
+// outcome rather than a failure. Its [Reason] is one of eight stable
+// strings, listed in precedence order (when several apply, the first wins):
 // [InvalidArgument], [InvalidPeriod], [UnsupportedRequest], [UnknownCIK],
-// [NoticeOnly], [NotYetFiled]. Branch with errors.Is(err, ErrNotYetFiled)
+// [UnknownConcept], [NoticeOnly], [NotYetFiled], [SectionNotFound]; the
+// company questions ([Client.Companies]) use InvalidArgument, UnknownCIK,
+// UnknownConcept, NotYetFiled and SectionNotFound. Branch with errors.Is(err, ErrNotYetFiled)
 // and friends, or read the reason with errors.As. A [Client.Diff] returns
 // the decline of period A before that of period B.
 //
