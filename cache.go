@@ -21,8 +21,8 @@ import (
 const (
 	keyList        = "list/v2/"         // + 10-digit CIK: a filing list (every form)
 	keyPage        = "page/v2/"         // + page name: an older page of a filing list (every form)
-	keyCover       = "cover/v1/"        // + accession: the facts of a cover page
-	keyRows        = "rows/v1/"         // + rule name + "/" + accession: parsed, redacted rows
+	keyCover       = "cover/v2/"        // + accession: the facts of a cover page, with its totals
+	keyRows        = "rows/v2/"         // + rule name + "/" + accession: parsed, redacted rows and the tally before redaction
 	keyFindNames   = "find/names/v1"    // the parsed cik-lookup-data.txt
 	keyFindQuarter = "find/quarter/v1/" // + "2023Q4": the 13F filers of a quarter
 	keyFindIndex   = "find/index/v1"    // FindManager's built index

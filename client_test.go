@@ -720,14 +720,16 @@ func TestFilingsCoverFacts(t *testing.T) {
 	got := list.Filings
 	want := []edgar13f.Filing{
 		{Accession: "0000950123-23-010898", Form: "13F-HR", FilingDate: date("2023-11-14"), Period: date("2023-09-30"),
-			ReportType: "13F HOLDINGS REPORT", ManagerName: "Berkshire Hathaway Inc",
+			ReportType: "13F HOLDINGS REPORT", ManagerName: "Berkshire Hathaway Inc", Totals: edgar13f.Totals{Stated: true, Entries: 152, Value: 313257308189},
 			URL: "https://www.sec.gov/Archives/edgar/data/1067983/000095012323010898/0000950123-23-010898-index.htm"},
 		{Accession: "0000950123-23-011029", Form: "13F-HR/A", FilingDate: date("2023-11-16"), Period: date("2023-09-30"),
 			IsAmendment: true, AmendmentNo: 1, AmendmentType: edgar13f.Restatement, ReportType: "13F HOLDINGS REPORT", ManagerName: "Berkshire Hathaway Inc",
-			URL: "https://www.sec.gov/Archives/edgar/data/1067983/000095012323011029/0000950123-23-011029-index.htm"},
+			Totals: edgar13f.Totals{Stated: true, Entries: 152, Value: 313257308189},
+			URL:    "https://www.sec.gov/Archives/edgar/data/1067983/000095012323011029/0000950123-23-011029-index.htm"},
 		{Accession: "0000950123-24-005653", Form: "13F-HR/A", FilingDate: date("2024-05-15"), Period: date("2023-09-30"),
 			IsAmendment: true, AmendmentNo: 2, AmendmentType: edgar13f.NewHoldings, ReportType: "13F HOLDINGS REPORT", ManagerName: "Berkshire Hathaway Inc",
-			URL: "https://www.sec.gov/Archives/edgar/data/1067983/000095012324005653/0000950123-24-005653-index.htm"},
+			Totals: edgar13f.Totals{Stated: true, Entries: 1, Value: 1695320075},
+			URL:    "https://www.sec.gov/Archives/edgar/data/1067983/000095012324005653/0000950123-24-005653-index.htm"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Filings mismatch (-want +got):\n%s", diff)

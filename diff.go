@@ -16,10 +16,11 @@ import (
 // are consolidated by position (CUSIP compared case-insensitively, PutCall,
 // ShPrn), summing shares and values; there is one [Change] for each position
 // present in either period, classified by the sign of the shares change.
-// Changes are ordered by CUSIP, PutCall (none first) and ShPrn; with
-// [MaxPositions], by absolute value change, largest first, with the same
-// tie-breaks, keeping n. [CUSIPs] and [Issuer] filter rows before
-// consolidation.
+// Each change carries the values as filed and in whole dollars (see
+// [Change]). Changes are ordered by CUSIP, PutCall (none first) and ShPrn;
+// with [MaxPositions], by the absolute change of value in dollars
+// (|ValueUSDDelta|), largest first, with the same tie-breaks, keeping n.
+// [CUSIPs] and [Issuer] filter rows before consolidation.
 //
 // periodB must be after periodA. It declines as [Client.Holdings] does; when
 // both periods would decline, the decline of periodA is returned.
@@ -55,6 +56,7 @@ func (c *Client) Diff(ctx context.Context, cik string, periodA, periodB, asOf Da
 	cmpn := &Comparison{
 		CIK: q.cik, PeriodA: periodA, PeriodB: periodB, AsOf: asOf,
 		BaseA: a.Base, BaseB: b.Base, SourcesA: a.Sources, SourcesB: b.Sources,
+		ReconciliationsA: a.Reconciliations, ReconciliationsB: b.Reconciliations,
 		Changes: compareHoldings(rowsA, rowsB),
 	}
 	if q.opts.issuerSet {
@@ -64,7 +66,7 @@ func (c *Client) Diff(ctx context.Context, cik string, periodA, periodB, asOf Da
 		cmpn.TotalPositions = len(cmpn.Changes)
 		cmpn.Order = AbsValueDeltaDesc
 		slices.SortStableFunc(cmpn.Changes, func(x, y Change) int {
-			if c := cmp.Compare(absSat(y.ValueDelta), absSat(x.ValueDelta)); c != 0 {
+			if c := cmp.Compare(absSat(y.ValueUSDDelta), absSat(x.ValueUSDDelta)); c != 0 {
 				return c
 			}
 			return comparePositionKeys(x.key(), y.key())
@@ -109,9 +111,9 @@ func absSat(v int64) int64 {
 // position's change. It is pure: rows in, changes out, ordered by position key.
 func compareHoldings(a, b []Holding) []Change {
 	type side struct {
-		shares, value int64
-		name          string
-		present       bool
+		shares, value, usd int64
+		name               string
+		present            bool
 	}
 	type pos struct{ a, b side }
 	positions := map[positionKey]*pos{}
@@ -129,6 +131,7 @@ func compareHoldings(a, b []Holding) []Change {
 			s := pick(p)
 			s.shares = addSat(s.shares, h.SharesOrPrincipal)
 			s.value = addSat(s.value, h.Value)
+			s.usd = addSat(s.usd, h.ValueDollars())
 			if !s.present {
 				s.name = h.NameOfIssuer
 				s.present = true
@@ -146,6 +149,7 @@ func compareHoldings(a, b []Holding) []Change {
 			CUSIP: k.CUSIP, PutCall: k.PutCall, ShPrn: k.ShPrn,
 			SharesA: p.a.shares, SharesB: p.b.shares, SharesDelta: addSat(p.b.shares, -p.a.shares),
 			ValueA: p.a.value, ValueB: p.b.value, ValueDelta: addSat(p.b.value, -p.a.value),
+			ValueUSDA: p.a.usd, ValueUSDB: p.b.usd, ValueUSDDelta: addSat(p.b.usd, -p.a.usd),
 			NameOfIssuer: p.b.name,
 		}
 		if !p.b.present {

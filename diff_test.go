@@ -4,10 +4,12 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
+// row returns a row filed in 2024, whose value is in dollars.
 func row(cusip string, pc PutCall, sp ShPrn, name string, shares, value int64) Holding {
-	return Holding{CUSIP: cusip, PutCall: pc, ShPrn: sp, NameOfIssuer: name, SharesOrPrincipal: shares, Value: value}
+	return Holding{CUSIP: cusip, PutCall: pc, ShPrn: sp, NameOfIssuer: name, SharesOrPrincipal: shares, Value: value, FilingDate: Date{2024, 2, 14}}
 }
 
 func TestCompareHoldingsConsolidatesAndClassifies(t *testing.T) {
@@ -36,8 +38,13 @@ func TestCompareHoldingsConsolidatesAndClassifies(t *testing.T) {
 		{CUSIP: "67066G104", NameOfIssuer: "NVIDIA CORPORATION", ShPrn: Shares, SharesB: 8, SharesDelta: 8, ValueB: 80, ValueDelta: 80, Type: Added},
 		{CUSIP: "67066G104", NameOfIssuer: "NVIDIA CORPORATION", PutCall: Put, ShPrn: Shares, SharesA: 5, SharesDelta: -5, ValueA: 50, ValueDelta: -50, Type: Removed},
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Change{}, "ValueUSDA", "ValueUSDB", "ValueUSDDelta")); diff != "" {
 		t.Errorf("compareHoldings mismatch (-want +got):\n%s", diff)
+	}
+	for _, ch := range got { // filed in dollars: the dollar values are the values as filed
+		if ch.ValueUSDA != ch.ValueA || ch.ValueUSDB != ch.ValueB || ch.ValueUSDDelta != ch.ValueDelta {
+			t.Errorf("%s: value_usd %d %d %d; as filed %d %d %d", ch.CUSIP, ch.ValueUSDA, ch.ValueUSDB, ch.ValueUSDDelta, ch.ValueA, ch.ValueB, ch.ValueDelta)
+		}
 	}
 }
 

@@ -59,8 +59,20 @@
 // [Holding.Value] is the value exactly as filed. Filings made before
 // 2023-01-03 report thousands of dollars, later ones whole dollars, keyed on
 // the filing date (amendments included): [ValueUnitOf] and
-// [Citation.ValueUnit] say which. [Holding.ValueDollars] converts, and its
-// documentation lists the filer errors it cannot fix.
+// [Citation.ValueUnit] say which. [Holding.ValueDollars] converts each row by
+// its own filing's date, and its documentation lists the filer errors it
+// cannot fix. Every sum and ranking uses dollars: [MaxPositions] ranks by
+// them, and a [Change] carries ValueUSDA, ValueUSDB and ValueUSDDelta beside
+// the values as filed.
+//
+// # Completeness
+//
+// Every cited filing's information table is checked against the totals its
+// cover states: [Snapshot].Reconciliations and
+// [Comparison].ReconciliationsA and ReconciliationsB hold, per source, the
+// cover's [Totals] as filed and whether the table, counted before
+// redaction, matched them. A table that does not match is reported, never
+// repaired.
 //
 // # Declines
 //

@@ -25,6 +25,7 @@ type coverRecord struct {
 	AmendmentType AmendmentType `json:"amendment_type"`
 	ReportType    string        `json:"report_type"`
 	ManagerName   string        `json:"manager_name"`
+	Totals        Totals        `json:"totals"`
 }
 
 func newCoverRecord(cv *cover.Cover) (coverRecord, error) {
@@ -39,6 +40,7 @@ func newCoverRecord(cv *cover.Cover) (coverRecord, error) {
 		AmendmentType: AmendmentType(cv.AmendmentType),
 		ReportType:    cv.ReportType,
 		ManagerName:   cv.ManagerName,
+		Totals:        Totals{Stated: cv.HasTotals, Entries: cv.TableEntryTotal, Value: cv.TableValueTotal},
 	}, nil
 }
 
@@ -93,11 +95,19 @@ func (c *Client) coverPage(ctx context.Context, cik string, e listEntry) (rec co
 	return v.(coverRecord), true, nil
 }
 
-// report is a holdings report read from EDGAR: its cover and its rows after
-// redaction.
+// report is a holdings report read from EDGAR: its cover, its rows after
+// redaction and the tally of its table before redaction.
 type report struct {
-	cover coverRecord
-	rows  []infotable.Row
+	cover  coverRecord
+	rows   []infotable.Row
+	parsed infotable.Tally
+}
+
+// reconcile checks a source filing's table, tallied before redaction,
+// against the totals its cover states.
+func reconcile(c Citation, cover Totals, parsed infotable.Tally) Reconciliation {
+	return Reconciliation{Citation: c, Cover: cover,
+		Matched: cover.Stated && parsed.Rows == cover.Entries && parsed.Value == cover.Value}
 }
 
 // rowsKey is the cache key of a filing's rows under the Client's redaction
@@ -106,28 +116,33 @@ func (c *Client) rowsKey(accession string) string {
 	return keyRows + c.redaction.name + "/" + accession
 }
 
-// cachedRows returns a filing's cached rows.
-func (c *Client) cachedRows(ctx context.Context, accession string) ([]infotable.Row, bool) {
+// cachedRows returns a filing's cached rows and the tally of its table.
+func (c *Client) cachedRows(ctx context.Context, accession string) ([]infotable.Row, infotable.Tally, bool) {
 	b, ok := c.edgar.Cached(ctx, c.rowsKey(accession))
 	if !ok {
-		return nil, false
+		return nil, infotable.Tally{}, false
+	}
+	_, parsed, err := infotable.Summary(b)
+	if err != nil {
+		return nil, infotable.Tally{}, false
 	}
 	rows, err := infotable.Decode(b)
 	if err != nil {
-		return nil, false
+		return nil, infotable.Tally{}, false
 	}
-	return rows, true
+	return rows, parsed, true
 }
 
 // fetchReport reads a holdings report from its complete submission text
 // file, one request that holds both the cover and the information table
-// whatever the table's file name. Rows are redacted while they are parsed;
-// cover and rows are cached.
+// whatever the table's file name. Rows are redacted while they are parsed,
+// and the table is tallied before redaction; cover, rows and tally are
+// cached.
 func (c *Client) fetchReport(ctx context.Context, cik string, accession string, size int64) (*report, error) {
 	v, err := c.edgar.Shared(ctx, "txt/"+accession, func() (any, error) {
 		if cv, ok := c.cachedCover(ctx, accession); ok {
-			if rows, ok := c.cachedRows(ctx, accession); ok {
-				return &report{cover: cv, rows: rows}, nil // stored by an earlier flight
+			if rows, parsed, ok := c.cachedRows(ctx, accession); ok {
+				return &report{cover: cv, rows: rows, parsed: parsed}, nil // stored by an earlier flight
 			}
 		}
 		url := folderURL(cik, accession) + accession + ".txt"
@@ -140,7 +155,7 @@ func (c *Client) fetchReport(ctx context.Context, cik string, accession string, 
 			return nil, &ParseError{Accession: accession, Document: url, Err: err}
 		}
 		c.keepJSON(ctx, keyCover+accession, r.cover)
-		c.edgar.Keep(ctx, c.rowsKey(accession), infotable.AppendEncoded(nil, r.rows))
+		c.edgar.Keep(ctx, c.rowsKey(accession), infotable.AppendEncoded(nil, r.rows, r.parsed))
 		return r, nil
 	})
 	if err != nil {
@@ -183,7 +198,7 @@ func (c *Client) parseReport(body []byte) (*report, error) {
 		remove := memoized(c.redaction.remove)
 		keep = func(row *infotable.Row) bool { return !remove(row.NameOfIssuer, row.TitleOfClass, row.CUSIP) }
 	}
-	if r.rows, err = infotable.Parse(table.Text, keep); err != nil {
+	if r.rows, r.parsed, err = infotable.ParseTally(table.Text, keep); err != nil {
 		return nil, fmt.Errorf("information table %s: %v", table.Filename, err)
 	}
 	return r, nil

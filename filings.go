@@ -13,7 +13,10 @@ import (
 
 // Filings returns every 13F submission (13F-HR, 13F-HR/A, 13F-NT, 13F-NT/A)
 // of cik that EDGAR had accepted by asOf, sorted by filing date and
-// accession, each with the facts of its cover page. With [ForPeriod], only
+// accession, each with the facts of its cover page exactly as the cover
+// states them, whatever the form (a 13F-NT/A may state an amendment number
+// and type; the amendment rule of [Client.Holdings] still treats it as a
+// notice). With [ForPeriod], only
 // filings for that period of report are returned; none is not a decline.
 //
 // It declines with [InvalidArgument] (malformed CIK or date),
@@ -75,14 +78,12 @@ func (c *Client) Filings(ctx context.Context, cik string, asOf Date, opts ...Fil
 			if ok {
 				f.Period = rec.Period
 				f.IsAmendment = f.IsAmendment || rec.IsAmendment
-				if f.Form != Form13FHR && f.Form != Form13FNT {
-					f.AmendmentNo = rec.AmendmentNo
-				}
-				if f.Form == Form13FHRA {
-					f.AmendmentType = rec.AmendmentType
-				}
+				// Cover facts as the cover states them, whatever the form.
+				f.AmendmentNo = rec.AmendmentNo
+				f.AmendmentType = rec.AmendmentType
 				f.ReportType = rec.ReportType
 				f.ManagerName = rec.ManagerName
+				f.Totals = rec.Totals
 			}
 			out[i], has[i] = f, true
 			return nil

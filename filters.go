@@ -204,7 +204,7 @@ func (q *query) filterSnapshot(s *Snapshot) {
 		if _, ok := sums[k]; !ok {
 			groups = append(groups, group{key: k})
 		}
-		sums[k] = addSat(sums[k], s.Holdings[i].Value)
+		sums[k] = addSat(sums[k], s.Holdings[i].ValueDollars())
 	}
 	for i := range groups {
 		groups[i].value = sums[groups[i].key]

@@ -46,7 +46,7 @@ func (c *Client) snapshot(ctx context.Context, cik string, x *filingIndex, perio
 	for _, e := range x.entries {
 		sizes[e.Accession] = e.Size
 	}
-	res, fetched, err := c.resolve(ctx, cik, x.listed(), period, asOf, sizes)
+	res, covers, fetched, err := c.resolve(ctx, cik, x.listed(), period, asOf, sizes)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, ctxErr
@@ -89,7 +89,11 @@ func (c *Client) snapshot(ctx context.Context, cik string, x *filingIndex, perio
 			for j := range r.rows {
 				snap.Holdings = append(snap.Holdings, holdingOf(&r.rows[j], f.Accession, f.FilingDate))
 			}
+			tables[i].parsed = r.parsed
 		}
+	}
+	for i, f := range sources {
+		snap.Reconciliations = append(snap.Reconciliations, reconcile(snap.Sources[i], covers[f.Accession].Totals, tables[i].parsed))
 	}
 	snap.Base = snap.Sources[0]
 	return snap, nil
@@ -98,20 +102,23 @@ func (c *Client) snapshot(ctx context.Context, cik string, x *filingIndex, perio
 // resolve runs the amendment rule (decide) to its end, reading the covers
 // it asks for: from the cache, else by fetching the filings' complete
 // submissions, a filing-date group's uncached filings together (concurrently,
-// within the rate limit). It returns the resolution and the reports fetched
-// on the way, whose rows the answer may need.
-func (c *Client) resolve(ctx context.Context, cik string, listed []listedFiling, period, asOf Date, sizes map[string]int64) (resolution, map[string]*report, error) {
-	covers := map[string]coverFacts{}
+// within the rate limit). It returns the resolution, the covers read (by
+// accession) and the reports fetched on the way, whose rows the answer may
+// need.
+func (c *Client) resolve(ctx context.Context, cik string, listed []listedFiling, period, asOf Date, sizes map[string]int64) (resolution, map[string]coverRecord, map[string]*report, error) {
+	facts := map[string]coverFacts{}
+	covers := map[string]coverRecord{}
 	fetched := map[string]*report{}
 	for {
-		d := decide(listed, period, asOf, covers)
+		d := decide(listed, period, asOf, facts)
 		if len(d.need) == 0 {
-			return d.res, fetched, d.err
+			return d.res, covers, fetched, d.err
 		}
 		var todo []listedFiling
 		for _, f := range d.need {
 			if rec, ok := c.cachedCover(ctx, f.Accession); ok {
-				covers[f.Accession] = rec.facts(f.Form)
+				facts[f.Accession] = rec.facts(f.Form)
+				covers[f.Accession] = rec
 			} else {
 				todo = append(todo, f)
 			}
@@ -126,38 +133,41 @@ func (c *Client) resolve(ctx context.Context, cik string, listed []listedFiling,
 			})
 		}
 		if err := g.Wait(); err != nil {
-			return resolution{}, nil, err
+			return resolution{}, nil, nil, err
 		}
 		for i, f := range todo {
 			fetched[f.Accession] = reports[i]
-			covers[f.Accession] = reports[i].cover.facts(f.Form)
+			facts[f.Accession] = reports[i].cover.facts(f.Form)
+			covers[f.Accession] = reports[i].cover
 		}
 	}
 }
 
 // A table is a filing's rows: parsed during this query, or still encoded
-// as cached (decoded straight into the answer).
+// as cached (decoded straight into the answer); parsed is its tally before
+// redaction.
 type table struct {
 	rows    []infotable.Row
 	encoded []byte
 	n       int
+	parsed  infotable.Tally
 }
 
 // table returns a filing's rows: fetched during this query, cached, or read now.
 func (c *Client) table(ctx context.Context, cik, accession string, size int64, fetched map[string]*report) (table, error) {
 	if r, ok := fetched[accession]; ok {
-		return table{rows: r.rows, n: len(r.rows)}, nil
+		return table{rows: r.rows, n: len(r.rows), parsed: r.parsed}, nil
 	}
 	if b, ok := c.edgar.Cached(ctx, c.rowsKey(accession)); ok {
-		if n, err := infotable.Count(b); err == nil {
-			return table{encoded: b, n: n}, nil
+		if n, parsed, err := infotable.Summary(b); err == nil {
+			return table{encoded: b, n: n, parsed: parsed}, nil
 		}
 	}
 	r, err := c.fetchReport(ctx, cik, accession, size)
 	if err != nil {
 		return table{}, err
 	}
-	return table{rows: r.rows, n: len(r.rows)}, nil
+	return table{rows: r.rows, n: len(r.rows), parsed: r.parsed}, nil
 }
 
 func holdingOf(r *infotable.Row, accession string, filed Date) Holding {

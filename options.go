@@ -267,12 +267,14 @@ func Issuer(text string) Option {
 
 // MaxPositions keeps the n largest positions (1 to [MaxTopPositions]). A
 // position is the rows sharing CUSIP (case-insensitively), PutCall and
-// ShPrn; positions rank by summed value, largest first, then by CUSIP,
-// PutCall (none first) and ShPrn. A position is never split: the answer
-// lists the kept positions in rank order, each with all its rows in filed
-// order (base before supplements). For
-// [Client.Diff], changes rank by the absolute value change instead. The
-// answer then reports TotalPositions, Truncated and Order.
+// ShPrn; positions rank by summed value in whole dollars
+// ([Holding.ValueDollars], so rows filed in thousands and in dollars compare
+// fairly), largest first, then by CUSIP, PutCall (none first) and ShPrn. A
+// position is never split: the answer lists the kept positions in rank
+// order, each with all its rows in filed order (base before supplements).
+// For [Client.Diff], changes rank by the absolute change of value in dollars
+// (|[Change].ValueUSDDelta|) instead. The answer then reports
+// TotalPositions, Truncated and Order.
 func MaxPositions(n int) Option {
 	return func(o *queryOptions) { o.maxPositions, o.maxSet = n, true }
 }

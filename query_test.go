@@ -189,9 +189,9 @@ func TestDamagedRowsEntryIsRefetched(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Re-encode with a row flag no encoder writes, and a valid checksum.
-	enc := infotable.AppendEncoded(nil, rows)
+	enc := infotable.AppendEncoded(nil, rows, infotable.Tally{})
 	body := enc[:len(enc)-4]
-	strStart := 5 // magic and version
+	strStart := 7 // magic, version and a zero tally
 	d := body[strStart:]
 	_, n1 := binary.Uvarint(d)
 	strLen, n2 := binary.Uvarint(d[n1:])

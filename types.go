@@ -27,9 +27,10 @@ func (f Form) isHoldingsReport() bool { return f == Form13FHR || f == Form13FHRA
 
 func (f Form) isNotice() bool { return f == Form13FNT || f == Form13FNTA }
 
-// An AmendmentType is the kind of a 13F-HR/A as its cover page states it.
-// The empty AmendmentType means none: an original filing, or an amendment
-// whose cover omits the type (which edgar13f treats as a restatement).
+// An AmendmentType is the kind of an amendment (13F-HR/A or 13F-NT/A) as its
+// cover page states it. The empty AmendmentType means the cover states none:
+// usually an original filing, or an amendment whose cover omits the type
+// (a 13F-HR/A without a type counts as a restatement in the amendment rule).
 type AmendmentType string
 
 // The amendment types of a 13F cover page.
@@ -66,18 +67,43 @@ type Citation struct {
 }
 
 // A Filing is one 13F submission as EDGAR lists it, with the facts its cover
-// page adds.
+// page adds, exactly as the cover states them. Filings from before 2013 have
+// no XML cover and carry only what EDGAR's list says.
 type Filing struct {
 	Accession     string
 	Form          Form
-	FilingDate    Date // EDGAR's Filing Date; it alone decides visibility
-	Period        Date // period of report: cover page, else EDGAR's list
-	IsAmendment   bool
-	AmendmentNo   int           // 0 when the filing is not a numbered amendment
-	AmendmentType AmendmentType // "" for originals and notices, or when the cover omits it
-	ReportType    string        // from the cover, e.g. "13F HOLDINGS REPORT"; "" when no XML cover exists
+	FilingDate    Date          // EDGAR's Filing Date; it alone decides visibility
+	Period        Date          // period of report: cover page, else EDGAR's list
+	IsAmendment   bool          // the form is an amendment (/A), or the cover says isAmendment
+	AmendmentNo   int           // as on the cover; 0 when the cover states none
+	AmendmentType AmendmentType // as on the cover, for any form; "" when the cover states none
+	ReportType    string        // as on the cover, e.g. "13F HOLDINGS REPORT"; "" when no XML cover exists
 	ManagerName   string        // filing manager's name as on the cover; "" when no XML cover exists
+	Totals        Totals        // the cover's table totals as filed; zero when it states none
 	URL           string        // EDGAR index page of the filing
+}
+
+// Totals are the table totals a 13F cover states on its summary page, as
+// filed: the number of information-table rows (tableEntryTotal) and the sum
+// of their values (tableValueTotal), in the filing's unit ([ValueUnitOf]).
+type Totals struct {
+	Stated  bool  // the cover states both totals (notices state none)
+	Entries int64 // tableEntryTotal
+	Value   int64 // tableValueTotal, as filed
+}
+
+// A Reconciliation says whether one source filing's information table
+// matched the totals its cover states. The table is counted as parsed,
+// before redaction, so that a complete table matches whatever redaction
+// removed; only the cover's totals and the verdict are given, never the
+// values of removed rows. A filing whose table does not match is reported
+// as it is: its rows are answered as filed, not repaired.
+type Reconciliation struct {
+	Citation        // the source filing
+	Cover    Totals // the totals its cover states, as filed
+	// Matched is true when the cover states totals and the table has
+	// exactly Cover.Entries rows whose values sum to Cover.Value.
+	Matched bool
 }
 
 // Citation returns the citation of f.
@@ -168,10 +194,11 @@ func (h Holding) ValueDollars() int64 {
 // An Order names how a truncated answer was ranked.
 type Order string
 
-// The orders used by [MaxPositions].
+// The orders used by [MaxPositions]. Both rank by value in whole dollars
+// ([Holding.ValueDollars]), never by the value as filed.
 const (
-	ValueDesc         Order = "value_desc"           // Holdings: summed value, largest first
-	AbsValueDeltaDesc Order = "abs_value_delta_desc" // Diff: |value change|, largest first
+	ValueDesc         Order = "value_desc"           // Holdings: summed value in dollars, largest first
+	AbsValueDeltaDesc Order = "abs_value_delta_desc" // Diff: |ValueUSDDelta|, largest first
 )
 
 // A Snapshot is the effective 13F holdings of one manager for one period, as
@@ -184,6 +211,10 @@ type Snapshot struct {
 	Base     Citation   // the original or restatement in force on AsOf
 	Sources  []Citation // Base, then each new-holdings supplement, in filing order
 	Holdings []Holding  // rows exactly as filed, base first; filtered if options were given
+
+	// Reconciliations holds one check of table against cover for each of
+	// Sources, in the same order. Filters do not change it.
+	Reconciliations []Reconciliation
 
 	// MatchedCUSIPs is set (possibly empty, never nil) when the [Issuer]
 	// filter was given: the sorted distinct CUSIPs (upper-case) of the rows it kept.
@@ -211,20 +242,27 @@ const (
 // A Change is one consolidated position compared across two periods. A
 // position is keyed by CUSIP (case-insensitively), PutCall and ShPrn; the
 // shares and values of all its rows are summed. An absent side counts 0.
-// Values are summed as filed (see [Holding.Value]); across the 2023-01-03
-// units change the two sides are in different units.
+//
+// ValueA, ValueB and ValueDelta sum [Holding.Value] as filed: across the
+// 2023-01-03 units change (and in a period whose rows were filed on both
+// sides of it) they add thousands to dollars and mean little. ValueUSDA,
+// ValueUSDB and ValueUSDDelta sum [Holding.ValueDollars], each row converted
+// by its own filing's date: they are the values to compare and add up.
 type Change struct {
-	CUSIP        string // upper-case
-	NameOfIssuer string // any name filed for the position, period B preferred
-	PutCall      PutCall
-	ShPrn        ShPrn
-	SharesA      int64
-	SharesB      int64
-	SharesDelta  int64 // SharesB - SharesA
-	ValueA       int64
-	ValueB       int64
-	ValueDelta   int64 // ValueB - ValueA
-	Type         ChangeType
+	CUSIP         string // upper-case
+	NameOfIssuer  string // any name filed for the position, period B preferred
+	PutCall       PutCall
+	ShPrn         ShPrn
+	SharesA       int64
+	SharesB       int64
+	SharesDelta   int64 // SharesB - SharesA
+	ValueA        int64 // as filed
+	ValueB        int64 // as filed
+	ValueDelta    int64 // ValueB - ValueA, as filed
+	ValueUSDA     int64 // whole dollars
+	ValueUSDB     int64 // whole dollars
+	ValueUSDDelta int64 // ValueUSDB - ValueUSDA, whole dollars
+	Type          ChangeType
 }
 
 // A Comparison is the change in one manager's 13F holdings between two
@@ -239,6 +277,11 @@ type Comparison struct {
 	SourcesA []Citation
 	SourcesB []Citation
 	Changes  []Change // ordered by CUSIP, PutCall, ShPrn unless MaxPositions was given
+
+	// ReconciliationsA and ReconciliationsB check each of SourcesA and
+	// SourcesB against its cover, as in [Snapshot].
+	ReconciliationsA []Reconciliation
+	ReconciliationsB []Reconciliation
 
 	// MatchedCUSIPs, TotalPositions, Truncated and Order are set as in
 	// [Snapshot], counting changes instead of positions.

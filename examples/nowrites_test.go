@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io/fs"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,59 +15,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/examples/internal/testkit"
 )
-
-// fileState is what a listing records of a path.
-type fileState struct {
-	mode    fs.FileMode
-	size    int64
-	modTime time.Time
-}
-
-// listTree records every path under root.
-func listTree(t *testing.T, root string) map[string]fileState {
-	t.Helper()
-	out := map[string]fileState{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		st := fileState{mode: fi.Mode()}
-		if !fi.IsDir() {
-			st.size, st.modTime = fi.Size(), fi.ModTime()
-		}
-		out[p] = st
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// changesOutside returns the sorted paths created, changed or removed
-// between two listings that are not inside allowed.
-func changesOutside(before, after map[string]fileState, allowed string) []string {
-	var out []string
-	inside := func(p string) bool { return p == allowed || strings.HasPrefix(p, allowed+string(filepath.Separator)) }
-	for p, st := range after {
-		if old, ok := before[p]; (!ok || old != st) && !inside(p) {
-			out = append(out, p)
-		}
-	}
-	for p := range before {
-		if _, ok := after[p]; !ok && !inside(p) {
-			out = append(out, p)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
 
 // TestNoWritesOutsideCacheDir runs the CLI and the MCP server with HOME,
 // XDG_* and TMPDIR pointed at fresh directories and a read-only working
@@ -82,16 +29,11 @@ func TestNoWritesOutsideCacheDir(t *testing.T) {
 	}
 	bin := t.TempDir()
 	for _, name := range []string{"edgar13f", "edgar13f-mcp"} {
-		if out, err := exec.Command("go", "build", "-o", filepath.Join(bin, name), "./"+name).CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", name, err, out)
+		if _, err := testkit.Build(bin, "./"+name, false); err != nil {
+			t.Fatal(err)
 		}
 	}
-	fsys, err := edgar13f.MirrorDir("../testdata/mirror")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(edgar13f.MirrorHandler(fsys))
-	defer srv.Close()
+	srv, _ := testkit.MirrorServer(t, nil)
 
 	const accession = "0009000001-25-000003"
 	cli := func(t *testing.T, cmd *exec.Cmd) {
@@ -104,10 +46,7 @@ func TestNoWritesOutsideCacheDir(t *testing.T) {
 	server := func(t *testing.T, cmd *exec.Cmd) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		s, err := mcp.NewClient(&mcp.Implementation{Name: "nowrites", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := testkit.Connect(t, cmd)
 		defer s.Close()
 		res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "get_holdings_as_of",
 			Arguments: json.RawMessage(`{"cik":"9000001","period":"2024-12-31","as_of":"2025-04-02"}`)})
@@ -148,17 +87,17 @@ func TestNoWritesOutsideCacheDir(t *testing.T) {
 				env = append(env, "EDGAR13F_CACHE_DIR="+filepath.Join(root, tt.elsewhere))
 			}
 			allowed := filepath.Join(root, "xdg_cache_home", "edgar13f")
-			before := listTree(t, root)
+			before := testkit.ListTree(t, root)
 			cmd := exec.Command(filepath.Join(bin, tt.bin))
 			cmd.Dir, cmd.Env = work, env
 			tt.run(t, cmd)
-			after := listTree(t, root)
-			changed := changesOutside(before, after, allowed)
+			after := testkit.ListTree(t, root)
+			changed := testkit.ChangesOutside(before, after, allowed)
 			if tt.elsewhere == "" {
 				if diff := cmp.Diff([]string(nil), changed); diff != "" {
 					t.Errorf("paths changed outside the cache directory (-want +got):\n%s", diff)
 				}
-				if len(changesOutside(before, after, filepath.Join(root, "nowhere"))) < 5 {
+				if len(testkit.ChangesOutside(before, after, filepath.Join(root, "nowhere"))) < 5 {
 					t.Errorf("the default cache directory %s was not used", allowed)
 				}
 			} else if !slices.Contains(changed, filepath.Join(root, tt.elsewhere)) {

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"net/http"
-	"net/http/httptest"
-	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/examples/internal/testkit"
 )
 
 // wantTools are the tools the server offers, sorted.
@@ -31,7 +28,7 @@ func summary(r result) map[string]any {
 }
 
 func TestAgentMode(t *testing.T) {
-	s := connect(t, command(t, "EDGAR13F_FIXTURE_DIR="+mirror, "EDGAR13F_AGENT_MODE=on"))
+	s := testkit.Connect(t, command(t, "EDGAR13F_FIXTURE_DIR="+mirror, "EDGAR13F_AGENT_MODE=on"))
 	const q = `"cik":"1067983","period":"2023-09-30","as_of":"2024-05-15"`
 	tests := []struct {
 		name, tool, args string
@@ -59,24 +56,8 @@ func TestAgentMode(t *testing.T) {
 	}
 }
 
-// mirrorServer serves the recorded mirror over HTTP and counts requests.
-func mirrorServer(t *testing.T) (*httptest.Server, *atomic.Int64) {
-	fsys, err := edgar13f.MirrorDir(mirror)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var n atomic.Int64
-	h := edgar13f.MirrorHandler(fsys)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n.Add(1)
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	return srv, &n
-}
-
 func TestEnvironment(t *testing.T) {
-	srv, requests := mirrorServer(t)
+	srv, requests := testkit.MirrorServer(t, nil)
 	const ua = "SEC_USER_AGENT=edgar13f tests test@example.com"
 	const q = `{"cik":"1067983","period":"2023-09-30","as_of":"2024-05-15"}`
 	tests := []struct {
@@ -84,25 +65,31 @@ func TestEnvironment(t *testing.T) {
 		env          []string
 		want         map[string]any
 		wantRequests bool
+		wantMessage  string
 	}{
 		{"redaction on over HTTP", []string{ua, "EDGAR13F_BASE_URL=" + srv.URL}, map[string]any{
-			"isError": false, "status": "ok", "accession_number": "0000950123-23-011029", "holdings": 151.0}, true},
+			"isError": false, "status": "ok", "accession_number": "0000950123-23-011029", "holdings": 151.0}, true, ""},
 		{"redaction off over HTTP", []string{ua, "EDGAR13F_BASE_URL=" + srv.URL, "EDGAR13F_REDACT=off"}, map[string]any{
-			"isError": false, "status": "ok", "accession_number": "0000950123-23-011029", "holdings": 153.0}, true},
+			"isError": false, "status": "ok", "accession_number": "0000950123-23-011029", "holdings": 153.0}, true, ""},
 		{"redaction not exactly off", []string{ua, "EDGAR13F_BASE_URL=" + srv.URL, "EDGAR13F_REDACT=OFF"}, map[string]any{
-			"isError": false, "status": "ok", "accession_number": "0000950123-23-011029", "holdings": 151.0}, true},
-		{"no user agent", []string{"EDGAR13F_BASE_URL=" + srv.URL}, map[string]any{"isError": true, "status": "error"}, false},
+			"isError": false, "status": "ok", "accession_number": "0000950123-23-011029", "holdings": 151.0}, true, ""},
+		{"no user agent", []string{"EDGAR13F_BASE_URL=" + srv.URL}, map[string]any{"isError": true, "status": "error"}, false,
+			`internal error: no User-Agent for EDGAR: set SEC_USER_AGENT to "Name email@domain" (SEC's fair-access policy requires one naming you)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := connect(t, command(t, tt.env...))
+			s := testkit.Connect(t, command(t, tt.env...))
 			before := requests.Load()
-			got := summary(call(t, s, "get_holdings_as_of", q))
+			r := call(t, s, "get_holdings_as_of", q)
+			got := summary(r)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 			if sent := requests.Load() > before; sent != tt.wantRequests {
 				t.Errorf("requests sent: %v, want %v", sent, tt.wantRequests)
+			}
+			if m, _ := r.obj["message"].(string); tt.wantMessage != m {
+				t.Errorf("message %q, want %q", m, tt.wantMessage)
 			}
 		})
 	}

@@ -29,7 +29,7 @@ func (s *server) findManagerTool() tool {
 // handleFind answers find_manager, reporting index building as MCP
 // progress when the client asked for it.
 func (s *server) handleFind(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	return handle(func(ctx context.Context, raw json.RawMessage) (answer, error) {
+	return s.handle(func(ctx context.Context, raw json.RawMessage) (answer, error) {
 		return s.findManager(ctx, raw, func(p edgar13f.Progress) {
 			token := req.Params.GetProgressToken()
 			if token == nil || req.Session == nil {

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Checks the edgar13f-mcp server with a real MCP client, the MCP Inspector
-# CLI from npm: tools/list and one get_holdings_as_of call against the
-# recorded EDGAR mirror (testdata/mirror), failing on any wrong answer.
-# Run from anywhere; needs go, node (20+), npm and python3.
+# CLI from npm: tools/list, get_holdings_as_of calls and the --tool-arg form
+# that examples/README.md gives, against the recorded EDGAR mirror
+# (testdata/mirror), failing on any wrong answer.
+# Run from anywhere; needs go, npm, python3 and node (the Inspector declares
+# 22.19 or later; its CLI mode also runs on Node 20).
 set -euo pipefail
 
 INSPECTOR_VERSION=2.12.0
@@ -29,6 +31,12 @@ inspect --method tools/call --tool-name get_holdings_as_of \
 	--tool-args-json '{"cik":"1067983","period":"2023-09-30","as_of":"2024-05-15","max_positions":2}' >"$tmp/call.json"
 inspect --method tools/call --tool-name get_holdings_as_of \
 	--tool-args-json '{"cik":"1067983","period":"2023-09-29","as_of":"2024-05-15"}' >"$tmp/decline.json"
+# The README's form: --tool-arg reads a value as JSON when it parses, so a
+# CIK goes quoted; a bare number is declined.
+inspect --method tools/call --tool-name list_13f_filings \
+	--tool-arg 'cik="1067983"' --tool-arg as_of=2024-05-15 --tool-arg period=2023-09-30 >"$tmp/args.json"
+inspect --method tools/call --tool-name list_13f_filings \
+	--tool-arg cik=1067983 --tool-arg as_of=2024-05-15 >"$tmp/args_number.json"
 
 python3 - "$tmp" <<'PY'
 import json, sys
@@ -72,6 +80,12 @@ check("value sum", sum(h["value"] for h in a["holdings"]), 156753093002 + 282794
 
 d = answer("decline.json")
 check("decline", (d.get("status"), d.get("reason")), ("declined", "invalid_period"))
+
+f = answer("args.json")
+check("--tool-arg answer", (f["status"], f["cik"], f["as_of"]), ("ok", "1067983", "2024-05-15"))
+check("--tool-arg filings", [x["accession_number"] for x in f["filings"]], ["0000950123-23-010898", "0000950123-23-011029", "0000950123-24-005653"])
+n = answer("args_number.json")
+check("--tool-arg bare number", (n.get("status"), n.get("reason")), ("declined", "invalid_argument"))
 
 if errors:
     print("inspector_check: FAIL", *errors, sep="\n  ", file=sys.stderr)

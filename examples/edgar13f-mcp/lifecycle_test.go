@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -14,20 +15,52 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/edgar13f/edgar13f/examples/internal/testkit"
 )
+
+// start starts cmd and returns pipes to its standard input and output and
+// a channel receiving the result of its Wait.
+func start(t *testing.T, cmd *exec.Cmd) (io.WriteCloser, io.ReadCloser, <-chan error) {
+	t.Helper()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	return stdin, stdout, done
+}
+
+// connectPipes speaks MCP to a server started by start.
+func connectPipes(t *testing.T, stdin io.WriteCloser, stdout io.ReadCloser) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.IOTransport{Reader: stdout, Writer: stdin}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	return s
+}
 
 // wait returns the exit code of cmd, failing the test after d.
 func wait(t *testing.T, done <-chan error, d time.Duration) int {
 	t.Helper()
 	select {
 	case err := <-done:
-		if ee, ok := err.(interface{ ExitCode() int }); ok {
-			return ee.ExitCode()
-		}
+		code, err := testkit.ExitCode(err)
 		if err != nil {
 			t.Fatalf("wait: %v", err)
 		}
-		return 0
+		return code
 	case <-time.After(d):
 		t.Fatalf("server still running after %v", d)
 		return -1
@@ -36,7 +69,7 @@ func wait(t *testing.T, done <-chan error, d time.Duration) int {
 
 func TestExitOnEOF(t *testing.T) {
 	cmd := command(t, "EDGAR13F_FIXTURE_DIR="+mirror)
-	s := connect(t, cmd)
+	s := testkit.Connect(t, cmd)
 	if r := call(t, s, "list_13f_filings", `{"cik":"9000003","as_of":"2025-05-16"}`); r.obj["status"] != "ok" {
 		t.Fatalf("answer %v", r.obj)
 	}
@@ -67,21 +100,11 @@ func TestSIGTERMMidCall(t *testing.T) {
 	defer srv.Close()
 	defer close(release)
 	cmd := command(t, "SEC_USER_AGENT=edgar13f tests test@example.com", "EDGAR13F_BASE_URL="+srv.URL)
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	stdin, stdout, done := start(t, cmd)
+	s := connectPipes(t, stdin, stdout)
+	defer s.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	s, err := client.Connect(ctx, &mcp.IOTransport{Reader: stdout, Writer: stdin}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	go s.CallTool(ctx, &mcp.CallToolParams{Name: "get_holdings_as_of", Arguments: json.RawMessage(`{"cik":"1067983","period":"2023-09-30","as_of":"2024-05-15"}`)})
 	select {
 	case <-started:
@@ -97,27 +120,14 @@ func TestSIGTERMMidCall(t *testing.T) {
 }
 
 func TestMalformedLines(t *testing.T) {
-	cmd := command(t, "EDGAR13F_FIXTURE_DIR="+mirror)
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	stdin, stdout, done := start(t, command(t, "EDGAR13F_FIXTURE_DIR="+mirror))
 	// Garbage before the handshake: not JSON, JSON but not JSON-RPC, an empty batch.
 	for _, line := range []string{"this is not json", `{"jsonrpc":"2.0","id":1`, `{"hello":"world"}`, `[]`, `[1,2]`, `   `} {
 		if _, err := io.WriteString(stdin, line+"\n"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	s, err := client.Connect(ctx, &mcp.IOTransport{Reader: stdout, Writer: stdin}, nil)
-	if err != nil {
-		t.Fatalf("connect after malformed lines: %v", err)
-	}
+	s := connectPipes(t, stdin, stdout)
 	r := call(t, s, "list_13f_filings", `{"cik":"9000003","as_of":"2025-05-16"}`)
 	if diff := cmp.Diff(map[string]any{"isError": false, "status": "ok"}, summary(r)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -135,22 +145,88 @@ func TestRefusesToStart(t *testing.T) {
 		want string
 	}{
 		{"fixture with redaction off", []string{"EDGAR13F_FIXTURE_DIR=" + mirror, "EDGAR13F_REDACT=off"},
-			"edgar13f-mcp: wire: redaction cannot be turned off with a fixture directory\n"},
+			"edgar13f-mcp: EDGAR13F_REDACT=off cannot be combined with EDGAR13F_FIXTURE_DIR: rows of a fixture directory are always redacted\n"},
 		{"fixture with base URL", []string{"EDGAR13F_FIXTURE_DIR=" + mirror, "EDGAR13F_BASE_URL=http://127.0.0.1:1"},
-			"edgar13f-mcp: wire: give a fixture directory or a base URL, not both\n"},
+			"edgar13f-mcp: give EDGAR13F_FIXTURE_DIR or EDGAR13F_BASE_URL, not both\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, stderr, code := testkit.Run(t, command(t, tt.env...))
+			if code != 2 || stderr != tt.want {
+				t.Errorf("exit %d, stderr %q; want 2, %q", code, stderr, tt.want)
+			}
+		})
+	}
+}
+
+// TestArguments: --help, -h and --version answer at once, with standard
+// input left open, and anything else is a usage error.
+func TestArguments(t *testing.T) {
+	tests := []struct {
+		args                   []string
+		wantCode               int
+		wantStdout, wantStderr string // prefixes
+	}{
+		{[]string{"--help"}, 0, "edgar13f-mcp is a Model Context Protocol server", ""},
+		{[]string{"-h"}, 0, "edgar13f-mcp is a Model Context Protocol server", ""},
+		{[]string{"--version"}, 0, "edgar13f-mcp 0.1.0\n", ""},
+		{[]string{"serve"}, 2, "", "edgar13f-mcp: unexpected argument \"serve\" (settings come from the environment)\n"},
+		{[]string{"--user-agent", "x"}, 2, "", "edgar13f-mcp: flag provided but not defined: -user-agent (settings come from the environment)\n"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			cmd := command(t, "EDGAR13F_FIXTURE_DIR="+mirror)
+			cmd.Args = append(cmd.Args, tt.args...)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			stdin, err := cmd.StdinPipe() // open until the test ends
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stdin.Close()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			code := wait(t, done, 30*time.Second)
+			if code != tt.wantCode || !strings.HasPrefix(stdout.String(), tt.wantStdout) || !strings.HasPrefix(stderr.String(), tt.wantStderr) ||
+				(tt.wantStderr == "") != (stderr.Len() == 0) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want %d, %q..., %q...", code, stdout.String(), stderr.String(), tt.wantCode, tt.wantStdout, tt.wantStderr)
+			}
+		})
+	}
+}
+
+// TestWarnsWithoutUserAgent: the server says at start when it would reach
+// EDGAR over HTTP without a User-Agent, naming the variable to set, and
+// keeps serving.
+func TestWarnsWithoutUserAgent(t *testing.T) {
+	const warning = `edgar13f-mcp: warning: no User-Agent for EDGAR: set SEC_USER_AGENT to "Name email@domain"`
+	tests := []struct {
+		name string
+		env  []string
+		warn bool
+	}{
+		{"live EDGAR", nil, true},
+		{"base URL", []string{"EDGAR13F_BASE_URL=http://127.0.0.1:1"}, true},
+		{"with a user agent", []string{"SEC_USER_AGENT=edgar13f tests test@example.com"}, false},
+		{"fixture directory", []string{"EDGAR13F_FIXTURE_DIR=" + mirror}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cmd := command(t, tt.env...)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
-			err := cmd.Run()
-			code := 0
-			if ee, ok := err.(interface{ ExitCode() int }); ok {
-				code = ee.ExitCode()
+			s := testkit.Connect(t, cmd) // the warning comes before the handshake is answered
+			if r := call(t, s, "list_13f_filings", `{"cik":"12a","as_of":"2025-05-16"}`); r.obj["reason"] != "invalid_argument" {
+				t.Errorf("answer %v", r.obj)
 			}
-			if code != 2 || !strings.HasSuffix(stderr.String(), tt.want) {
-				t.Errorf("exit %d, stderr %q; want 2, %q", code, stderr.String(), tt.want)
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.HasPrefix(stderr.String(), warning); got != tt.warn || !tt.warn && stderr.Len() > 0 {
+				t.Errorf("stderr %q, want the warning: %v", stderr.String(), tt.warn)
 			}
 		})
 	}

@@ -14,6 +14,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -28,24 +29,69 @@ import (
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 )
 
-func main() { os.Exit(run()) }
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, os.Getenv)) }
 
-func run() int {
-	cfg := wire.ConfigFromEnv(os.Getenv)
+const usage = `edgar13f-mcp is a Model Context Protocol server answering questions about
+SEC Form 13F holdings as EDGAR knew them on a date. An MCP client starts it and
+speaks MCP over its standard input and output.
+
+Usage:
+  edgar13f-mcp              serve MCP over stdio
+  edgar13f-mcp --help       show this help
+  edgar13f-mcp --version    print the version
+
+Tools: find_manager, list_13f_filings, get_holdings_as_of, diff_holdings.
+
+Environment:
+  SEC_USER_AGENT        "Name email@domain", sent with every EDGAR request (required for EDGAR)
+  EDGAR13F_CACHE_DIR    cache directory (default $XDG_CACHE_HOME/edgar13f)
+  EDGAR13F_REDACT       exactly "off" keeps the rows of gold, energy and S&P 500 funds
+  EDGAR13F_AGENT_MODE   exactly "on": unfiltered holdings and diffs answer the 50 largest positions
+  EDGAR13F_FIXTURE_DIR  read this EDGAR mirror tree instead of EDGAR
+  EDGAR13F_BASE_URL     fetch EDGAR URLs from this HTTP mirror
+`
+
+// run serves MCP over standard input and output with the settings of
+// getenv, or answers --help and --version. It returns the exit code: 0,
+// 1 for a broken session, 2 for bad arguments or settings.
+func run(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	fs := flag.NewFlagSet("edgar13f-mcp", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	showVersion := fs.Bool("version", false, "")
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stdout, usage)
+		return 0
+	case err == nil && fs.NArg() > 0:
+		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "edgar13f-mcp: %v (settings come from the environment)\n\n%s", err, usage)
+		return 2
+	}
+	if *showVersion {
+		fmt.Fprintf(stdout, "edgar13f-mcp %s\n", wire.Version)
+		return 0
+	}
+	cfg := wire.ConfigFromEnv(getenv)
 	opts, err := cfg.ClientOptions()
 	if err == nil {
 		var c *edgar13f.Client
 		c, err = edgar13f.NewClient(opts...)
-		if errors.Is(err, edgar13f.ErrNoUserAgent) {
+		if errors.Is(err, edgar13f.ErrNoUserAgent) && cfg.NoUserAgent() {
 			// Start anyway, so that a client sees why every call fails.
-			fmt.Fprintf(os.Stderr, "edgar13f-mcp: warning: %v\n", err)
 			c, err = edgar13f.NewClient(append(opts, edgar13f.WithFetcher(failingFetcher{err}))...)
 		}
 		if err == nil {
-			return serve(newServer(c, cfg.AgentMode))
+			if cfg.NoUserAgent() {
+				fmt.Fprintf(stderr, "edgar13f-mcp: warning: %s; until then every tool call that needs EDGAR fails\n", cfg.NoUserAgentText())
+			}
+			out := newAnswerWriter(stdout)
+			return serve(newServer(c, cfg, out), out)
 		}
 	}
-	fmt.Fprintf(os.Stderr, "edgar13f-mcp: %v\n", err)
+	fmt.Fprintf(stderr, "edgar13f-mcp: %s\n", cfg.Explain(err))
 	return 2
 }
 
@@ -54,16 +100,16 @@ type failingFetcher struct{ err error }
 
 func (f failingFetcher) Fetch(context.Context, string) ([]byte, error) { return nil, f.err }
 
-// serve runs srv over stdin and stdout until stdin ends or a signal
-// arrives.
-func serve(srv *mcp.Server) int {
+// serve runs srv over stdin and out (standard output) until stdin ends or
+// a signal arrives.
+func serve(srv *mcp.Server, out io.WriteCloser) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	done := make(chan error, 1)
 	go func() {
 		done <- srv.Run(ctx, &mcp.IOTransport{
 			Reader: io.NopCloser(&lineFilter{r: bufio.NewReader(os.Stdin), log: os.Stderr}),
-			Writer: nopWriteCloser{os.Stdout},
+			Writer: out,
 		})
 	}()
 	select {
@@ -81,10 +127,6 @@ func serve(srv *mcp.Server) int {
 	}
 	return 0
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // maxLine bounds one inbound JSON-RPC line, as the SDK's stdio transport does.
 const maxLine = mcp.DefaultMaxLineLength

@@ -3,11 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
-	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,66 +13,21 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/examples/internal/testkit"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/golden")
-
 // bin is the server binary built by TestMain; mirror the recorded EDGAR tree.
 var (
-	bin       string
-	mirror, _ = filepath.Abs("../../testdata/mirror")
+	bin    string
+	mirror = testkit.Mirror()
 )
 
-func TestMain(m *testing.M) {
-	flag.Parse()
-	dir, err := os.MkdirTemp("", "edgar13f-mcp-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	bin = filepath.Join(dir, "edgar13f-mcp")
-	out, err := exec.Command("go", "build", "-race", "-o", bin, ".").CombinedOutput()
-	code := 1
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
-	} else {
-		code = m.Run()
-	}
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m, &bin, true) }
 
 // command returns the server command with only the given environment and
 // a private cache.
-func command(t *testing.T, env ...string) *exec.Cmd {
-	t.Helper()
-	cmd := exec.Command(bin)
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "EDGAR13F_CACHE_DIR=" + t.TempDir()}, env...)
-	cmd.Stderr = &testLog{t: t}
-	return cmd
-}
-
-// testLog passes the server's stderr to the test log.
-type testLog struct{ t *testing.T }
-
-func (l *testLog) Write(p []byte) (int, error) {
-	l.t.Logf("server: %s", strings.TrimSpace(string(p)))
-	return len(p), nil
-}
-
-func connect(t *testing.T, cmd *exec.Cmd) *mcp.ClientSession {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c := mcp.NewClient(&mcp.Implementation{Name: "edgar13f-mcp-test", Version: "1"}, nil)
-	s, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
+func command(t *testing.T, env ...string) *exec.Cmd { return testkit.Command(t, bin, env) }
 
 // result is one tool answer: the parsed first text block and isError.
 type result struct {
@@ -110,35 +61,8 @@ func call(t *testing.T, s *mcp.ClientSession, tool, args string) result {
 	return r
 }
 
-// golden compares got with testdata/golden/name.json as parsed JSON.
-func golden(t *testing.T, name string, got map[string]any) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".json")
-	if *update {
-		b, _ := json.MarshalIndent(got, "", "  ")
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	var want map[string]any
-	if err := json.Unmarshal(b, &want); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
-	}
-}
-
 func TestToolsList(t *testing.T) {
-	s := connect(t, command(t, "EDGAR13F_FIXTURE_DIR="+mirror))
+	s := testkit.Connect(t, command(t, "EDGAR13F_FIXTURE_DIR="+mirror))
 	ctx := context.Background()
 	res, err := s.ListTools(ctx, nil)
 	if err != nil {
@@ -174,7 +98,7 @@ func TestToolsList(t *testing.T) {
 
 // Precedence and decline cases name the reason only; answers have goldens.
 func TestCalls(t *testing.T) {
-	s := connect(t, command(t, "EDGAR13F_FIXTURE_DIR="+mirror))
+	s := testkit.Connect(t, command(t, "EDGAR13F_FIXTURE_DIR="+mirror))
 	const brk = `"cik":"1067983"`
 	ia, ip, ur := edgar13f.InvalidArgument, edgar13f.InvalidPeriod, edgar13f.UnsupportedRequest
 	tests := []struct {
@@ -255,7 +179,7 @@ func TestCalls(t *testing.T) {
 				if r.obj["status"] != "ok" {
 					t.Fatalf("status %v, want ok: %v", r.obj["status"], r.obj)
 				}
-				golden(t, tt.name, r.obj)
+				testkit.GoldenJSON(t, tt.name, r.obj)
 				return
 			}
 			got := map[string]any{"status": r.obj["status"], "reason": r.obj["reason"]}

@@ -70,13 +70,9 @@ func runFind(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (r
 	name := strings.Join(args, " ")
 	var fopts []edgar13f.FindOption
 	if o.asOf != "" {
-		d, err := parseDate("as-of", o.asOf)
-		if err != nil {
-			return nil, err
-		}
-		fopts = append(fopts, edgar13f.FiledBy(d))
+		fopts = append(fopts, edgar13f.FiledBy(o.asOfDate))
 	}
-	if o.limit != 0 {
+	if o.set["limit"] {
 		fopts = append(fopts, edgar13f.Limit(o.limit))
 	}
 	if o.progress != nil {
@@ -92,66 +88,38 @@ func runFind(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (r
 }
 
 func runFilings(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
-	asOf, err := parseDate("as-of", o.asOf)
-	if err != nil {
-		return nil, err
-	}
 	var fopts []edgar13f.FilingsOption
 	if o.period != "" {
-		p, err := parseDate("period", o.period)
-		if err != nil {
-			return nil, err
-		}
-		fopts = append(fopts, edgar13f.ForPeriod(p))
+		fopts = append(fopts, edgar13f.ForPeriod(o.periodDate))
 	}
-	list, err := c.Filings(ctx, args[0], asOf, fopts...)
+	list, err := c.Filings(ctx, args[0], o.asOfDate, fopts...)
 	if err != nil {
-		return filings{args[0], asOf, nil}, err
+		return filings{args[0], o.asOfDate, nil}, err
 	}
-	return filings{args[0], asOf, list.Filings}, nil
+	return filings{args[0], o.asOfDate, list.Filings}, nil
 }
 
 func (o *opts) filters() []edgar13f.Option {
 	var q []edgar13f.Option
-	if len(o.cusips) > 0 {
+	if o.set["cusip"] {
 		q = append(q, edgar13f.CUSIPs(o.cusips...))
 	}
-	if o.issuer != "" {
+	if o.set["issuer"] {
 		q = append(q, edgar13f.Issuer(o.issuer))
 	}
-	if o.top != 0 {
+	if o.set["top"] { // --top 0 too: the library declines it
 		q = append(q, edgar13f.MaxPositions(o.top))
 	}
 	return q
 }
 
 func runHoldings(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
-	asOf, err := parseDate("as-of", o.asOf)
-	if err != nil {
-		return nil, err
-	}
-	p, err := parseDate("period", o.period)
-	if err != nil {
-		return nil, err
-	}
-	s, err := c.Holdings(ctx, args[0], p, asOf, o.filters()...)
+	s, err := c.Holdings(ctx, args[0], o.periodDate, o.asOfDate, o.filters()...)
 	return holdings{s}, err
 }
 
 func runDiff(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
-	asOf, err := parseDate("as-of", o.asOf)
-	if err != nil {
-		return nil, err
-	}
-	a, err := parseDate("period-a", o.periodA)
-	if err != nil {
-		return nil, err
-	}
-	b, err := parseDate("period-b", o.periodB)
-	if err != nil {
-		return nil, err
-	}
-	cmp, err := c.Diff(ctx, args[0], a, b, asOf, o.filters()...)
+	cmp, err := c.Diff(ctx, args[0], o.periodADate, o.periodBDate, o.asOfDate, o.filters()...)
 	return diff{cmp}, err
 }
 

@@ -50,7 +50,8 @@ Usage:
   edgar13f holdings CIK        holdings for --period as known on --as-of
   edgar13f diff CIK            compare --period-a with --period-b as known on --as-of
 
-Run "edgar13f COMMAND --help" for a command's flags and examples.
+Run "edgar13f COMMAND --help" for a command's flags and examples,
+"edgar13f --version" for the version.
 Exit codes: 0 answer, 1 failure, 2 usage error, 3 declined.
 `
 
@@ -71,7 +72,20 @@ type opts struct {
 	cusips                            cusipList
 	top, limit                        int
 	noRedact                          bool
-	progress                          io.Writer // stderr on a terminal, else nil
+	set                               map[string]bool // the flags given
+	progress                          io.Writer       // stderr on a terminal, else nil
+
+	// The date flags, parsed by checkUsage; asOfDate is today without --as-of.
+	asOfDate, periodDate, periodADate, periodBDate edgar13f.Date
+}
+
+// names are the CLI's words for its settings in messages.
+var names = wire.Names{UserAgent: "--user-agent or SEC_USER_AGENT", FixtureDir: "--fixture-dir (EDGAR13F_FIXTURE_DIR)",
+	BaseURL: "--base-url (EDGAR13F_BASE_URL)", RedactOff: "--no-redact"}
+
+// config returns the library settings of o.
+func (o *opts) config() wire.Config {
+	return wire.Config{UserAgent: o.userAgent, CacheDir: o.cacheDir, FixtureDir: o.fixture, BaseURL: o.url, RedactOff: o.noRedact, Names: names}
 }
 
 // cusipList collects --cusip flags, each one CUSIP or a comma-separated list.
@@ -126,6 +140,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		}
 		return exitOK
 	}
+	if args[0] == "--version" || args[0] == "-version" {
+		fmt.Fprintf(stdout, "edgar13f %s\n", wire.Version)
+		return exitOK
+	}
 	var cmd *command
 	for i := range commands {
 		if commands[i].name == args[0] {
@@ -154,12 +172,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return exitOK
 	}
 	if err == nil {
+		o.set = map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 		o.fromEnv(getenv)
 		err = checkUsage(cmd, &o, pos)
 	}
-	if err != nil {
+	usageError := func(err error) int {
 		fmt.Fprintf(stderr, "edgar13f %s: %v\nRun \"edgar13f %s --help\" for usage.\n", cmd.name, err, cmd.name)
 		return exitUsage
+	}
+	if err != nil {
+		return usageError(err)
 	}
 	table := o.format == "table" || o.format == "" && isTerminal(stdout)
 	if isTerminal(stderr) {
@@ -167,11 +190,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	c, err := newClient(&o)
 	if err != nil {
-		fmt.Fprintf(stderr, "edgar13f: %v\n", err)
+		fmt.Fprintf(stderr, "edgar13f: %s\n", o.config().Explain(err))
 		return exitFailure
 	}
 	res, err := cmd.run(ctx, c, &o, pos)
-	if d, ok := wire.AsDecline(err); ok {
+	if d, ok := wire.AsDecline(err); ok && d.Reason == edgar13f.InvalidArgument {
+		// A malformed CIK, CUSIP or filter value: what the user typed.
+		return usageError(errors.New(d.Message))
+	} else if ok {
 		if o.format == "json" || !table && o.format == "" {
 			_ = wire.WriteDecline(stdout, d)
 		}
@@ -189,7 +215,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "edgar13f: %v\n", err)
+		fmt.Fprintf(stderr, "edgar13f: %s\n", o.config().Explain(err))
 		return exitFailure
 	}
 	return exitOK
@@ -224,10 +250,30 @@ func checkUsage(cmd *command, o *opts, pos []string) error {
 		return fmt.Errorf("missing --%s", missingFlag(o, cmd.required))
 	case o.format != "" && o.format != "table" && o.format != "json" && o.format != "csv":
 		return fmt.Errorf("--format must be table, json or csv, not %q", o.format)
-	case o.noRedact && o.fixture != "":
-		return errors.New("--no-redact cannot be combined with a fixture directory")
-	case o.fixture != "" && o.url != "":
-		return errors.New("give --fixture-dir or --base-url, not both")
+	}
+	if err := o.config().Check(); err != nil {
+		return err
+	}
+	return o.parseDates()
+}
+
+// parseDates parses the date flags given; --as-of defaults to today.
+func (o *opts) parseDates() error {
+	for _, d := range []struct {
+		flag, text string
+		date       *edgar13f.Date
+	}{{"as-of", o.asOf, &o.asOfDate}, {"period", o.period, &o.periodDate}, {"period-a", o.periodA, &o.periodADate}, {"period-b", o.periodB, &o.periodBDate}} {
+		if d.text == "" {
+			continue
+		}
+		v, err := edgar13f.ParseDate(d.text)
+		if err != nil {
+			return fmt.Errorf("--%s must be a date YYYY-MM-DD, not %q", d.flag, d.text)
+		}
+		*d.date = v
+	}
+	if o.asOf == "" {
+		o.asOfDate = edgar13f.DateOf(time.Now())
 	}
 	return nil
 }
@@ -243,8 +289,7 @@ func missingFlag(o *opts, names []string) string {
 }
 
 func newClient(o *opts) (*edgar13f.Client, error) {
-	cfg := wire.Config{UserAgent: o.userAgent, CacheDir: o.cacheDir, FixtureDir: o.fixture, BaseURL: o.url, RedactOff: o.noRedact}
-	copts, err := cfg.ClientOptions()
+	copts, err := o.config().ClientOptions()
 	if err != nil {
 		return nil, err
 	}
@@ -272,16 +317,4 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// parseDate parses a date flag; an empty --as-of is today.
-func parseDate(name, s string) (edgar13f.Date, error) {
-	if s == "" && name == "as-of" {
-		return edgar13f.DateOf(time.Now()), nil
-	}
-	d, err := edgar13f.ParseDate(s)
-	if err != nil {
-		return edgar13f.Date{}, &edgar13f.DeclineError{Reason: edgar13f.InvalidArgument, Message: fmt.Sprintf("--%s must be a date YYYY-MM-DD, not %q", name, s)}
-	}
-	return d, nil
 }

@@ -1,82 +1,25 @@
 package main
 
 import (
-	"bytes"
-	"flag"
-	"fmt"
 	"net/http"
-	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/edgar13f/edgar13f/examples/internal/testkit"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/golden")
-
+// bin is the CLI built by TestMain; mirror the recorded EDGAR tree.
 var (
-	bin       string
-	mirror, _ = filepath.Abs("../../testdata/mirror")
+	bin    string
+	mirror = testkit.Mirror()
 )
 
-func TestMain(m *testing.M) {
-	flag.Parse()
-	dir, err := os.MkdirTemp("", "edgar13f-cli-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	bin = filepath.Join(dir, "edgar13f")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	code := 1
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
-	} else {
-		code = m.Run()
-	}
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m, &bin, false) }
 
 // exe runs the binary with a private cache and no inherited settings.
 func exe(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "EDGAR13F_CACHE_DIR=" + t.TempDir()}, env...)
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return o.String(), e.String(), code
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
-	}
+	return testkit.Run(t, testkit.Command(t, bin, env, args...))
 }
 
 func TestAnswers(t *testing.T) {
@@ -101,7 +44,7 @@ func TestAnswers(t *testing.T) {
 				if code != 0 || stderr != "" {
 					t.Fatalf("exit %d, stderr %q", code, stderr)
 				}
-				golden(t, tt.name+"."+format, stdout)
+				testkit.GoldenText(t, tt.name+"."+format, stdout)
 			})
 		}
 	}
@@ -122,12 +65,22 @@ func TestExits(t *testing.T) {
 			`{"status":"declined","disclaimer":"13F reports long positions only; data may lag the period end by up to 45 days.","reason":"notice_only","message":...`,
 			"edgar13f: declined (notice_only): ..."},
 		{"unknown cik", []string{"filings", "9000003", "--as-of", "2025-05-14", "--format", "csv"}, 3, "", "edgar13f: declined (unknown_cik): ..."},
-		{"bad date", []string{"filings", "1067983", "--as-of", "2024-13-01", "--format", "csv"}, 3, "",
-			"edgar13f: declined (invalid_argument): --as-of must be a date YYYY-MM-DD, not \"2024-13-01\"\n"},
+		// Malformed arguments are usage errors, checked before any query.
+		{"bad date", []string{"filings", "1067983", "--as-of", "2024-13-01", "--format", "csv"}, 2, "",
+			"edgar13f filings: --as-of must be a date YYYY-MM-DD, not \"2024-13-01\"\nRun \"edgar13f filings --help\" for usage.\n"},
+		{"bad period date", []string{"holdings", "1067983", "--period", "2023-9-30", "--format", "json"}, 2, "",
+			"edgar13f holdings: --period must be a date YYYY-MM-DD, not \"2023-9-30\"\n..."},
+		{"bad date in find", []string{"find", "berkshire", "--as-of", "yesterday"}, 2, "",
+			"edgar13f find: --as-of must be a date YYYY-MM-DD, not \"yesterday\"\n..."},
+		{"bad cik", []string{"filings", "12a", "--as-of", "2024-05-15", "--format", "json"}, 2, "", "edgar13f filings: CIK \"12a\" must be 1 to 10 digits\n..."},
+		{"top zero", []string{"holdings", "1067983", "--period", "2023-09-30", "--top", "0", "--format", "json"}, 2, "",
+			"edgar13f holdings: max positions must be 1 to 200, not 0\nRun \"edgar13f holdings --help\" for usage.\n"},
+		{"limit zero", []string{"find", "berkshire", "--limit", "0"}, 2, "", "edgar13f find: limit must be 1 to 20, not 0\n..."},
+		{"empty issuer", []string{"holdings", "1067983", "--period", "2023-09-30", "--issuer", ""}, 2, "", "edgar13f holdings: issuer text must be ..."},
 		{"bad period", []string{"diff", "1067983", "--period-a", "2023-12-31", "--period-b", "2023-09-30", "--format", "csv"}, 3, "",
 			"edgar13f: declined (invalid_period): ..."},
-		{"bad top", []string{"holdings", "1067983", "--period", "2023-09-30", "--top", "201", "--format", "csv"}, 3, "",
-			"edgar13f: declined (invalid_argument): ..."},
+		{"bad top", []string{"holdings", "1067983", "--period", "2023-09-30", "--top", "201", "--format", "csv"}, 2, "",
+			"edgar13f holdings: max positions must be 1 to 200, not 201\n..."},
 		{"no command", nil, 2, "", "edgar13f answers questions..."},
 		{"unknown command", []string{"holding"}, 2, "", "edgar13f: unknown command \"holding\"\n..."},
 		{"missing period", []string{"holdings", "1067983"}, 2, "",
@@ -137,7 +90,10 @@ func TestExits(t *testing.T) {
 		{"bad format", []string{"filings", "1067983", "--format", "xml"}, 2, "", "edgar13f filings: --format must be table, json or csv, not \"xml\"\n..."},
 		{"bad flag", []string{"filings", "1067983", "--asof", "2024-01-01"}, 2, "", "edgar13f filings: flag provided but not defined: -asof\n..."},
 		{"no-redact with fixture", []string{"filings", "1067983", "--no-redact"}, 2, "",
-			"edgar13f filings: --no-redact cannot be combined with a fixture directory\n..."},
+			"edgar13f filings: --no-redact cannot be combined with --fixture-dir (EDGAR13F_FIXTURE_DIR): rows of a fixture directory are always redacted\n..."},
+		{"fixture with base URL", []string{"filings", "1067983", "--base-url", "http://127.0.0.1:1"}, 2, "",
+			"edgar13f filings: give --fixture-dir (EDGAR13F_FIXTURE_DIR) or --base-url (EDGAR13F_BASE_URL), not both\n..."},
+		{"version", []string{"--version"}, 0, "edgar13f 0.1.0\n", ""},
 		{"help", []string{"--help"}, 0, "edgar13f answers questions...", ""},
 		{"find help", []string{"find", "--help"}, 0, "Usage: edgar13f find NAME... [flags]\n...", ""},
 		{"filings help", []string{"filings", "-h"}, 0, "Usage: edgar13f filings CIK [flags]\n...", ""},
@@ -166,17 +122,7 @@ func match(want, got string) bool {
 }
 
 func TestHTTP(t *testing.T) {
-	var requests atomic.Int64
-	fs := http.FileServer(http.Dir(mirror))
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		requests.Add(1)
-		if r.Header.Get("User-Agent") != "edgar13f tests test@example.com" {
-			http.Error(w, "no user agent", http.StatusForbidden)
-			return
-		}
-		fs.ServeHTTP(w, r)
-	}))
-	defer srv.Close()
+	srv, requests := testkit.MirrorServer(t, func(r *http.Request) bool { return r.Header.Get("User-Agent") != "edgar13f tests test@example.com" })
 	args := []string{"holdings", "1067983", "--period", "2023-09-30", "--as-of", "2024-05-15", "--base-url", srv.URL, "--format", "csv", "--cusip", "78462F103"}
 	tests := []struct {
 		name         string
@@ -189,7 +135,7 @@ func TestHTTP(t *testing.T) {
 	}{
 		{"redacted", []string{"SEC_USER_AGENT=edgar13f tests test@example.com"}, nil, 0, 0, "", true},
 		{"no-redact", nil, []string{"--user-agent", "edgar13f tests test@example.com", "--no-redact"}, 0, 1, "", true},
-		{"no user agent", nil, nil, 1, 0, "edgar13f: edgar13f: no User-Agent...", false},
+		{"no user agent", nil, nil, 1, 0, "edgar13f: no User-Agent for EDGAR: set --user-agent or SEC_USER_AGENT to \"Name email@domain\" (SEC's fair-access policy requires one naming you)\n", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -86,14 +86,49 @@ func cite(label string, c edgar13f.Citation) string {
 	return fmt.Sprintf("%-14s %s  %-8s  filed %s  (%s)  %s\n", label, c.Accession, c.Form, c.FilingDate, unit, c.URL)
 }
 
-func cites(w io.Writer, prefix string, sources []edgar13f.Citation) {
-	for i, c := range sources {
+// cites describes the cited filings and whether each one's table matched
+// the totals its cover states.
+func cites(w io.Writer, prefix string, sources []edgar13f.Reconciliation) {
+	for i, r := range sources {
 		label := prefix + "supplement:"
 		if i == 0 {
 			label = prefix + "base:"
 		}
-		fmt.Fprint(w, cite(label, c))
+		fmt.Fprint(w, cite(label, r.Citation))
+		switch {
+		case !r.Cover.Stated:
+			fmt.Fprintf(w, "%-14s cover states no table totals\n", "")
+		case r.Matched:
+			fmt.Fprintf(w, "%-14s table matches its cover: %s rows, value %s as filed\n", "", num(r.Cover.Entries), num(r.Cover.Value))
+		default:
+			fmt.Fprintf(w, "%-14s TABLE DOES NOT MATCH ITS COVER: cover states %s rows, value %s as filed\n", "", num(r.Cover.Entries), num(r.Cover.Value))
+		}
 	}
+}
+
+// thousandsIn reports whether any of the filings reports thousands.
+func thousandsIn(sources []edgar13f.Reconciliation) bool {
+	for _, r := range sources {
+		if r.ValueUnit() == edgar13f.Thousands {
+			return true
+		}
+	}
+	return false
+}
+
+// thousandsNote says which rows were filed in thousands of dollars, if any.
+func thousandsNote(w io.Writer, sources []edgar13f.Reconciliation) {
+	if thousandsIn(sources) {
+		fmt.Fprintln(w, "Values are in dollars; rows marked * were filed in thousands of dollars and are shown x1000.")
+	}
+}
+
+// dollars formats a row's value in dollars, marked * when filed in thousands.
+func dollars(h edgar13f.Holding) string {
+	if edgar13f.ValueUnitOf(h.FilingDate) == edgar13f.Thousands {
+		return num(h.ValueDollars()) + " *"
+	}
+	return num(h.ValueDollars())
 }
 
 // limits describes what the filters did.
@@ -156,10 +191,11 @@ func (f filings) csv(w io.Writer) error {
 func (h holdings) table(w io.Writer) error {
 	s := h.s
 	fmt.Fprintf(w, "CIK %s: 13F holdings for period %s as filed by %s (%d rows)\n", s.CIK, s.Period, s.AsOf, len(s.Holdings))
-	cites(w, "", s.Sources)
+	cites(w, "", s.Reconciliations)
 	limits(w, s.MatchedCUSIPs, s.Order, s.TotalPositions, s.Truncated, "positions")
+	thousandsNote(w, s.Reconciliations)
 	fmt.Fprintf(w, "%s\n\n", wire.Disclaimer)
-	head := []string{"ISSUER", "CLASS", "CUSIP", "VALUE", "AMOUNT", "SH/PRN", "PUT/CALL", "DISCRETION", "MANAGERS", "SOLE", "SHARED", "NONE"}
+	head := []string{"ISSUER", "CLASS", "CUSIP", "VALUE ($)", "AMOUNT", "SH/PRN", "PUT/CALL", "DISCRETION", "MANAGERS", "SOLE", "SHARED", "NONE"}
 	right := []bool{false, false, false, true, true, false, false, false, false, true, true, true}
 	multi := len(s.Sources) > 1
 	if multi {
@@ -167,7 +203,7 @@ func (h holdings) table(w io.Writer) error {
 	}
 	g := &grid{head: head, right: right}
 	for _, x := range s.Holdings {
-		row := []string{x.NameOfIssuer, x.TitleOfClass, x.CUSIP, num(x.Value), num(x.SharesOrPrincipal), string(x.ShPrn), string(x.PutCall),
+		row := []string{x.NameOfIssuer, x.TitleOfClass, x.CUSIP, dollars(x), num(x.SharesOrPrincipal), string(x.ShPrn), string(x.PutCall),
 			x.InvestmentDiscretion, x.OtherManager, num(x.VotingSole), num(x.VotingShared), num(x.VotingNone)}
 		if multi {
 			row = append(row, x.Accession)
@@ -182,25 +218,29 @@ func (h holdings) csv(w io.Writer) error {
 	for _, x := range h.s.Holdings {
 		rows = append(rows, []string{x.Accession, x.NameOfIssuer, x.TitleOfClass, x.CUSIP, x.FIGI, strconv.FormatInt(x.Value, 10),
 			strconv.FormatInt(x.SharesOrPrincipal, 10), string(x.ShPrn), string(x.PutCall), x.InvestmentDiscretion, x.OtherManager,
-			strconv.FormatInt(x.VotingSole, 10), strconv.FormatInt(x.VotingShared, 10), strconv.FormatInt(x.VotingNone, 10)})
+			strconv.FormatInt(x.VotingSole, 10), strconv.FormatInt(x.VotingShared, 10), strconv.FormatInt(x.VotingNone, 10),
+			strconv.FormatInt(x.ValueDollars(), 10), x.FilingDate.String()})
 	}
 	return writeCSV(w, []string{"accession_number", "name_of_issuer", "title_of_class", "cusip", "figi", "value",
 		"shares_or_principal_amount", "sh_prn", "put_call", "investment_discretion", "other_manager",
-		"voting_authority_sole", "voting_authority_shared", "voting_authority_none"}, rows)
+		"voting_authority_sole", "voting_authority_shared", "voting_authority_none", "value_usd", "filing_date"}, rows)
 }
 
 func (d diff) table(w io.Writer) error {
 	c := d.c
 	fmt.Fprintf(w, "CIK %s: 13F positions %s -> %s as filed by %s (%d changes)\n", c.CIK, c.PeriodA, c.PeriodB, c.AsOf, len(c.Changes))
-	cites(w, "A ", c.SourcesA)
-	cites(w, "B ", c.SourcesB)
+	cites(w, "A ", c.ReconciliationsA)
+	cites(w, "B ", c.ReconciliationsB)
 	limits(w, c.MatchedCUSIPs, c.Order, c.TotalPositions, c.Truncated, "changes")
+	if thousandsIn(c.ReconciliationsA) || thousandsIn(c.ReconciliationsB) {
+		fmt.Fprintln(w, "Values are in dollars, each filing's rows converted by its filing date (filings marked \"thousands\" above shown x1000).")
+	}
 	fmt.Fprintf(w, "%s\n\n", wire.Disclaimer)
-	g := &grid{head: []string{"CUSIP", "ISSUER", "PUT/CALL", "SH/PRN", "AMOUNT A", "AMOUNT B", "CHANGE", "VALUE A", "VALUE B", "VALUE CHANGE", "TYPE"},
+	g := &grid{head: []string{"CUSIP", "ISSUER", "PUT/CALL", "SH/PRN", "AMOUNT A", "AMOUNT B", "CHANGE", "VALUE A ($)", "VALUE B ($)", "VALUE CHANGE ($)", "TYPE"},
 		right: []bool{false, false, false, false, true, true, true, true, true, true, false}}
 	for _, x := range c.Changes {
 		g.add(x.CUSIP, x.NameOfIssuer, string(x.PutCall), string(x.ShPrn), num(x.SharesA), num(x.SharesB), signed(x.SharesDelta),
-			num(x.ValueA), num(x.ValueB), signed(x.ValueDelta), string(x.Type))
+			num(x.ValueUSDA), num(x.ValueUSDB), signed(x.ValueUSDDelta), string(x.Type))
 	}
 	return g.write(w)
 }
@@ -210,8 +250,8 @@ func (d diff) csv(w io.Writer) error {
 	rows := make([][]string, 0, len(d.c.Changes))
 	for _, x := range d.c.Changes {
 		rows = append(rows, []string{x.CUSIP, x.NameOfIssuer, string(x.PutCall), string(x.ShPrn), i(x.SharesA), i(x.SharesB), i(x.SharesDelta),
-			i(x.ValueA), i(x.ValueB), i(x.ValueDelta), string(x.Type)})
+			i(x.ValueA), i(x.ValueB), i(x.ValueDelta), i(x.ValueUSDA), i(x.ValueUSDB), i(x.ValueUSDDelta), string(x.Type)})
 	}
 	return writeCSV(w, []string{"cusip", "name_of_issuer", "put_call", "sh_prn", "shares_a", "shares_b", "shares_delta",
-		"value_a", "value_b", "value_delta", "change_type"}, rows)
+		"value_a", "value_b", "value_delta", "value_usd_a", "value_usd_b", "value_usd_delta", "change_type"}, rows)
 }

@@ -8,9 +8,10 @@ import (
 	"slices"
 )
 
-// The encoding written by AppendEncoded, version 1:
+// The encoding written by AppendEncoded, version 2:
 //
-//	magic "E13T", version byte 1
+//	magic "E13T", version byte 2
+//	the Tally of the table as parsed: uvarint rows, zig-zag varint value sum
 //	uvarint row count
 //	uvarint string region length, then the string region: every string of
 //	    every row, concatenated in row order
@@ -27,7 +28,7 @@ import (
 // every Row value can be encoded.
 const (
 	magic   = "E13T"
-	version = 1
+	version = 2
 
 	// minRowBytes is the smallest encoded row: the flags byte, five string
 	// lengths and five numbers of one byte each.
@@ -96,8 +97,30 @@ func varintLen(v int64) int {
 	return uvarintLen(u)
 }
 
-// AppendEncoded appends a compact binary encoding of rows to dst.
-func AppendEncoded(dst []byte, rows []Row) []byte {
+// A Tally counts the rows of a table as parsed, before keep dropped any,
+// and sums their values (saturating at the int64 range). It lets a caller
+// check a table against the totals its cover states without keeping the
+// rows it dropped.
+type Tally struct {
+	Rows  int64
+	Value int64
+}
+
+// add counts one row of value v.
+func (t *Tally) add(v int64) {
+	t.Rows++
+	if s := t.Value + v; (s > t.Value) == (v > 0) {
+		t.Value = s
+	} else if v > 0 {
+		t.Value = 1<<63 - 1
+	} else {
+		t.Value = -1 << 63
+	}
+}
+
+// AppendEncoded appends a compact binary encoding of rows and of parsed,
+// the Tally of the table they were parsed from, to dst.
+func AppendEncoded(dst []byte, rows []Row, parsed Tally) []byte {
 	var sbuf [8]string // backing store of rowStrings, reused for every row
 	start := len(dst)
 	strLen := 0
@@ -108,7 +131,8 @@ func AppendEncoded(dst []byte, rows []Row) []byte {
 	}
 	// Reserve the exact size of the encoding, so that a large table is
 	// written into one allocation.
-	size := len(magic) + 1 + uvarintLen(uint64(len(rows))) + uvarintLen(uint64(strLen)) + strLen + 4
+	size := len(magic) + 1 + uvarintLen(uint64(parsed.Rows)) + varintLen(parsed.Value) +
+		uvarintLen(uint64(len(rows))) + uvarintLen(uint64(strLen)) + strLen + 4
 	for i := range rows {
 		r := &rows[i]
 		size++ // flags
@@ -122,6 +146,8 @@ func AppendEncoded(dst []byte, rows []Row) []byte {
 	dst = slices.Grow(dst, size)
 	dst = append(dst, magic...)
 	dst = append(dst, version)
+	dst = binary.AppendUvarint(dst, uint64(parsed.Rows))
+	dst = binary.AppendVarint(dst, parsed.Value)
 	dst = binary.AppendUvarint(dst, uint64(len(rows)))
 	dst = binary.AppendUvarint(dst, uint64(strLen))
 	for i := range rows {
@@ -163,19 +189,27 @@ func Decode(b []byte) ([]Row, error) {
 // Count returns the number of rows in an encoding after checking its header
 // and checksum.
 func Count(b []byte) (int, error) {
+	n, _, err := Summary(b)
+	return n, err
+}
+
+// Summary returns the number of rows in an encoding and the Tally stored
+// with them, after checking its header and checksum.
+func Summary(b []byte) (rows int, parsed Tally, err error) {
 	body, err := checkedBody(b)
 	if err != nil {
-		return 0, err
+		return 0, Tally{}, err
 	}
 	d := decoder{b: body}
+	parsed = d.tally()
 	count, _ := d.uvarint(), d.uvarint()
 	if d.err != nil {
-		return 0, errCorrupt
+		return 0, Tally{}, errCorrupt
 	}
 	if count > uint64(len(body)/minRowBytes) {
-		return 0, fmt.Errorf("infotable: corrupt encoding (%d rows in %d bytes)", count, len(body))
+		return 0, Tally{}, fmt.Errorf("infotable: corrupt encoding (%d rows in %d bytes)", count, len(body))
 	}
-	return int(count), nil
+	return int(count), parsed, nil
 }
 
 // DecodeEach decodes what AppendEncoded wrote and calls each with every row
@@ -209,6 +243,7 @@ func checkedBody(b []byte) ([]byte, error) {
 
 func decodeBody(b []byte, each func(*Row)) error {
 	d := decoder{b: b}
+	d.tally()
 	count := d.uvarint()
 	strLen := d.uvarint()
 	if d.err != nil || strLen > uint64(len(d.b)) {
@@ -287,6 +322,18 @@ func (d *decoder) varint() int64 {
 	}
 	d.b = d.b[n:]
 	return v
+}
+
+// tally reads a Tally; a negative row count is corrupt.
+func (d *decoder) tally() Tally {
+	n, v := d.uvarint(), d.varint()
+	if n > 1<<63-1 {
+		d.err = errCorrupt
+	}
+	if d.err != nil {
+		return Tally{}
+	}
+	return Tally{Rows: int64(n), Value: v}
 }
 
 // str reads a length and returns the next string of that length from s.

@@ -24,14 +24,16 @@ func realEncodings(t testing.TB) [][]byte {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		encs = append(encs, AppendEncoded(nil, rows))
+		encs = append(encs, AppendEncoded(nil, rows, Tally{}))
 	}
 	return encs
 }
 
 // withCRC returns magic, version, body and a valid checksum.
+// withCRC returns an encoding of version 2 whose Tally is zero and whose
+// rows are body.
 func withCRC(body []byte) []byte {
-	b := append([]byte(magic+"\x01"), body...)
+	b := append([]byte(magic+"\x02\x00\x00"), body...)
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
 }
 
@@ -44,7 +46,7 @@ func TestEncodeRoundTripReal(t *testing.T) {
 				t.Fatal(err)
 			}
 			prefix := []byte("prefix")
-			enc := AppendEncoded(prefix, rows)
+			enc := AppendEncoded(prefix, rows, Tally{})
 			if string(enc[:len(prefix)]) != "prefix" {
 				t.Fatalf("AppendEncoded changed dst's existing bytes")
 			}
@@ -62,24 +64,31 @@ func TestEncodeRoundTripReal(t *testing.T) {
 	}
 }
 
-// TestEncodeGolden pins the version 1 format.
+// TestEncodeGolden pins the version 2 format.
 func TestEncodeGolden(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		rows []Row
-		want string // hex, without the trailing checksum
+		name  string
+		rows  []Row
+		tally Tally
+		want  string // hex, without the trailing checksum
 	}{
-		{name: "no rows", rows: nil, want: "4531335401" + "00" + "00"},
+		{name: "no rows", rows: nil, want: "4531335402" + "00" + "00" + "00" + "00"},
 		{name: "one row", rows: []Row{{NameOfIssuer: "AB", TitleOfClass: "C", CUSIP: "D", FIGI: "", Value: 1, Shares: 64,
 			ShPrn: "PRN", PutCall: "CALL", InvestmentDiscretion: "DFND", OtherManager: "4", VotingSole: -1, VotingShared: 0, VotingNone: 2}},
-			want: "4531335401" + "01" + "05" + hex.EncodeToString([]byte("ABCD4")) +
+			tally: Tally{Rows: 2, Value: 65},
+			want: "4531335402" + "02" + "8201" + "01" + "05" + hex.EncodeToString([]byte("ABCD4")) +
 				"2a" + "02" + "01" + "01" + "00" + "01" + "02" + "8001" + "01" + "00" + "04"},
 		{name: "literal enums", rows: []Row{{NameOfIssuer: "N", CUSIP: "C", ShPrn: "x", PutCall: "yy", InvestmentDiscretion: "zzz"}},
-			want: "4531335401" + "01" + "08" + hex.EncodeToString([]byte("NCxyyzzz")) +
+			tally: Tally{Rows: 1},
+			want: "4531335402" + "01" + "00" + "01" + "08" + hex.EncodeToString([]byte("NCxyyzzz")) +
 				"4f" + "01" + "00" + "01" + "00" + "00" + "01" + "02" + "03" + "00" + "00" + "00" + "00" + "00"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			enc := AppendEncoded(nil, tc.rows)
+			enc := AppendEncoded(nil, tc.rows, tc.tally)
+			n, tally, err := Summary(enc)
+			if err != nil || n != len(tc.rows) || tally != tc.tally {
+				t.Errorf("Summary = %d, %+v, %v; want %d, %+v", n, tally, err, len(tc.rows), tc.tally)
+			}
 			want, _ := hex.DecodeString(tc.want)
 			want = binary.LittleEndian.AppendUint32(want, crc32.Checksum(want, castagnoli))
 			if diff := cmp.Diff(hex.EncodeToString(want), hex.EncodeToString(enc)); diff != "" {
@@ -97,8 +106,8 @@ func TestEncodeGolden(t *testing.T) {
 }
 
 func TestDecodeCorrupt(t *testing.T) {
-	good := AppendEncoded(nil, []Row{baseRow, with(func(r *Row) { r.PutCall = "PUT" })})
-	body := good[len(magic)+1 : len(good)-4]
+	good := AppendEncoded(nil, []Row{baseRow, with(func(r *Row) { r.PutCall = "PUT" })}, Tally{})
+	body := good[len(magic)+1+2 : len(good)-4] // after the version and the zero Tally
 	flip := func(i int) []byte {
 		b := append([]byte(nil), good...)
 		b[i] ^= 0x10
@@ -113,7 +122,12 @@ func TestDecodeCorrupt(t *testing.T) {
 		{name: "magic only", in: []byte(magic), wantErr: "infotable: not an encoded table"},
 		{name: "wrong magic", in: append([]byte("XXXX"), good[4:]...), wantErr: "infotable: not an encoded table"},
 		{name: "XML", in: []byte(table(row())), wantErr: "infotable: not an encoded table"},
-		{name: "future version", in: append([]byte(magic+"\x02"), good[5:]...), wantErr: "infotable: unsupported encoding version 2"},
+		{name: "future version", in: append([]byte(magic+"\x03"), good[5:]...), wantErr: "infotable: unsupported encoding version 3"},
+		{name: "version 1", in: append([]byte(magic+"\x01"), good[5:]...), wantErr: "infotable: unsupported encoding version 1"},
+		{name: "no tally", in: func() []byte {
+			b := []byte(magic + "\x02")
+			return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+		}(), wantErr: "infotable: corrupt encoding"},
 		{name: "flipped string byte", in: flip(10), wantErr: "infotable: corrupt encoding (checksum mismatch)"},
 		{name: "flipped checksum", in: flip(len(good) - 1), wantErr: "infotable: corrupt encoding (checksum mismatch)"},
 		{name: "truncated", in: good[:len(good)-1], wantErr: "infotable: corrupt encoding (checksum mismatch)"},
@@ -195,7 +209,7 @@ var rowGen = rapid.Custom(func(t *rapid.T) Row {
 func TestEncodeRoundTripProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		rows := rapid.SliceOf(rowGen).Draw(t, "rows")
-		got, err := Decode(AppendEncoded(nil, rows))
+		got, err := Decode(AppendEncoded(nil, rows, Tally{}))
 		if err != nil {
 			t.Fatalf("Decode: %v", err)
 		}
@@ -212,15 +226,15 @@ func FuzzDecode(f *testing.F) {
 			f.Add(enc)
 		}
 	}
-	f.Add(AppendEncoded(nil, nil))
-	f.Add(AppendEncoded(nil, []Row{{ShPrn: "x", PutCall: "y", InvestmentDiscretion: "z"}}))
+	f.Add(AppendEncoded(nil, nil, Tally{}))
+	f.Add(AppendEncoded(nil, []Row{{ShPrn: "x", PutCall: "y", InvestmentDiscretion: "z"}}, Tally{}))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		check := func(b []byte) {
 			rows, err := Decode(b)
 			if err != nil {
 				return
 			}
-			again, err := Decode(AppendEncoded(nil, rows))
+			again, err := Decode(AppendEncoded(nil, rows, Tally{}))
 			if err != nil {
 				t.Fatalf("Decode of re-encoding: %v", err)
 			}
@@ -261,7 +275,7 @@ func BenchmarkDecode(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	enc := AppendEncoded(nil, rows)
+	enc := AppendEncoded(nil, rows, Tally{})
 	b.SetBytes(int64(len(enc)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -283,7 +297,7 @@ func TestAppendEncodedReservesExactly(t *testing.T) {
 			Value: int64(i) * 1_000_003, Shares: int64(i) * 7, ShPrn: "SH", InvestmentDiscretion: "SOLE", VotingSole: int64(i),
 		}
 	}
-	b := AppendEncoded(nil, rows)
+	b := AppendEncoded(nil, rows, Tally{})
 	if slack := cap(b) - len(b); slack > 16<<10 {
 		t.Errorf("encoding of %d bytes in a buffer of %d", len(b), cap(b))
 	}

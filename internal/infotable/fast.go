@@ -40,11 +40,28 @@ import (
 // decides and words the error; keep may then be called again for rows it
 // had already seen.
 func Parse(data []byte, keep func(*Row) bool) ([]Row, error) {
-	rows, err := parseFast(data, keep)
-	if err != nil {
-		return ParseReference(data, keep)
+	rows, _, err := ParseTally(data, keep)
+	return rows, err
+}
+
+// ParseTally is [Parse] that also returns the Tally of the table: every
+// row parsed, whether keep kept it or not. Each row is counted once, also
+// when the document is handed to [ParseReference].
+func ParseTally(data []byte, keep func(*Row) bool) ([]Row, Tally, error) {
+	var t Tally
+	count := func(r *Row) bool {
+		t.add(r.Value)
+		return keep == nil || keep(r)
 	}
-	return rows, nil
+	rows, err := parseFast(data, count)
+	if err != nil {
+		t = Tally{}
+		rows, err = ParseReference(data, count)
+	}
+	if err != nil {
+		return nil, Tally{}, err
+	}
+	return rows, t, nil
 }
 
 var (

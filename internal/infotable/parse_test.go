@@ -399,7 +399,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return
 		}
-		got, err := Decode(AppendEncoded(nil, rows))
+		got, err := Decode(AppendEncoded(nil, rows, Tally{}))
 		if err != nil {
 			t.Fatalf("Decode: %v", err)
 		}

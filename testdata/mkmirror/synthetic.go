@@ -39,8 +39,11 @@ type synFiling struct {
 	amendNo                  int
 	amendType                string // "", RESTATEMENT, NEW HOLDINGS or UNSPECIFIED (no amendmentInfo)
 	rows                     []holding
-	accepted                 time.Time // zero: a plausible afternoon time
-	onPage                   bool      // listed on the older submissions page
+	// missing are rows the cover counts in its totals but the table lacks:
+	// a planted mismatch of table and cover.
+	missing  []holding
+	accepted time.Time // zero: a plausible afternoon time
+	onPage   bool      // listed on the older submissions page
 }
 
 // synFiler is an invented 13F filer.
@@ -93,23 +96,26 @@ func synFilers() []synFiler {
 		cik: 9000002, name: "NOTICE PARTNERS LP", coverName: "Notice Partners LP",
 		street: "200 CLARENDON STREET", city: "BOSTON", state: "MA", zip: "02116", phone: "617-555-0187",
 		fileNo: "028-99002", table: "form13fInfoTable.xml",
-		story: "A notice (13F-NT) for 2024-12-31; an ordinary holdings report for 2025-03-31; for 2025-06-30 only a NEW HOLDINGS amendment, with no original: no base.",
+		story: "A notice (13F-NT) for 2024-12-31, and a notice amendment (13F-NT/A, amendment 1, amendmentType RESTATEMENT as real notice amendments carry) filed 2025-09-05; an ordinary holdings report for 2025-03-31; for 2025-06-30 only a NEW HOLDINGS amendment, with no original: no base.",
 		filings: []synFiling{
 			{acc: "0009000002-25-000001", form: "13F-NT", filed: "2025-02-14", period: p4q24},
 			{acc: "0009000002-25-000002", form: "13F-HR", filed: "2025-05-15", period: p1q25,
 				rows: []holding{{aapl, 4000, 22213}, {msft, 2500, 37539}}},
 			{acc: "0009000002-25-000003", form: "13F-HR/A", filed: "2025-08-20", period: p2q25, amendNo: 1, amendType: "NEW HOLDINGS",
 				rows: []holding{{meta, 1200, 73809}}},
+			{acc: "0009000002-25-000004", form: "13F-NT/A", filed: "2025-09-05", period: p4q24, amendNo: 1, amendType: "RESTATEMENT"},
 		},
 		extraPeriods: []string{p3q25},
 	}, {
 		cik: 9000003, name: "FRESH START ADVISORS LP", coverName: "Fresh Start Advisors LP",
 		street: "1 MARKET STREET, SUITE 900", city: "SAN FRANCISCO", state: "CA", zip: "94105", phone: "415-555-0119",
 		fileNo: "028-99003", table: "FreshStart_13F_Q1_2025.xml",
-		story: "A Form D long before its first 13F: the CIK is unknown to 13F until 2025-05-15.",
+		story: "A Form D long before its first 13F: the CIK is unknown to 13F until 2025-05-15. Its 2025-06-30 report is a planted mismatch of table and cover: the cover's totals count 3 rows (value 2212450), the table holds 2 of them (rows and sums below are the table's).",
 		filings: []synFiling{
 			{acc: "0009000003-25-000001", form: "13F-HR", filed: "2025-05-15", period: p1q25,
 				rows: []holding{{googl, 6000, 15464}, {amzn, 3000, 19026}}},
+			{acc: "0009000003-25-000002", form: "13F-HR", filed: "2025-08-14", period: p2q25,
+				rows: []holding{{googl, 6000, 17613}, {amzn, 3000, 21939}}, missing: []holding{{msft, 1000, 49750}}},
 		},
 		others:       []row{{acc: "0009000003-24-000001", form: "D", filed: "2024-06-03", doc: "xslFormDX01/primary_doc.xml", fileNo: "021-512345"}},
 		extraPeriods: []string{p4q24},
@@ -171,14 +177,20 @@ func (g *gen) synFiler(f synFiler) error {
 			count++
 			sum += h.value(thousands)
 		}
+		coverCount, coverSum := count, sum
+		for _, h := range sf.missing {
+			coverCount++
+			coverSum += h.value(thousands)
+		}
 		dir := folder(f.cik, sf.acc)
-		cover := synCover(f, sf, count, sum)
+		cover := synCover(f, sf, coverCount, coverSum)
 		docs := []doc{{typ: sf.form, filename: "primary_doc.xml", body: []byte(cover)}}
 		what := fmt.Sprintf("%s %s %s period %s", f.name, sf.form, sf.acc, sf.period)
 		if err := g.put(dir+"primary_doc.xml", []byte(cover), false, "invented cover of "+what); err != nil {
 			return err
 		}
-		if sf.form != "13F-NT" {
+		notice := strings.HasPrefix(sf.form, "13F-NT")
+		if !notice {
 			table := synTable(sf.rows, thousands)
 			docs = append(docs, doc{typ: "INFORMATION TABLE", filename: f.table, body: []byte(table)})
 			if err := g.put(dir+f.table, []byte(table), false, fmt.Sprintf("invented information table of %s (rows %d, value sum %d)", what, count, sum)); err != nil {
@@ -204,7 +216,7 @@ func (g *gen) synFiler(f synFiler) error {
 			recent = append(recent, r)
 		}
 		recs = append(recs, rec{acc: sf.acc, form: sf.form, filed: sf.filed, period: sf.period, amendNo: sf.amendNo,
-			kind: kindOf(sf.form, strings.TrimPrefix(sf.amendType, "UNSPECIFIED")), rows: int(count), sum: sum, hasTable: sf.form != "13F-NT"})
+			kind: kindOf(sf.form, strings.TrimPrefix(sf.amendType, "UNSPECIFIED")), rows: int(count), sum: sum, hasTable: !notice})
 	}
 	var otherDates []string
 	for _, o := range f.others {
@@ -302,7 +314,7 @@ func synCover(f synFiler, sf synFiling, count, sum int64) string {
 	w(5, "<ns1:zipCode>%s</ns1:zipCode>", f.zip)
 	w(4, "</address>")
 	w(3, "</filingManager>")
-	notice := sf.form == "13F-NT"
+	notice := strings.HasPrefix(sf.form, "13F-NT")
 	if notice {
 		w(3, "<reportType>13F NOTICE</reportType>")
 	} else {
@@ -340,6 +352,20 @@ func synCover(f synFiler, sf synFiling, count, sum int64) string {
 	w(1, "</formData>")
 	w(0, "</edgarSubmission>")
 	return b.String()
+}
+
+// plantedMismatches returns the folders (accession without dashes) of the
+// synthetic filings whose table is planted not to match its cover.
+func plantedMismatches() map[string]bool {
+	m := map[string]bool{}
+	for _, f := range synFilers() {
+		for _, sf := range f.filings {
+			if len(sf.missing) > 0 {
+				m[noDashes(sf.acc)] = true
+			}
+		}
+	}
+	return m
 }
 
 // synTable returns an invented information table.

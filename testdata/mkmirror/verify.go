@@ -171,8 +171,9 @@ func (g *gen) checkContainer(b []byte, dir string) (int, error) {
 				return 0, fmt.Errorf("mkmirror: table before cover")
 			}
 			n, sum, _ := tableStats(d.body)
-			if fmt.Sprint(n) != cover.Entries || fmt.Sprint(sum) != cover.Value {
-				return 0, fmt.Errorf("mkmirror: table %s has %d rows summing to %d, cover says %s / %s", d.filename, n, sum, cover.Entries, cover.Value)
+			match := fmt.Sprint(n) == cover.Entries && fmt.Sprint(sum) == cover.Value
+			if planted := plantedMismatches()[filepath.Base(dir)]; match == planted {
+				return 0, fmt.Errorf("mkmirror: table %s has %d rows summing to %d, cover says %s / %s (planted mismatch: %t)", d.filename, n, sum, cover.Entries, cover.Value, planted)
 			}
 			tables++
 		}

@@ -2,6 +2,9 @@ package wire
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -108,9 +111,9 @@ func TestConfig(t *testing.T) {
 		{"inexact values", env("EDGAR13F_REDACT", "OFF", "EDGAR13F_AGENT_MODE", "on "), Config{}, 0, ""},
 		{"fixture", env("EDGAR13F_FIXTURE_DIR", dir), Config{FixtureDir: dir}, 1, ""},
 		{"fixture and redaction off", env("EDGAR13F_FIXTURE_DIR", dir, "EDGAR13F_REDACT", "off"), Config{FixtureDir: dir, RedactOff: true}, 0,
-			"wire: redaction cannot be turned off with a fixture directory"},
+			"EDGAR13F_REDACT=off cannot be combined with EDGAR13F_FIXTURE_DIR: rows of a fixture directory are always redacted"},
 		{"fixture and base", env("EDGAR13F_FIXTURE_DIR", dir, "EDGAR13F_BASE_URL", "http://x"), Config{FixtureDir: dir, BaseURL: "http://x"}, 0,
-			"wire: give a fixture directory or a base URL, not both"},
+			"give EDGAR13F_FIXTURE_DIR or EDGAR13F_BASE_URL, not both"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,5 +130,71 @@ func TestConfig(t *testing.T) {
 				t.Errorf("ClientOptions() = %d options, %q; want %d, %q", len(opts), gotErr, tt.nOpts, tt.wantErr)
 			}
 		})
+	}
+}
+
+func TestConfigNames(t *testing.T) {
+	flags := Names{UserAgent: "--user-agent or SEC_USER_AGENT", FixtureDir: "--fixture-dir", BaseURL: "--base-url", RedactOff: "--no-redact"}
+	tests := []struct {
+		name string
+		c    Config
+		want string
+	}{
+		{"redaction off", Config{FixtureDir: "d", RedactOff: true, Names: flags}, "--no-redact cannot be combined with --fixture-dir: rows of a fixture directory are always redacted"},
+		{"base URL", Config{FixtureDir: "d", BaseURL: "u", Names: flags}, "give --fixture-dir or --base-url, not both"},
+		{"environment", Config{FixtureDir: "d", BaseURL: "u"}, "give EDGAR13F_FIXTURE_DIR or EDGAR13F_BASE_URL, not both"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.c.Check()
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("Check() = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestExplain(t *testing.T) {
+	flags := Config{Names: Names{UserAgent: "--user-agent or SEC_USER_AGENT"}}
+	tests := []struct {
+		name string
+		c    Config
+		err  error
+		want string
+	}{
+		{"no user agent, server", Config{}, edgar13f.ErrNoUserAgent,
+			`no User-Agent for EDGAR: set SEC_USER_AGENT to "Name email@domain" (SEC's fair-access policy requires one naming you)`},
+		{"no user agent, CLI", flags, fmt.Errorf("fetching: %w", edgar13f.ErrNoUserAgent),
+			`no User-Agent for EDGAR: set --user-agent or SEC_USER_AGENT to "Name email@domain" (SEC's fair-access policy requires one naming you)`},
+		{"library prefix", Config{}, errors.New("edgar13f: mirror has no x: edgar13f: not found"), "mirror has no x: edgar13f: not found"},
+		{"other", Config{}, errors.New("dial tcp: refused"), "dial tcp: refused"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.c.Explain(tt.err); got != tt.want {
+				t.Errorf("Explain(%v) = %q, want %q", tt.err, got, tt.want)
+			}
+			if strings.Contains(tt.c.Explain(tt.err), "WithUserAgent") {
+				t.Errorf("Explain names the Go option")
+			}
+		})
+	}
+}
+
+func TestNoUserAgent(t *testing.T) {
+	tests := []struct {
+		c    Config
+		want bool
+	}{
+		{Config{}, true},
+		{Config{UserAgent: "  "}, true},
+		{Config{BaseURL: "http://127.0.0.1:1"}, true},
+		{Config{UserAgent: "A a@b.c"}, false},
+		{Config{FixtureDir: "d"}, false},
+	}
+	for _, tt := range tests {
+		if got := tt.c.NoUserAgent(); got != tt.want {
+			t.Errorf("%+v.NoUserAgent() = %v, want %v", tt.c, got, tt.want)
+		}
 	}
 }

@@ -2,11 +2,16 @@ package wire
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/edgar13f/edgar13f"
 )
 
-// Config is the environment of the example server (SPEC §9).
+// Version is the version both example binaries report.
+const Version = "0.1.0"
+
+// Config is the environment of the example binaries.
 type Config struct {
 	UserAgent  string // SEC_USER_AGENT
 	CacheDir   string // EDGAR13F_CACHE_DIR; "" for the library default
@@ -14,6 +19,28 @@ type Config struct {
 	BaseURL    string // EDGAR13F_BASE_URL: an HTTP mirror of EDGAR
 	RedactOff  bool   // EDGAR13F_REDACT is exactly "off"
 	AgentMode  bool   // EDGAR13F_AGENT_MODE is exactly "on"
+
+	// Names says how a user gives each setting, for messages; the zero
+	// value names the environment variables.
+	Names Names
+}
+
+// Names are the words a message uses for the settings a user can change:
+// environment variables for the server, flags for the CLI. An empty field
+// names the environment variable.
+type Names struct {
+	UserAgent  string // e.g. "--user-agent or SEC_USER_AGENT"
+	FixtureDir string
+	BaseURL    string
+	RedactOff  string
+}
+
+// name returns s, or env when s is empty.
+func name(s, env string) string {
+	if s != "" {
+		return s
+	}
+	return env
 }
 
 // AgentLimit is the max_positions applied in agent mode to a holdings or
@@ -34,10 +61,24 @@ func ConfigFromEnv(getenv func(string) string) Config {
 	}
 }
 
-// ClientOptions returns the library options of c. It refuses a fixture
-// directory combined with redaction off, and a fixture directory combined
-// with a base URL.
+// Check refuses settings that cannot be combined: redaction off with a
+// fixture directory, and a fixture directory with a base URL.
+func (c Config) Check() error {
+	fixture := name(c.Names.FixtureDir, "EDGAR13F_FIXTURE_DIR")
+	if c.RedactOff && c.FixtureDir != "" {
+		return fmt.Errorf("%s cannot be combined with %s: rows of a fixture directory are always redacted", name(c.Names.RedactOff, "EDGAR13F_REDACT=off"), fixture)
+	}
+	if c.FixtureDir != "" && c.BaseURL != "" {
+		return fmt.Errorf("give %s or %s, not both", fixture, name(c.Names.BaseURL, "EDGAR13F_BASE_URL"))
+	}
+	return nil
+}
+
+// ClientOptions returns the library options of c, or the error of Check.
 func (c Config) ClientOptions() ([]edgar13f.ClientOption, error) {
+	if err := c.Check(); err != nil {
+		return nil, err
+	}
 	var opts []edgar13f.ClientOption
 	if c.UserAgent != "" {
 		opts = append(opts, edgar13f.WithUserAgent(c.UserAgent))
@@ -46,15 +87,9 @@ func (c Config) ClientOptions() ([]edgar13f.ClientOption, error) {
 		opts = append(opts, edgar13f.WithCacheDir(c.CacheDir))
 	}
 	if c.RedactOff {
-		if c.FixtureDir != "" {
-			return nil, errors.New("wire: redaction cannot be turned off with a fixture directory")
-		}
 		opts = append(opts, edgar13f.WithRedaction(false))
 	}
 	if c.FixtureDir != "" {
-		if c.BaseURL != "" {
-			return nil, errors.New("wire: give a fixture directory or a base URL, not both")
-		}
 		fsys, err := edgar13f.MirrorDir(c.FixtureDir)
 		if err != nil {
 			return nil, err
@@ -65,4 +100,26 @@ func (c Config) ClientOptions() ([]edgar13f.ClientOption, error) {
 		opts = append(opts, edgar13f.WithBaseURL(c.BaseURL))
 	}
 	return opts, nil
+}
+
+// NoUserAgent reports whether c reaches EDGAR over HTTP (live or through a
+// base URL) without a User-Agent, so that every request will fail.
+func (c Config) NoUserAgent() bool {
+	return c.FixtureDir == "" && strings.TrimSpace(c.UserAgent) == ""
+}
+
+// NoUserAgentText says what to set when a User-Agent is missing.
+func (c Config) NoUserAgentText() string {
+	return `no User-Agent for EDGAR: set ` + name(c.Names.UserAgent, "SEC_USER_AGENT") +
+		` to "Name email@domain" (SEC's fair-access policy requires one naming you)`
+}
+
+// Explain returns the text of a failure for a user of a binary, which
+// prints its own name before it: a missing User-Agent names the setting
+// that gives one, and the library's "edgar13f: " prefix is left out.
+func (c Config) Explain(err error) string {
+	if errors.Is(err, edgar13f.ErrNoUserAgent) {
+		return c.NoUserAgentText()
+	}
+	return strings.TrimPrefix(err.Error(), "edgar13f: ")
 }

@@ -1,11 +1,12 @@
 // Package wire holds what the example binaries share: the snake_case JSON
-// answers of SPEC §9 written from the library's types, the decline and
-// error objects, strict decoding of tool arguments and the environment
-// settings.
+// answers of the MCP tools written from the library's types, the decline
+// and error objects, strict decoding of tool arguments, the environment
+// settings and the messages that name them.
 //
 // Answers are written straight to an io.Writer, row by row, so that a
 // holdings answer of tens of thousands of rows needs no intermediate
-// structures.
+// structures. Written to a TextWriter, an answer comes out as the inside
+// of a JSON string, ready for an MCP text block, in the same single pass.
 package wire
 
 import (
@@ -29,8 +30,15 @@ type writer struct {
 	err error
 }
 
+// newWriter returns a writer of one answer to w. Given a TextWriter that
+// holds nothing yet, it writes the answer as the inside of a JSON string
+// itself, in the same bytes and without a second pass over them.
 func newWriter(w io.Writer) *writer {
-	return &writer{obj: obj{b: make([]byte, 0, flushAt+4096)}, w: w}
+	o := &writer{obj: obj{b: make([]byte, 0, flushAt+4096)}, w: w}
+	if t, ok := w.(*TextWriter); ok && t.empty() {
+		o.w, o.inText = escaped{t}, true
+	}
+	return o
 }
 
 // maybeFlush passes the buffer on once it is large.
@@ -47,9 +55,12 @@ func (w *writer) flush() {
 	w.b = w.b[:0]
 }
 
-// done ends the answer with a newline and flushes it.
+// done ends the answer with a newline (none inside a JSON string) and
+// flushes it.
 func (w *writer) done() error {
-	w.b = append(w.b, '\n')
+	if !w.inText {
+		w.b = append(w.b, '\n')
+	}
 	w.flush()
 	return w.err
 }
@@ -126,6 +137,36 @@ func accessions(cs []edgar13f.Citation) []string {
 	return out
 }
 
+// reconciliations writes, under name, each source filing's check of its
+// table against its cover: the cover's totals as filed (null when it states
+// none) and whether the table, counted before redaction, matched them.
+func (w *writer) reconciliations(name string, rs []edgar13f.Reconciliation) {
+	w.key(name)
+	w.b = append(w.b, '[')
+	for i, r := range rs {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		n := w.n
+		w.open()
+		w.str("accession_number", r.Accession)
+		if r.Cover.Stated {
+			w.int("table_entry_total", r.Cover.Entries)
+			w.int("table_value_total", r.Cover.Value)
+		} else {
+			w.key("table_entry_total")
+			w.b = append(w.b, "null"...)
+			w.key("table_value_total")
+			w.b = append(w.b, "null"...)
+		}
+		w.str("value_unit", string(r.ValueUnit()))
+		w.bool("matched", r.Matched)
+		w.close()
+		w.n = n
+	}
+	w.b = append(w.b, ']')
+}
+
 // filters writes the members that the issuer and max_positions filters and
 // agent mode add to an answer.
 func (w *writer) filters(matched []string, order edgar13f.Order, total int, truncated, autoLimited bool) {
@@ -153,6 +194,7 @@ func WriteHoldings(w io.Writer, s *edgar13f.Snapshot, autoLimited bool) error {
 	o.str("accession_number", s.Base.Accession)
 	o.strs("source_accessions", accessions(s.Sources))
 	o.str("filing_date", date(s.Base.FilingDate))
+	o.reconciliations("source_reconciliation", s.Reconciliations)
 	o.filters(s.MatchedCUSIPs, s.Order, s.TotalPositions, s.Truncated, autoLimited)
 	o.key("holdings")
 	o.b = append(o.b, '[')
@@ -177,6 +219,8 @@ func WriteHoldings(w io.Writer, s *edgar13f.Snapshot, autoLimited bool) error {
 		o.int("voting_authority_sole", h.VotingSole)
 		o.int("voting_authority_shared", h.VotingShared)
 		o.int("voting_authority_none", h.VotingNone)
+		o.int("value_usd", h.ValueDollars())
+		o.str("filing_date", date(h.FilingDate))
 		o.close()
 		o.n = n
 		o.maybeFlush()
@@ -199,6 +243,8 @@ func WriteDiff(w io.Writer, c *edgar13f.Comparison, autoLimited bool) error {
 	o.str("accession_b", c.BaseB.Accession)
 	o.strs("source_accessions_a", accessions(c.SourcesA))
 	o.strs("source_accessions_b", accessions(c.SourcesB))
+	o.reconciliations("source_reconciliation_a", c.ReconciliationsA)
+	o.reconciliations("source_reconciliation_b", c.ReconciliationsB)
 	o.filters(c.MatchedCUSIPs, c.Order, c.TotalPositions, c.Truncated, autoLimited)
 	o.key("changes")
 	o.b = append(o.b, '[')
@@ -219,6 +265,9 @@ func WriteDiff(w io.Writer, c *edgar13f.Comparison, autoLimited bool) error {
 		o.int("value_a", ch.ValueA)
 		o.int("value_b", ch.ValueB)
 		o.int("value_delta", ch.ValueDelta)
+		o.int("value_usd_a", ch.ValueUSDA)
+		o.int("value_usd_b", ch.ValueUSDB)
+		o.int("value_usd_delta", ch.ValueUSDDelta)
 		o.str("change_type", string(ch.Type))
 		o.close()
 		o.n = n
@@ -240,11 +289,12 @@ func WriteDecline(w io.Writer, d *edgar13f.DeclineError) error {
 }
 
 // WriteError writes the object sent with isError for a failure that is
-// not a decline (EDGAR unreachable, no User-Agent, ...).
-func WriteError(w io.Writer, err error) error {
+// not a decline (EDGAR unreachable, no User-Agent, ...); message says
+// what failed (see Config.Explain).
+func WriteError(w io.Writer, message string) error {
 	o := newWriter(w)
 	o.head("error")
-	o.str("message", "internal error: "+err.Error())
+	o.str("message", "internal error: "+message)
 	o.close()
 	return o.done()
 }

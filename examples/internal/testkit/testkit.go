@@ -1,0 +1,284 @@
+// Package testkit is the test scaffolding the example binaries share:
+// building a binary once for a test run, running it with nothing of the
+// user's environment, the recorded EDGAR mirror and an HTTP server of it,
+// golden files, file-tree listings and synthetic answers.
+//
+// It is imported by tests only, and like every package under examples/ it
+// uses the library's public API alone.
+package testkit
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/edgar13f/edgar13f"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/golden")
+
+// Main builds the command of the package under test (the current
+// directory) into a temporary directory, sets *bin to its path, runs the
+// tests and exits. race builds it with the race detector.
+func Main(m *testing.M, bin *string, race bool) {
+	flag.Parse()
+	dir, err := os.MkdirTemp("", "edgar13f-example-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := 1
+	if *bin, err = Build(dir, ".", race); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+	} else {
+		code = m.Run()
+	}
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// Build builds the command package pkg (a directory, "." or "./edgar13f")
+// into dir, naming the binary after the package's directory, and returns
+// its path.
+func Build(dir, pkg string, race bool) (string, error) {
+	abs, err := filepath.Abs(pkg)
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, filepath.Base(abs))
+	args := []string{"build", "-o", bin}
+	if race {
+		args = append(args, "-race")
+	}
+	if out, err := exec.Command("go", append(args, pkg)...).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+	}
+	return bin, nil
+}
+
+// Mirror returns the absolute path of the recorded EDGAR mirror,
+// testdata/mirror at the root of the module (the first directory above the
+// current one that holds go.mod). It panics when there is none.
+func Mirror() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		panic(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "testdata", "mirror")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			panic("testkit: no go.mod above the test's directory")
+		}
+		dir = parent
+	}
+}
+
+// Command returns a command running bin with args and with env as its
+// whole environment besides PATH, a private HOME and a private
+// EDGAR13F_CACHE_DIR (env may set another). Its standard error goes to
+// the test log.
+func Command(t testing.TB, bin string, env []string, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "EDGAR13F_CACHE_DIR=" + t.TempDir()}, env...)
+	cmd.Stderr = logWriter{t}
+	return cmd
+}
+
+// logWriter passes what a command writes to the test log.
+type logWriter struct{ t testing.TB }
+
+func (l logWriter) Write(p []byte) (int, error) {
+	l.t.Logf("%s: %s", "stderr", strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+// Run runs cmd to its end and returns its standard output, standard
+// error and exit code.
+func Run(t testing.TB, cmd *exec.Cmd) (stdout, stderr string, code int) {
+	t.Helper()
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	code, err := ExitCode(cmd.Run())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
+}
+
+// ExitCode returns the exit code of a process from the error of its
+// Run or Wait, or that error when the process did not run to an exit.
+func ExitCode(err error) (int, error) {
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0, nil
+	case errors.As(err, &ee) && ee.Exited():
+		return ee.ExitCode(), nil
+	}
+	return -1, err
+}
+
+// MirrorServer serves the recorded EDGAR mirror over HTTP on a loopback
+// address until the test ends, and counts the requests. reject, when not
+// nil, answers 403 Forbidden to the requests it reports.
+func MirrorServer(t testing.TB, reject func(*http.Request) bool) (*httptest.Server, *atomic.Int64) {
+	t.Helper()
+	fsys, err := edgar13f.MirrorDir(Mirror())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n atomic.Int64
+	h := edgar13f.MirrorHandler(fsys)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		if reject != nil && reject(r) {
+			http.Error(w, "rejected", http.StatusForbidden)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &n
+}
+
+// Connect starts cmd as an MCP server and returns the client session,
+// closed when the test ends.
+func Connect(t testing.TB, cmd *exec.Cmd) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := mcp.NewClient(&mcp.Implementation{Name: "edgar13f-example-test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// golden returns the content of testdata/golden/name, or writes want there
+// and returns nil with -update.
+func golden(t testing.TB, name string, want []byte) []byte {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	return b
+}
+
+// GoldenText compares got with the file testdata/golden/name byte for
+// byte; go test -update rewrites the file.
+func GoldenText(t testing.TB, name, got string) {
+	t.Helper()
+	want := golden(t, name, []byte(got))
+	if want == nil {
+		return
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("testdata/golden/%s (-want +got):\n%s", name, diff)
+	}
+}
+
+// GoldenJSON compares got, a decoded JSON value, with the JSON file
+// testdata/golden/name.json as decoded values; go test -update rewrites
+// the file, indented.
+func GoldenJSON(t testing.TB, name string, got any) {
+	t.Helper()
+	b, err := json.MarshalIndent(got, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := golden(t, name+".json", append(b, '\n'))
+	if data == nil {
+		return
+	}
+	var want any
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("testdata/golden/%s.json (-want +got):\n%s", name, diff)
+	}
+}
+
+// FileState is what a listing records of a path.
+type FileState struct {
+	Mode    fs.FileMode
+	Size    int64     // 0 for a directory
+	ModTime time.Time // zero for a directory
+}
+
+// ListTree records every path under root.
+func ListTree(t testing.TB, root string) map[string]FileState {
+	t.Helper()
+	out := map[string]FileState{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		st := FileState{Mode: fi.Mode()}
+		if !fi.IsDir() {
+			st.Size, st.ModTime = fi.Size(), fi.ModTime()
+		}
+		out[p] = st
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// ChangesOutside returns the sorted paths created, changed or removed
+// between two listings that are not inside allowed.
+func ChangesOutside(before, after map[string]FileState, allowed string) []string {
+	var out []string
+	inside := func(p string) bool { return p == allowed || strings.HasPrefix(p, allowed+string(filepath.Separator)) }
+	for p, st := range after {
+		if old, ok := before[p]; (!ok || old != st) && !inside(p) {
+			out = append(out, p)
+		}
+	}
+	for p := range before {
+		if _, ok := after[p]; !ok && !inside(p) {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,73 @@
+// Package bulkstore keeps SEC Form 13F Data Sets windows as Apache Parquet
+// files, laid out for engines (DuckDB, Spark, Trino) and for point-in-time
+// lookups from Go.
+//
+// # Layout
+//
+// A store is a directory holding three tables, each a directory of
+// Hive-style partitions with one partition per imported window, so that
+// engines read the window as a column and prune on it:
+//
+//	<dir>/filings/window=<name>/part-0.parquet
+//	<dir>/holdings/window=<name>/part-0.parquet
+//	<dir>/holdings_by_cusip/window=<name>/part-0.parquet
+//	<dir>/_partitions/<name>.json
+//
+// filings has one row per submission (SUBMISSION joined with COVERPAGE and
+// SUMMARYPAGE; see [Filing]), notices included, sorted in "filing order":
+// (period, CIK, filing date, amendment number, accession).
+//
+// holdings has one row per stored information-table row (see [Row]): the
+// filing's period, CIK, filing date and accession are repeated on every
+// row, with row_no (the row's 1-based position in its filing's table,
+// redacted rows counted) and value_usd. It is sorted by filing order then
+// row_no, in row groups of 64Ki rows: a (period, CIK) lookup or a period
+// scan reads only the row groups whose period/CIK statistics hold it, and
+// a period's rows come in CIK order.
+//
+// holdings_by_cusip holds the same rows sorted by cusip_key (the CUSIP in
+// upper case), then filing order and row_no, in row groups of 16Ki rows
+// with a page index: a CUSIP lookup reads the one or two row groups (and
+// only the pages) whose CUSIP range holds it. The rows are stored twice
+// because no single order serves both "one manager" and "one security"
+// lookups; dictionary encoding and Snappy keep both small.
+//
+// _partitions/<name>.json ([Meta]) is the commit record of a window: it
+// names the window, its filing-date range, the layout version, the
+// redaction rule applied at import, row counts and a content hash. A
+// window without it, or made under another rule or version, is never read
+// by this package. Names starting with "_" or "." are ignored by Spark,
+// Hive and Trino.
+//
+// # Import
+//
+// [Store.Import] streams a window zip: the one-row-per-filing tables are
+// read into memory; INFOTABLE rows are normalised (see package datasets),
+// redacted with the caller's predicate (removed rows are never written)
+// and spilled to bucket files of consecutive filing-order ranges; each
+// bucket is then sorted in memory and appended to holdings.parquet while
+// its rows are routed to buckets of consecutive CUSIP ranges, which are in
+// turn sorted into holdings_by_cusip.parquet. At most one bucket (about
+// 192Ki rows) is in memory at a time. value_usd is computed per row by its
+// own filing's date (x1000 when filed before 2023-01-03).
+//
+// The partition is built under <dir>/.staging and renamed into place: the
+// old window's commit record and table partitions are first moved aside,
+// the new table partitions moved in, and the new commit record renamed in
+// last; then the old files are removed. Every file is synced before its
+// rename. Open rolls an interrupted replacement back (or finishes its
+// clean-up once committed), so this package only ever reads a whole
+// window, old or new; an engine globbing the table directories may, for
+// the milliseconds of a replacement, see one table's partition without the
+// others. Re-importing a window replaces that window and nothing else.
+//
+// # Queries
+//
+// Filings, PeriodFilings, Rows and CUSIPRows are the primitives: every one
+// takes asOf, reads only windows beginning on or before it and returns only
+// filings (and rows of filings) dated on or before it. Holdings, Holders
+// and Panel apply a caller-supplied amendment rule ([Resolver]) per (CIK,
+// period) on top of them. Coverage reports the imported windows and
+// data_through, the last filing date covered without a gap from the first
+// imported window.
+package bulkstore

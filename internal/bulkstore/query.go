@@ -1,0 +1,664 @@
+package bulkstore
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"slices"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/edgar13f/edgar13f/internal/datasets"
+)
+
+// visible returns the partitions that can hold a filing dated on or before
+// asOf (the window begins on or before asOf), opened.
+func (s *Store) visible(asOf datasets.Date) ([]*partition, error) {
+	ps, err := s.partitions()
+	if err != nil {
+		return nil, err
+	}
+	var out []*partition
+	for _, p := range ps {
+		if p.window.From > asOf {
+			continue
+		}
+		if err := p.open(); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// hasPeriod reports whether the partition holds a filing of period dated
+// on or before asOf (its filings are sorted by period first).
+func (p *partition) hasPeriod(period, asOf datasets.Date) bool {
+	i, _ := slices.BinarySearchFunc(p.filings, period, func(f Filing, t datasets.Date) int { return cmp.Compare(f.Period, t) })
+	for ; i < len(p.filings) && p.filings[i].Period == period; i++ {
+		if p.filings[i].FilingDate <= asOf {
+			return true
+		}
+	}
+	return false
+}
+
+// compareFiled orders filings by (filing date, accession).
+func compareFiled(a, b Filing) int {
+	if c := cmp.Compare(a.FilingDate, b.FilingDate); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Accession, b.Accession)
+}
+
+// Filings returns every filing of cik dated on or before asOf, any period,
+// sorted by (filing date, accession). Filings dated after asOf are never
+// returned, and windows starting after asOf are not read.
+func (s *Store) Filings(cik int64, asOf datasets.Date) ([]Filing, error) {
+	ps, err := s.visible(asOf)
+	if err != nil {
+		return nil, err
+	}
+	var out []Filing
+	for _, p := range ps {
+		for _, f := range p.filings {
+			if f.CIK == cik && f.FilingDate <= asOf {
+				out = append(out, f)
+			}
+		}
+	}
+	slices.SortFunc(out, compareFiled)
+	return out, nil
+}
+
+// PeriodFilings returns the filings of every CIK for period dated on or
+// before asOf, sorted by (CIK, filing date, accession).
+func (s *Store) PeriodFilings(period, asOf datasets.Date) ([]Filing, error) {
+	ps, err := s.visible(asOf)
+	if err != nil {
+		return nil, err
+	}
+	var out []Filing
+	for _, p := range ps {
+		// filings are sorted by period first.
+		i, _ := slices.BinarySearchFunc(p.filings, period, func(f Filing, t datasets.Date) int { return cmp.Compare(f.Period, t) })
+		for ; i < len(p.filings) && p.filings[i].Period == period; i++ {
+			if p.filings[i].FilingDate <= asOf {
+				out = append(out, p.filings[i])
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b Filing) int {
+		if c := cmp.Compare(a.CIK, b.CIK); c != 0 {
+			return c
+		}
+		return compareFiled(a, b)
+	})
+	return out, nil
+}
+
+// Rows returns the information-table rows of the given filings (as
+// returned by Filings or PeriodFilings: their Window says where they sit):
+// the rows of filings[0] in filed order, then those of filings[1], ...
+func (s *Store) Rows(filings []Filing) ([]Row, error) {
+	ps, err := s.partitions()
+	if err != nil {
+		return nil, err
+	}
+	byName := map[string]*partition{}
+	for _, p := range ps {
+		byName[p.window.Name] = p
+	}
+	var out []Row
+	for _, f := range filings {
+		p := byName[f.Window]
+		if p == nil {
+			return nil, fmt.Errorf("bulkstore: window %q of filing %s is not in the store", f.Window, f.Accession)
+		}
+		if err := p.open(); err != nil {
+			return nil, err
+		}
+		if p.meta.Rows == 0 {
+			continue
+		}
+		start := len(out)
+		err := scan(p.holdings.pf, func(rg parquet.RowGroup, cols columns) bool {
+			return inInt32(rg, cols.period, int32(f.Period)) && inInt64(rg, cols.cik, f.CIK)
+		}, func(r *Row) bool {
+			if r.Accession == f.Accession {
+				out = append(out, *r)
+			}
+			return true
+		})
+		if err != nil {
+			return nil, err
+		}
+		slices.SortFunc(out[start:], func(a, b Row) int { return cmp.Compare(a.RowNo, b.RowNo) })
+	}
+	return out, nil
+}
+
+// CUSIPRows returns the rows whose CUSIP equals cusip (compared
+// case-insensitively) of filings for period dated on or before asOf, from
+// every window that can hold them, sorted by (CIK, filing date, accession,
+// row). It reads only the row groups and pages of holdings_by_cusip.parquet
+// whose CUSIP range holds the CUSIP.
+func (s *Store) CUSIPRows(cusip string, period, asOf datasets.Date) ([]Row, error) {
+	key := strings.ToUpper(cusip)
+	ps, err := s.visible(asOf)
+	if err != nil {
+		return nil, err
+	}
+	var out []Row
+	for _, p := range ps {
+		if p.meta.Rows == 0 || !p.hasPeriod(period, asOf) {
+			continue
+		}
+		err := scanKey(p.byCUSIP.pf, key, func(r *Row) bool {
+			if r.CUSIPKey != key {
+				return r.CUSIPKey < key // rows before the key: keep going
+			}
+			if r.Period == period && r.FilingDate <= asOf {
+				out = append(out, *r)
+			}
+			return r.Period <= period
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	slices.SortFunc(out, func(a, b Row) int {
+		if c := cmp.Compare(a.CIK, b.CIK); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.FilingDate, b.FilingDate); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Accession, b.Accession); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.RowNo, b.RowNo)
+	})
+	return out, nil
+}
+
+// columns holds the leaf indexes of the key columns.
+type columns struct{ period, cik, cusipKey int }
+
+func columnsOf(pf *parquet.File) columns {
+	idx := func(name string) int {
+		c, ok := pf.Schema().Lookup(name)
+		if !ok {
+			return -1
+		}
+		return c.ColumnIndex
+	}
+	return columns{period: idx("period"), cik: idx("cik"), cusipKey: idx("cusip_key")}
+}
+
+// bounds returns the min/max statistics of a column chunk.
+func bounds(rg parquet.RowGroup, col int) (lo, hi parquet.Value, ok bool) {
+	if col < 0 {
+		return lo, hi, false
+	}
+	fc, isFile := rg.ColumnChunks()[col].(*parquet.FileColumnChunk)
+	if !isFile {
+		return lo, hi, false
+	}
+	return fc.Bounds()
+}
+
+func inInt32(rg parquet.RowGroup, col int, v int32) bool {
+	lo, hi, ok := bounds(rg, col)
+	return !ok || lo.Int32() <= v && v <= hi.Int32()
+}
+
+func inInt64(rg parquet.RowGroup, col int, v int64) bool {
+	lo, hi, ok := bounds(rg, col)
+	return !ok || lo.Int64() <= v && v <= hi.Int64()
+}
+
+const batchRows = 512
+
+// scan reads the rows of the row groups that want accepts, calling fn for
+// each until it returns false.
+func scan(pf *parquet.File, want func(parquet.RowGroup, columns) bool, fn func(*Row) bool) error {
+	cols := columnsOf(pf)
+	buf := make([]Row, batchRows)
+	for _, rg := range pf.RowGroups() {
+		if !want(rg, cols) {
+			continue
+		}
+		more, err := readGroup(rg, 0, buf, fn)
+		if err != nil {
+			return err
+		}
+		if !more {
+			return nil
+		}
+	}
+	return nil
+}
+
+// readGroup reads rg from row first on, calling fn per row; it reports
+// whether fn wanted more.
+func readGroup(rg parquet.RowGroup, first int64, buf []Row, fn func(*Row) bool) (bool, error) {
+	r := parquet.NewGenericRowGroupReader[Row](rg)
+	defer r.Close()
+	if first > 0 {
+		if err := r.SeekToRow(first); err != nil {
+			return false, fmt.Errorf("bulkstore: %w", err)
+		}
+	}
+	for {
+		n, err := r.Read(buf)
+		for i := 0; i < n; i++ {
+			if !fn(&buf[i]) {
+				return false, nil
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return true, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("bulkstore: %w", err)
+		}
+	}
+}
+
+// scanKey reads the rows of a file sorted by cusip_key from the first page
+// that can hold key, calling fn for each until it returns false. Row
+// groups and pages whose key range excludes key are skipped by their
+// statistics and page index.
+func scanKey(pf *parquet.File, key string, fn func(*Row) bool) error {
+	cols := columnsOf(pf)
+	k := []byte(key)
+	buf := make([]Row, 64)
+	for _, rg := range pf.RowGroups() {
+		lo, hi, ok := bounds(rg, cols.cusipKey)
+		if ok && (bytes.Compare(k, lo.ByteArray()) < 0 || bytes.Compare(k, hi.ByteArray()) > 0) {
+			continue
+		}
+		first := firstRow(rg, cols.cusipKey, k)
+		more, err := readGroup(rg, first, buf, fn)
+		if err != nil {
+			return err
+		}
+		if !more {
+			return nil
+		}
+	}
+	return nil
+}
+
+// firstRow returns the index of the first row of the first page of rg
+// whose key range can hold k (0 without a page index).
+func firstRow(rg parquet.RowGroup, col int, k []byte) int64 {
+	cc := rg.ColumnChunks()[col]
+	ci, err1 := cc.ColumnIndex()
+	oi, err2 := cc.OffsetIndex()
+	if err1 != nil || err2 != nil || ci.NumPages() != oi.NumPages() {
+		return 0
+	}
+	for i := 0; i < ci.NumPages(); i++ {
+		if bytes.Compare(k, ci.MaxValue(i).ByteArray()) <= 0 {
+			return oi.FirstRowIndex(i)
+		}
+	}
+	return rg.NumRows()
+}
+
+// A Resolution is the outcome of the amendment rule for one CIK, period
+// and asOf: a base and its new-holdings supplements, or a decline reason.
+type Resolution struct {
+	Base        string   // accession of the base; "" when declined
+	Supplements []string // accessions of the supplements, in order
+	Reason      string   // decline reason when Base is ""
+}
+
+// A Resolver applies the amendment rule. filings are the filings of one CIK
+// dated on or before asOf, sorted by (filing date, accession): every
+// period for Holdings (so that a CIK with no visible filing can be told
+// apart), only the period's for Holders and Panel.
+type Resolver func(filings []Filing, period, asOf datasets.Date) Resolution
+
+// sources returns the filings of r among fs: base first, then supplements.
+// A resolver naming an accession missing from fs is an error (it would
+// cite a filing the answer cannot show).
+func sources(r Resolution, fs []Filing) ([]Filing, error) {
+	if r.Base == "" {
+		return nil, nil
+	}
+	out := make([]Filing, 0, 1+len(r.Supplements))
+	for _, acc := range append([]string{r.Base}, r.Supplements...) {
+		i := slices.IndexFunc(fs, func(f Filing) bool { return f.Accession == acc })
+		if i < 0 {
+			return nil, fmt.Errorf("bulkstore: resolver chose %s, which is not among the visible filings", acc)
+		}
+		out = append(out, fs[i])
+	}
+	return out, nil
+}
+
+// A Holdings is one manager's effective holdings for a period.
+type Holdings struct {
+	Resolution
+	Sources []Filing // base then supplements; nil when declined
+	Rows    []Row    // rows of the sources, base first, each in filed order
+}
+
+// Holdings resolves cik's holdings for period as known on asOf.
+func (s *Store) Holdings(cik int64, period, asOf datasets.Date, resolve Resolver) (Holdings, error) {
+	fs, err := s.Filings(cik, asOf)
+	if err != nil {
+		return Holdings{}, err
+	}
+	h := Holdings{Resolution: resolve(fs, period, asOf)}
+	if h.Sources, err = sources(h.Resolution, fs); err != nil || h.Sources == nil {
+		return h, err
+	}
+	h.Rows, err = s.Rows(h.Sources)
+	return h, err
+}
+
+// A Holder is one manager's position in a security for a period: the rows
+// of its effective holdings with the CUSIP, grouped by (CIK, put/call,
+// SH/PRN).
+type Holder struct {
+	CIK         int64
+	ManagerName string   // on the base's cover
+	Base        Filing   // the base of the manager's holdings
+	Sources     []Filing // base, then supplements
+	PutCall     string
+	ShPrn       string
+	Shares      int64 // summed, as filed
+	ValueUSD    int64 // summed value_usd (saturating)
+	Rows        []Row // the rows, in source order then filed order
+}
+
+// Holders returns every manager whose effective holdings for period, as
+// known on asOf, hold the CUSIP (case-insensitive): one Holder per (CIK,
+// put/call, SH/PRN), ordered by ValueUSD descending, then CIK, put/call
+// (none first) and SH/PRN.
+func (s *Store) Holders(cusip string, period, asOf datasets.Date, resolve Resolver) ([]Holder, error) {
+	rows, err := s.CUSIPRows(cusip, period, asOf)
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	all, err := s.PeriodFilings(period, asOf)
+	if err != nil {
+		return nil, err
+	}
+	var out []Holder
+	for len(rows) > 0 {
+		cik := rows[0].CIK
+		n := 1
+		for n < len(rows) && rows[n].CIK == cik {
+			n++
+		}
+		mine := rows[:n]
+		rows = rows[n:]
+		lo, _ := slices.BinarySearchFunc(all, cik, func(f Filing, c int64) int { return cmp.Compare(f.CIK, c) })
+		hi := lo
+		for hi < len(all) && all[hi].CIK == cik {
+			hi++
+		}
+		fs := all[lo:hi]
+		src, err := sources(resolve(fs, period, asOf), fs)
+		if err != nil {
+			return nil, err
+		}
+		if src == nil {
+			continue
+		}
+		var groups []*Holder
+		for _, f := range src {
+			for _, r := range mine {
+				if r.Accession != f.Accession {
+					continue
+				}
+				var g *Holder
+				for _, x := range groups {
+					if x.PutCall == r.PutCall && x.ShPrn == r.ShPrn {
+						g = x
+					}
+				}
+				if g == nil {
+					g = &Holder{CIK: cik, ManagerName: src[0].ManagerName, Base: src[0], Sources: src, PutCall: r.PutCall, ShPrn: r.ShPrn}
+					groups = append(groups, g)
+				}
+				g.Shares += r.Shares
+				g.ValueUSD = addSat(g.ValueUSD, r.ValueUSD)
+				g.Rows = append(g.Rows, r)
+			}
+		}
+		for _, g := range groups {
+			out = append(out, *g)
+		}
+	}
+	slices.SortFunc(out, compareHolders)
+	return out, nil
+}
+
+// compareHolders orders holders by summed value_usd descending, then CIK,
+// put/call (none first) and SH/PRN.
+func compareHolders(a, b Holder) int {
+	if c := cmp.Compare(b.ValueUSD, a.ValueUSD); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.CIK, b.CIK); c != 0 {
+		return c
+	}
+	if c := strings.Compare(putCallRank(a.PutCall), putCallRank(b.PutCall)); c != 0 {
+		return c
+	}
+	return strings.Compare(a.ShPrn, b.ShPrn)
+}
+
+func putCallRank(p string) string {
+	if p == "" {
+		return ""
+	}
+	return "~" + p
+}
+
+// addSat adds two non-negative sums, saturating at the int64 maximum.
+func addSat(a, b int64) int64 {
+	if a > 1<<63-1-b {
+		return 1<<63 - 1
+	}
+	return a + b
+}
+
+// A PanelRow is one row of a period's panel.
+type PanelRow struct {
+	Row
+	Base string // accession of the base of the row's manager
+}
+
+// Panel streams every manager's effective holdings for period as known on
+// asOf: in CIK order, each manager's rows base first then supplements, each
+// filing's rows in filed order. Only one manager's rows are held at a
+// time (plus the period's filing list); the iteration stops at the first
+// error, which is yielded.
+func (s *Store) Panel(period, asOf datasets.Date, resolve Resolver) iter.Seq2[PanelRow, error] {
+	return func(yield func(PanelRow, error) bool) {
+		all, err := s.PeriodFilings(period, asOf)
+		if err != nil {
+			yield(PanelRow{}, err)
+			return
+		}
+		// Resolve every CIK; remember where each source sits.
+		type src struct {
+			base string
+			rank int
+		}
+		want := map[string]src{}
+		windows := map[string]bool{}
+		for lo := 0; lo < len(all); {
+			hi := lo
+			for hi < len(all) && all[hi].CIK == all[lo].CIK {
+				hi++
+			}
+			fs := all[lo:hi]
+			lo = hi
+			ss, err := sources(resolve(fs, period, asOf), fs)
+			if err != nil {
+				yield(PanelRow{}, err)
+				return
+			}
+			for i, f := range ss {
+				want[f.Accession] = src{base: ss[0].Accession, rank: i}
+				windows[f.Window] = true
+			}
+		}
+		ps, err := s.visible(asOf)
+		if err != nil {
+			yield(PanelRow{}, err)
+			return
+		}
+		var curs []*cursor
+		for _, p := range ps {
+			if windows[p.window.Name] {
+				c := newCursor(p.holdings.pf, period)
+				defer c.close()
+				curs = append(curs, c)
+			}
+		}
+		var group []PanelRow
+		var ranks []int
+		for {
+			// The smallest CIK at the head of any cursor.
+			cik := int64(-1)
+			for _, c := range curs {
+				r, ok, err := c.peek()
+				if err != nil {
+					yield(PanelRow{}, err)
+					return
+				}
+				if ok && (cik < 0 || r.CIK < cik) {
+					cik = r.CIK
+				}
+			}
+			if cik < 0 {
+				return
+			}
+			group, ranks = group[:0], ranks[:0]
+			for _, c := range curs {
+				for {
+					r, ok, err := c.peek()
+					if err != nil {
+						yield(PanelRow{}, err)
+						return
+					}
+					if !ok || r.CIK != cik {
+						break
+					}
+					if w, ok := want[r.Accession]; ok && r.FilingDate <= asOf {
+						group = append(group, PanelRow{Row: *r, Base: w.base})
+						ranks = append(ranks, w.rank)
+					}
+					c.advance()
+				}
+			}
+			idx := make([]int, len(group))
+			for i := range idx {
+				idx[i] = i
+			}
+			slices.SortFunc(idx, func(a, b int) int {
+				if c := cmp.Compare(ranks[a], ranks[b]); c != 0 {
+					return c
+				}
+				return cmp.Compare(group[a].RowNo, group[b].RowNo)
+			})
+			for _, i := range idx {
+				if !yield(group[i], nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// cursor walks the rows of one period in a holdings.parquet (sorted by
+// period, then CIK), reading only the row groups whose period range holds
+// the period.
+type cursor struct {
+	groups []parquet.RowGroup
+	period datasets.Date
+	r      *parquet.GenericReader[Row]
+	buf    []Row
+	i, n   int
+	done   bool
+}
+
+func newCursor(pf *parquet.File, period datasets.Date) *cursor {
+	cols := columnsOf(pf)
+	c := &cursor{period: period, buf: make([]Row, batchRows)}
+	for _, rg := range pf.RowGroups() {
+		if inInt32(rg, cols.period, int32(period)) {
+			c.groups = append(c.groups, rg)
+		}
+	}
+	return c
+}
+
+// peek returns the current row of the period, reading on as needed.
+func (c *cursor) peek() (*Row, bool, error) {
+	for !c.done {
+		for c.i < c.n {
+			r := &c.buf[c.i]
+			switch {
+			case r.Period == c.period:
+				return r, true, nil
+			case r.Period > c.period:
+				c.done = true
+				return nil, false, nil
+			}
+			c.i++
+		}
+		if err := c.fill(); err != nil {
+			return nil, false, err
+		}
+	}
+	return nil, false, nil
+}
+
+func (c *cursor) advance() { c.i++ }
+
+// fill reads the next batch.
+func (c *cursor) fill() error {
+	for {
+		if c.r == nil {
+			if len(c.groups) == 0 {
+				c.done = true
+				return nil
+			}
+			c.r = parquet.NewGenericRowGroupReader[Row](c.groups[0])
+			c.groups = c.groups[1:]
+		}
+		n, err := c.r.Read(c.buf)
+		c.i, c.n = 0, n
+		if errors.Is(err, io.EOF) {
+			c.r.Close()
+			c.r = nil
+			err = nil
+		}
+		if err != nil {
+			return fmt.Errorf("bulkstore: %w", err)
+		}
+		if n > 0 {
+			return nil
+		}
+	}
+}
+
+func (c *cursor) close() {
+	if c.r != nil {
+		c.r.Close()
+	}
+}

@@ -1,0 +1,399 @@
+package bulkstore
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/edgar13f/edgar13f/internal/datasets"
+)
+
+// RuleOff is the rule name of a store imported without redaction.
+const RuleOff = "off"
+
+const (
+	stagingDir = ".staging" // builds and the journal of a replacement
+	lockFile   = ".lock"
+)
+
+// A Store is a directory of imported windows. It is safe for concurrent
+// use by multiple goroutines; imports (in any process) take a lock file.
+type Store struct {
+	dir  string
+	rule string
+
+	mu     sync.Mutex
+	parts  map[string]*partition // by window name, cached by Meta.ID
+	listed []*partition          // the last listing, valid while the directory is unchanged
+	stamp  time.Time             // modification time of dir at that listing
+}
+
+// Open opens (creating it if needed) the store in dir for redaction rule
+// rule (a name such as "default-v3", or RuleOff). Partitions imported under
+// another rule or layout version are never read: queries treat their
+// windows as absent and an import replaces them.
+//
+// Open finishes the journal of an import that a crash interrupted: a
+// replaced partition that was moved aside is put back (the crash leaves
+// the old state), and abandoned builds are removed.
+func Open(dir, rule string) (*Store, error) {
+	if rule == "" {
+		return nil, errors.New("bulkstore: empty redaction rule name")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("bulkstore: %w", err)
+	}
+	s := &Store{dir: dir, rule: rule, parts: map[string]*partition{}}
+	unlock, err := s.lock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if err := s.recover(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Dir returns the store's directory.
+func (s *Store) Dir() string { return s.dir }
+
+// Rule returns the redaction rule name the store serves.
+func (s *Store) Rule() string { return s.rule }
+
+// lock takes the store's lock file.
+func (s *Store) lock() (func(), error) {
+	f, err := os.OpenFile(filepath.Join(s.dir, lockFile), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("bulkstore: %w", err)
+	}
+	if err := lockFD(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("bulkstore: lock: %w", err)
+	}
+	return func() {
+		unlockFD(f)
+		f.Close()
+	}, nil
+}
+
+// recover finishes or rolls back an interrupted replacement and removes
+// abandoned builds. The caller holds the lock.
+//
+// A replacement of window W moves W's metadata and table partitions into
+// .staging/W.old, moves the new ones in, and commits by putting the new
+// metadata file in place; then it removes .staging/W.old. So when W.old
+// exists and W's metadata is in place the replacement was committed (W.old
+// is removed); when the metadata is missing it was not (W's table
+// partitions are removed and the old ones put back).
+func (s *Store) recover() error {
+	staging := filepath.Join(s.dir, stagingDir)
+	entries, err := os.ReadDir(staging)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("bulkstore: %w", err)
+	}
+	for _, e := range entries {
+		p := filepath.Join(staging, e.Name())
+		if name, ok := strings.CutSuffix(e.Name(), ".old"); ok {
+			if err := s.rollBack(name, p); err != nil {
+				return err
+			}
+		}
+		if err := os.RemoveAll(p); err != nil {
+			return fmt.Errorf("bulkstore: %w", err)
+		}
+	}
+	return syncDir(s.dir)
+}
+
+// rollBack puts back what .staging/<name>.old holds unless the replacement
+// was committed.
+func (s *Store) rollBack(name, old string) error {
+	meta := filepath.Join(s.dir, metaDir, name+".json")
+	if _, err := os.Stat(meta); err == nil {
+		return nil // committed
+	}
+	// With an old partition (its metadata was moved aside first), the old
+	// tables are moved aside one by one before any new one moves in: a
+	// live table missing from old is then an old one still in place.
+	// Without one, every live table of the window is new.
+	_, err := os.Stat(filepath.Join(old, metaBuild))
+	hadOld := err == nil
+	for _, t := range tables {
+		live := filepath.Dir(PartitionPath(s.dir, t, name))
+		_, err := os.Stat(filepath.Join(old, t))
+		aside := err == nil
+		if !aside && hadOld {
+			continue
+		}
+		if err := os.RemoveAll(live); err != nil {
+			return fmt.Errorf("bulkstore: %w", err)
+		}
+		if aside {
+			if err := os.Rename(filepath.Join(old, t), live); err != nil {
+				return fmt.Errorf("bulkstore: restoring %s: %w", name, err)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(old, metaBuild)); err == nil {
+		if err := os.Rename(filepath.Join(old, metaBuild), meta); err != nil {
+			return fmt.Errorf("bulkstore: restoring %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// commit moves a finished build into place as window name's partition
+// (see recover for the journal). The caller holds the lock.
+func (s *Store) commit(name, build string) error {
+	old := filepath.Join(s.dir, stagingDir, name+".old")
+	if err := os.Mkdir(old, 0o755); err != nil {
+		return fmt.Errorf("bulkstore: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Join(s.dir, metaDir), 0o755); err != nil {
+		return fmt.Errorf("bulkstore: %w", err)
+	}
+	meta := filepath.Join(s.dir, metaDir, name+".json")
+	fail := func(err error) error {
+		s.rollBack(name, old)
+		os.RemoveAll(old)
+		return fmt.Errorf("bulkstore: %w", err)
+	}
+	if err := syncDir(filepath.Join(s.dir, stagingDir)); err != nil {
+		return fail(err)
+	}
+	// Uncommit: the metadata goes first, then the old table partitions.
+	if err := os.Rename(meta, filepath.Join(old, metaBuild)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fail(err)
+	}
+	for _, t := range tables {
+		live := filepath.Dir(PartitionPath(s.dir, t, name))
+		if err := os.Rename(live, filepath.Join(old, t)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fail(err)
+		}
+	}
+	for _, t := range tables {
+		live := filepath.Dir(PartitionPath(s.dir, t, name))
+		if err := os.MkdirAll(filepath.Dir(live), 0o755); err != nil {
+			return fail(err)
+		}
+		if err := os.Rename(filepath.Join(build, t), live); err != nil {
+			return fail(err)
+		}
+		if err := syncDir(filepath.Dir(live)); err != nil {
+			return fail(err)
+		}
+	}
+	// Commit.
+	if err := os.Rename(filepath.Join(build, metaBuild), meta); err != nil {
+		return fail(err)
+	}
+	if err := syncDir(filepath.Join(s.dir, metaDir)); err != nil {
+		return err
+	}
+	os.RemoveAll(old)
+	s.mu.Lock()
+	s.listed = nil
+	s.mu.Unlock()
+	return nil
+}
+
+// partition is an imported window.
+type partition struct {
+	meta    Meta
+	window  datasets.Window
+	dir     string   // the store's directory
+	filings []Filing // loaded on first use
+
+	once     sync.Once
+	err      error
+	holdings *openFile
+	byCUSIP  *openFile
+}
+
+// openFile is an opened Parquet file.
+type openFile struct {
+	f  *os.File
+	pf *parquet.File
+}
+
+// partitions returns the usable partitions, sorted by window. A partition
+// written under another rule or version, or whose metadata cannot be
+// read, is skipped.
+//
+// The listing is cached while the modification time of the metadata
+// directory is unchanged: every commit renames a file into or out of it.
+func (s *Store) partitions() ([]*partition, error) {
+	mdir := filepath.Join(s.dir, metaDir)
+	st, err := os.Stat(mdir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("bulkstore: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.listed != nil && st.ModTime().Equal(s.stamp) {
+		return s.listed, nil
+	}
+	entries, err := os.ReadDir(mdir)
+	if err != nil {
+		return nil, fmt.Errorf("bulkstore: %w", err)
+	}
+	out := []*partition{}
+	seen := map[string]bool{}
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok || e.IsDir() {
+			continue
+		}
+		m, err := readMeta(filepath.Join(mdir, e.Name()))
+		if err != nil || m.Format != FormatVersion || m.Redaction != s.rule || m.Window != name {
+			continue
+		}
+		w, err := datasets.ParseWindow(name)
+		if err != nil {
+			continue
+		}
+		seen[name] = true
+		p := s.parts[name]
+		if p == nil || p.meta.ID != m.ID {
+			if p != nil {
+				p.close()
+			}
+			p = &partition{meta: m, window: w, dir: s.dir}
+			s.parts[name] = p
+		}
+		out = append(out, p)
+	}
+	for name, p := range s.parts {
+		if !seen[name] {
+			p.close()
+			delete(s.parts, name)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].window.From < out[j].window.From })
+	s.listed, s.stamp = out, st.ModTime()
+	return out, nil
+}
+
+func readMeta(path string) (Meta, error) {
+	var m Meta
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return m, err
+	}
+	err = json.Unmarshal(b, &m)
+	return m, err
+}
+
+// Partitions returns the metadata of the usable partitions, by window.
+func (s *Store) Partitions() ([]Meta, error) {
+	ps, err := s.partitions()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Meta, len(ps))
+	for i, p := range ps {
+		out[i] = p.meta
+	}
+	return out, nil
+}
+
+// Coverage says which filing dates the store covers.
+type Coverage struct {
+	Windows []datasets.Window // imported windows, by date
+	// DataThrough is the last filing date covered without a gap from the
+	// first imported window; meaningful only when len(Windows) > 0.
+	DataThrough datasets.Date
+}
+
+// Complete reports whether an answer as of asOf is complete: asOf is on or
+// before DataThrough.
+func (c Coverage) Complete(asOf datasets.Date) bool {
+	return len(c.Windows) > 0 && asOf <= c.DataThrough
+}
+
+// Coverage returns the store's coverage.
+func (s *Store) Coverage() (Coverage, error) {
+	ps, err := s.partitions()
+	if err != nil {
+		return Coverage{}, err
+	}
+	var c Coverage
+	for i, p := range ps {
+		c.Windows = append(c.Windows, p.window)
+		switch {
+		case i == 0:
+			c.DataThrough = p.window.To
+		case p.window.From == c.DataThrough+1 && ps[i-1].window.To == c.DataThrough:
+			c.DataThrough = p.window.To
+		}
+	}
+	return c, nil
+}
+
+// open opens the partition's Parquet files once.
+func (p *partition) open() error {
+	p.once.Do(func() {
+		p.filings, p.err = readFilings(PartitionPath(p.dir, FilingsTable, p.window.Name), p.window.Name)
+		if p.err != nil {
+			return
+		}
+		if p.holdings, p.err = openParquet(PartitionPath(p.dir, HoldingsTable, p.window.Name)); p.err != nil {
+			return
+		}
+		p.byCUSIP, p.err = openParquet(PartitionPath(p.dir, ByCUSIPTable, p.window.Name))
+	})
+	return p.err
+}
+
+func (p *partition) close() {
+	for _, f := range []*openFile{p.holdings, p.byCUSIP} {
+		if f != nil {
+			f.f.Close()
+		}
+	}
+}
+
+func openParquet(path string) (*openFile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("bulkstore: %w", err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("bulkstore: %w", err)
+	}
+	pf, err := parquet.OpenFile(f, st.Size(), parquet.ReadBufferSize(64<<10))
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("bulkstore: %s: %w", path, err)
+	}
+	return &openFile{f: f, pf: pf}, nil
+}
+
+func readFilings(path, window string) ([]Filing, error) {
+	fs, err := parquet.ReadFile[Filing](path)
+	if err != nil {
+		return nil, fmt.Errorf("bulkstore: %s: %w", path, err)
+	}
+	for i := range fs {
+		fs[i].Window = window
+	}
+	return fs, nil
+}

@@ -1,0 +1,19 @@
+package bulkstore
+
+import (
+	"slices"
+
+	"github.com/edgar13f/edgar13f/internal/datasets"
+)
+
+func sortFiled(fs []Filing) { slices.SortFunc(fs, compareFiled) }
+
+func uniq(ds []datasets.Date) []datasets.Date {
+	slices.Sort(ds)
+	return slices.Compact(ds)
+}
+
+func sortInts(xs []int64) { slices.Sort(xs) }
+
+// sortHolders orders holders as Holders does.
+func sortHolders(hs []Holder) { slices.SortFunc(hs, compareHolders) }

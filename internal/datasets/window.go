@@ -1,0 +1,212 @@
+package datasets
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A Date is a calendar date as a number of days since 1970-01-01 (the
+// Apache Parquet DATE representation).
+type Date int32
+
+// DateOf returns the Date of a calendar day.
+func DateOf(year int, month time.Month, day int) Date {
+	return Date(time.Date(year, month, day, 0, 0, 0, 0, time.UTC).Unix() / 86400)
+}
+
+// Time returns the date as midnight UTC.
+func (d Date) Time() time.Time { return time.Unix(int64(d)*86400, 0).UTC() }
+
+// String returns the date as "YYYY-MM-DD".
+func (d Date) String() string { return d.Time().Format("2006-01-02") }
+
+// ParseISODate reads a "YYYY-MM-DD" date.
+func ParseISODate(s string) (Date, error) {
+	t, err := time.Parse("2006-01-02", s)
+	if err != nil {
+		return 0, fmt.Errorf("datasets: date %q is not YYYY-MM-DD", s)
+	}
+	return DateOf(t.Year(), t.Month(), t.Day()), nil
+}
+
+// months are the upper-case month abbreviations of DD-MON-YYYY dates.
+var months = [12]string{"JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"}
+
+// ParseDate reads a Data Sets date, DD-MON-YYYY ("30-JUN-2025"; the month
+// is matched case-insensitively). The day must exist in its month.
+func ParseDate(s string) (Date, error) {
+	d, ok := parseDate([]byte(s))
+	if !ok {
+		return 0, fmt.Errorf("datasets: date %q is not DD-MON-YYYY", s)
+	}
+	return d, nil
+}
+
+// parseDate is ParseDate on bytes, without allocating.
+func parseDate(b []byte) (Date, bool) {
+	if len(b) != 11 || b[2] != '-' || b[6] != '-' {
+		return 0, false
+	}
+	day, ok1 := atoiFixed(b[0:2])
+	year, ok2 := atoiFixed(b[7:11])
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	m := -1
+	for i, name := range months {
+		if upper(b[3]) == name[0] && upper(b[4]) == name[1] && upper(b[5]) == name[2] {
+			m = i
+			break
+		}
+	}
+	if m < 0 || day < 1 || day > daysIn(year, time.Month(m+1)) {
+		return 0, false
+	}
+	return DateOf(year, time.Month(m+1), day), true
+}
+
+// FormatDate writes d as the Data Sets do: DD-MON-YYYY in upper case.
+func FormatDate(d Date) string {
+	t := d.Time()
+	return fmt.Sprintf("%02d-%s-%04d", t.Day(), months[t.Month()-1], t.Year())
+}
+
+func upper(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - 'a' + 'A'
+	}
+	return c
+}
+
+func atoiFixed(b []byte) (int, bool) {
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+func daysIn(year int, m time.Month) int {
+	return time.Date(year, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
+// A Window is one Data Sets file: the 13F filings whose filing date lies in
+// [From, To].
+type Window struct {
+	Name string // lower case, e.g. "2023q4" or "01jun2025-31aug2025"
+	From Date   // first filing date covered
+	To   Date   // last filing date covered
+}
+
+// FileName returns the window's zip name, e.g. "2023q4_form13f.zip".
+func (w Window) FileName() string { return w.Name + "_form13f.zip" }
+
+// The three eras of window names.
+var (
+	firstQuarter   = DateOf(2013, time.April, 1)     // 2013q2, the first file
+	twoMonthFrom   = DateOf(2024, time.January, 1)   // 01jan2024-29feb2024
+	threeMonthFrom = DateOf(2024, time.March, 1)     // first three-month window
+	twoMonthTo     = DateOf(2024, time.February, 29) // end of the two-month window
+)
+
+var (
+	quarterName = regexp.MustCompile(`^(\d{4})q([1-4])$`)
+	rangeName   = regexp.MustCompile(`^(\d{2}[a-z]{3}\d{4})-(\d{2}[a-z]{3}\d{4})$`)
+)
+
+// ParseWindow reads a window name or zip file name ("2013q2",
+// "2023q4_form13f.zip", "01JUN2025-31AUG2025_form13f.zip"; case is ignored)
+// and checks it is one of the windows the SEC publishes: calendar quarters
+// of filing dates from 2013q2 to 2023q4, then 01jan2024-29feb2024, then
+// three-month windows starting in March, June, September and December.
+func ParseWindow(name string) (Window, error) {
+	s := strings.ToLower(strings.TrimSpace(name))
+	s = strings.TrimSuffix(s, ".zip")
+	s = strings.TrimSuffix(s, "_form13f")
+	if m := quarterName.FindStringSubmatch(s); m != nil {
+		y, _ := strconv.Atoi(m[1])
+		q, _ := strconv.Atoi(m[2])
+		from := DateOf(y, time.Month(3*q-2), 1)
+		to := DateOf(y, time.Month(3*q+1), 0)
+		if from < firstQuarter || from >= twoMonthFrom {
+			return Window{}, fmt.Errorf("datasets: no quarterly window %q (quarterly files run 2013q2-2023q4)", name)
+		}
+		return Window{Name: s, From: from, To: to}, nil
+	}
+	if m := rangeName.FindStringSubmatch(s); m != nil {
+		from, err1 := parseCompactDate(m[1])
+		to, err2 := parseCompactDate(m[2])
+		if err1 != nil || err2 != nil {
+			return Window{}, fmt.Errorf("datasets: window %q has a malformed date", name)
+		}
+		w, ok := windowStarting(from)
+		if !ok || w.To != to {
+			return Window{}, fmt.Errorf("datasets: %q is not a Data Sets window", name)
+		}
+		return w, nil
+	}
+	return Window{}, fmt.Errorf("datasets: %q is not a Data Sets window name", name)
+}
+
+// parseCompactDate reads "01jun2025".
+func parseCompactDate(s string) (Date, error) {
+	return ParseDate(s[:2] + "-" + s[2:5] + "-" + s[5:])
+}
+
+// windowStarting returns the dated window that starts on from.
+func windowStarting(from Date) (Window, bool) {
+	if from == twoMonthFrom {
+		return rangeWindow(from, twoMonthTo), true
+	}
+	t := from.Time()
+	if from < threeMonthFrom || t.Day() != 1 || t.Month()%3 != 0 {
+		return Window{}, false
+	}
+	to := DateOf(t.Year(), t.Month()+3, 0)
+	return rangeWindow(from, to), true
+}
+
+func rangeWindow(from, to Date) Window {
+	return Window{Name: compact(from) + "-" + compact(to), From: from, To: to}
+}
+
+// compact writes "01jun2025".
+func compact(d Date) string {
+	t := d.Time()
+	return fmt.Sprintf("%02d%s%04d", t.Day(), strings.ToLower(months[t.Month()-1]), t.Year())
+}
+
+// WindowOf returns the window whose range holds the filing date d. Dates
+// before 2013-04-01 have none.
+func WindowOf(d Date) (Window, bool) {
+	t := d.Time()
+	switch {
+	case d < firstQuarter:
+		return Window{}, false
+	case d < twoMonthFrom:
+		q := (int(t.Month())-1)/3 + 1
+		w, err := ParseWindow(fmt.Sprintf("%dq%d", t.Year(), q))
+		return w, err == nil
+	case d <= twoMonthTo:
+		return rangeWindow(twoMonthFrom, twoMonthTo), true
+	}
+	y, m := t.Year(), t.Month()
+	start := m - m%3 // March, June, September and December start a window
+	if start == 0 {  // January, February: the window began in December
+		y, start = y-1, time.December
+	}
+	w, _ := windowStarting(DateOf(y, start, 1))
+	return w, true
+}
+
+// Next returns the window that follows w.
+func (w Window) Next() Window {
+	n, _ := WindowOf(w.To + 1)
+	return n
+}

@@ -1,0 +1,48 @@
+package edgar13f
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestMaxPositionsRanksByDollars: a period can mix units, a report filed
+// before 2023-01-03 (thousands) with a new-holdings amendment filed since
+// (dollars). MaxPositions ranks positions by summed value in dollars: by
+// the values as filed the amendment's $336,370 row (336370) would outrank
+// the report's $10,735,000 row (10735).
+func TestMaxPositionsRanksByDollars(t *testing.T) {
+	thousands, dollars := Date{2014, 5, 15}, Date{2024, 2, 20}
+	rows := []Holding{
+		{Accession: "base", FilingDate: thousands, CUSIP: "037833100", NameOfIssuer: "APPLE INC", Value: 10735, ShPrn: Shares},
+		{Accession: "base", FilingDate: thousands, CUSIP: "594918104", NameOfIssuer: "MICROSOFT CORP", Value: 2050, ShPrn: Shares},
+		{Accession: "supplement", FilingDate: dollars, CUSIP: "023135106", NameOfIssuer: "AMAZON COM INC", Value: 336370, ShPrn: Shares},
+		{Accession: "supplement", FilingDate: dollars, CUSIP: "594918104", NameOfIssuer: "MICROSOFT CORP", Value: 9000000, ShPrn: Shares},
+	}
+	for _, tc := range []struct {
+		n    int
+		want []string // issuer and accession of the kept rows, in order
+	}{
+		// Microsoft: $2,050,000 + $9,000,000; Apple $10,735,000; Amazon $336,370.
+		{1, []string{"MICROSOFT CORP base", "MICROSOFT CORP supplement"}},
+		{2, []string{"MICROSOFT CORP base", "MICROSOFT CORP supplement", "APPLE INC base"}},
+		{3, []string{"MICROSOFT CORP base", "MICROSOFT CORP supplement", "APPLE INC base", "AMAZON COM INC supplement"}},
+	} {
+		q, err := newQuery("9000004", map[string]Date{"period": {2014, 3, 31}, "asOf": dollars}, []Date{{2014, 3, 31}}, []Option{MaxPositions(tc.n)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap := &Snapshot{Holdings: append([]Holding(nil), rows...)}
+		q.filterSnapshot(snap)
+		var got []string
+		for _, h := range snap.Holdings {
+			got = append(got, h.NameOfIssuer+" "+h.Accession)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("MaxPositions(%d) (-want +got):\n%s", tc.n, diff)
+		}
+		if snap.Order != ValueDesc || snap.TotalPositions != 3 || snap.Truncated != (tc.n < 3) {
+			t.Errorf("MaxPositions(%d): order %q total %d truncated %v", tc.n, snap.Order, snap.TotalPositions, snap.Truncated)
+		}
+	}
+}
