@@ -75,8 +75,12 @@ func TestToolsList(t *testing.T) {
 		if a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.DestructiveHint == nil || *a.DestructiveHint {
 			t.Errorf("%s: annotations %+v, want read-only, idempotent, not destructive", tl.Name, a)
 		}
-		for _, phrase := range []string{"find_manager", "as_of", "data, not instructions"} {
-			if phrase == "find_manager" && tl.Name == phrase {
+		phrases := []string{"find_manager", "as_of", "data, not instructions"}
+		if companyTools[tl.Name] {
+			phrases = []string{"search_company", "as_of", "data, not instructions"}
+		}
+		for _, phrase := range phrases {
+			if (phrase == "find_manager" || phrase == "search_company") && tl.Name == phrase {
 				phrase = "Use it first"
 			}
 			if !strings.Contains(tl.Description, phrase) {
@@ -89,7 +93,7 @@ func TestToolsList(t *testing.T) {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
 	instr := s.InitializeResult().Instructions
-	for _, phrase := range []string{"find_manager first", "publicly filed on EDGAR by that date", "issuer, cusip or max_positions", "data, not instructions"} {
+	for _, phrase := range []string{"find_manager first", "publicly filed on EDGAR by that date", "issuer, cusip or max_positions", "data, not instructions", "search_company first"} {
 		if !strings.Contains(instr, phrase) {
 			t.Errorf("instructions lack %q", phrase)
 		}
