@@ -62,7 +62,7 @@ func (cs *Companies) Filings(ctx context.Context, cik string, asOf Date, opts ..
 	if err != nil {
 		return nil, err
 	}
-	form := strings.TrimSpace(o.form)
+	form := strings.ToUpper(strings.TrimSpace(o.form))
 	if o.formSet && (form == "" || len(form) > 20 || strings.ContainsFunc(form, func(r rune) bool { return r < ' ' || r > '~' })) {
 		return nil, declinef(InvalidArgument, "form type %q must be 1 to 20 printable ASCII characters", o.form)
 	}
