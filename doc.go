@@ -94,6 +94,16 @@
 // anything is sent when a Client that would read EDGAR over HTTP has no
 // plausible User-Agent.
 //
+// # Company data
+//
+// [Client.Companies] asks the same point-in-time questions of any EDGAR
+// filer: [Companies.Search] (names and tickers, current ones),
+// [Companies.Filings] (filings of any form), [Companies.Facts] (annual XBRL
+// values as known on asOf and as first reported, with the filings that
+// reported them) and [Companies.Section] (one Item of a 10-K or 10-Q). A
+// section of a filing made after asOf is declined [NotYetFiled] with nothing
+// of the filing in the answer.
+//
 // # Finding managers
 //
 // [Client.FindManager] turns a name into CIK candidates: every CIK whose
@@ -185,11 +195,16 @@
 // (internal/diskcache by default) keyed by the source each entry was read
 // from, and the sharing of identical concurrent fetches. [Client.FindManager]
 // reads through the same layer (findindex.go builds internal/nameindex
-// from internal/ciklookup and internal/fullindex). The capabilities planned
-// next hang off the same Client and share its one access layer, so a
-// process has one rate limiter and one cache whatever it asks:
-// c.Datasets() for SEC's Form 13F Data Sets (every manager at once: Import,
-// Sync, Holders, Holdings, Panel; their zips are streamed to files in the
-// cache directory) and c.Companies() for company data (Search, Filings of
-// any form, financial Facts, document Sections).
+// from internal/ciklookup and internal/fullindex). [Client.Companies]
+// reads through it too: companies.go searches EDGAR's ticker file
+// (internal/tickers), company_filings.go lists filings of any form from the
+// same filing list and cache as the 13F questions (filinglist.go keeps every
+// form), company_facts.go answers financial facts from the company facts
+// (internal/companyfacts, cached in its compact form under the filing list's
+// freshness rule) and company_sections.go cuts Items out of 10-K and 10-Q
+// documents (internal/sections). The capabilities planned next hang off the
+// same Client and share its one access layer, so a process has one rate
+// limiter and one cache whatever it asks: c.Datasets() for SEC's Form 13F
+// Data Sets (every manager at once: Import, Sync, Holders, Holdings, Panel;
+// their zips are streamed to files in the cache directory).
 package edgar13f
