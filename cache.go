@@ -2,6 +2,7 @@ package edgar13f
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"time"
@@ -71,6 +72,21 @@ func (c *Client) keepJSON(ctx context.Context, key string, v any) {
 	if b, err := json.Marshal(v); err == nil {
 		c.edgar.Keep(ctx, key, b)
 	}
+}
+
+// stamp returns a cache entry holding data and the time it was fetched.
+func stamp(fetched time.Time, data []byte) []byte {
+	b := make([]byte, 8, 8+len(data))
+	binary.BigEndian.PutUint64(b, uint64(fetched.UnixNano()))
+	return append(b, data...)
+}
+
+// unstamp splits an entry written by stamp; false when it is too short.
+func unstamp(b []byte) (time.Time, []byte, bool) {
+	if len(b) < 8 {
+		return time.Time{}, nil, false
+	}
+	return time.Unix(0, int64(binary.BigEndian.Uint64(b))).UTC(), b[8:], true
 }
 
 // diskCache adapts internal/diskcache to Cache.

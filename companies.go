@@ -2,7 +2,6 @@ package edgar13f
 
 import (
 	"context"
-	"encoding/binary"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -122,6 +121,20 @@ func companyOpts(what string, opts []CompanyOption, limit, form, years, maxChars
 	return o, nil
 }
 
+// companyQuery applies opts (see companyOpts) and checks cik and asOf; it
+// returns the options and the CIK without leading zeros.
+func companyQuery(what string, opts []CompanyOption, cik string, asOf Date, limit, form, years, maxChars bool) (companyOptions, string, error) {
+	o, err := companyOpts(what, opts, limit, form, years, maxChars)
+	if err != nil {
+		return o, "", err
+	}
+	id, err := parseCIK(cik)
+	if err != nil {
+		return o, "", err
+	}
+	return o, id, checkDate("asOf", asOf)
+}
+
 // checkRange declines a value set outside [lo, hi] and returns def when it
 // is not set.
 func checkRange(name string, v int, set bool, lo, hi, def int) (int, error) {
@@ -213,10 +226,9 @@ func (c *Client) tickerIndex(ctx context.Context) (*tickers.Index, error) {
 		return t.index, nil
 	}
 	v, err := c.edgar.Shared(ctx, keyTickers, func() (any, error) {
-		if b, ok := c.edgar.Cached(ctx, keyTickers); ok && len(b) > 8 {
-			fetched := time.Unix(0, int64(binary.BigEndian.Uint64(b))).UTC()
-			if fresh(fetched, now) {
-				if x, err := tickers.Decode(b[8:]); err == nil {
+		if b, ok := c.edgar.Cached(ctx, keyTickers); ok {
+			if fetched, body, ok := unstamp(b); ok && fresh(fetched, now) {
+				if x, err := tickers.Decode(body); err == nil {
 					t := &tickerCopy{fetched: fetched, index: x}
 					c.company.tickers.Store(t)
 					return t, nil
@@ -232,9 +244,7 @@ func (c *Client) tickerIndex(ctx context.Context) (*tickers.Index, error) {
 			return nil, &ParseError{Document: tickersURL, Err: err}
 		}
 		t := &tickerCopy{fetched: now, index: x}
-		entry := make([]byte, 8, 8+len(body))
-		binary.BigEndian.PutUint64(entry, uint64(now.UnixNano()))
-		c.edgar.Keep(ctx, keyTickers, append(entry, body...))
+		c.edgar.Keep(ctx, keyTickers, stamp(now, body))
 		c.company.tickers.Store(t)
 		return t, nil
 	})

@@ -2,7 +2,6 @@ package edgar13f
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"strings"
 	"time"
@@ -79,15 +78,8 @@ type FactValue struct {
 // (no such alias, or a tag no filing of the CIK on or before asOf used).
 // No annual value visible on asOf is an answer with no values.
 func (cs *Companies) Facts(ctx context.Context, cik, concept string, asOf Date, opts ...CompanyOption) (*FinancialFacts, error) {
-	o, err := companyOpts("Facts", opts, false, false, true, false)
+	o, id, err := companyQuery("Facts", opts, cik, asOf, false, false, true, false)
 	if err != nil {
-		return nil, err
-	}
-	id, err := parseCIK(cik)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkDate("asOf", asOf); err != nil {
 		return nil, err
 	}
 	years, err := checkRange("Years", o.years, o.yearsSet, 1, MaxFactYears, DefaultFactYears)
@@ -178,14 +170,14 @@ func (c *Client) companyFacts(ctx context.Context, cik string, asOf Date) (*comp
 	}
 	cached := func() (*factsCopy, bool) {
 		b, ok := c.edgar.Cached(ctx, key)
-		if !ok || len(b) < 8 {
+		if !ok {
 			return nil, false
 		}
-		fetched := time.Unix(0, int64(binary.BigEndian.Uint64(b))).UTC()
-		if !listAnswers(fetched, asOf) {
+		fetched, enc, ok := unstamp(b)
+		if !ok || !listAnswers(fetched, asOf) {
 			return nil, false
 		}
-		f, err := companyfacts.Load(b[8:])
+		f, err := companyfacts.Load(enc)
 		if err != nil {
 			return nil, false
 		}
@@ -212,10 +204,7 @@ func (c *Client) companyFacts(ctx context.Context, cik string, asOf Date) (*comp
 			return nil, &ParseError{Document: url, Err: err}
 		}
 		now := c.clock.Now()
-		enc := f.Bytes()
-		entry := make([]byte, 8, 8+len(enc))
-		binary.BigEndian.PutUint64(entry, uint64(now.UnixNano()))
-		c.edgar.Keep(ctx, key, append(entry, enc...))
+		c.edgar.Keep(ctx, key, stamp(now, f.Bytes()))
 		return &factsCopy{fetched: now, facts: f}, nil
 	})
 	if err != nil {

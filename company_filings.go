@@ -47,15 +47,8 @@ type CompanyFilingList struct {
 // [FormType]. It declines with [InvalidArgument] (malformed CIK, date, form
 // or option) or [UnknownCIK] (EDGAR has no filing list for the CIK).
 func (cs *Companies) Filings(ctx context.Context, cik string, asOf Date, opts ...CompanyOption) (*CompanyFilingList, error) {
-	o, err := companyOpts("Filings", opts, true, true, false, false)
+	o, id, err := companyQuery("Filings", opts, cik, asOf, true, true, false, false)
 	if err != nil {
-		return nil, err
-	}
-	id, err := parseCIK(cik)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkDate("asOf", asOf); err != nil {
 		return nil, err
 	}
 	limit, err := checkRange("MaxResults", o.limit, o.limitSet, 1, MaxFilings, DefaultFilings)

@@ -57,15 +57,8 @@ type Section struct {
 // Item; the message says when the document maps Items to pages in a
 // cross-reference index instead of headings).
 func (cs *Companies) Section(ctx context.Context, cik, accession, item string, asOf Date, opts ...CompanyOption) (*Section, error) {
-	o, err := companyOpts("Section", opts, false, false, false, true)
+	o, id, err := companyQuery("Section", opts, cik, asOf, false, false, false, true)
 	if err != nil {
-		return nil, err
-	}
-	id, err := parseCIK(cik)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkDate("asOf", asOf); err != nil {
 		return nil, err
 	}
 	acc, ok := parseAccession(accession)

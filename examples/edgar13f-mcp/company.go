@@ -110,16 +110,27 @@ func (s *server) searchCompany(ctx context.Context, raw json.RawMessage) (answer
 	return func(w io.Writer) error { return wire.WriteCompanySearch(w, res) }, nil
 }
 
+// requiredArgs returns the required string arguments names, in order,
+// and the required as_of.
+func requiredArgs(a *wire.Args, names ...string) ([]string, edgar13f.Date, error) {
+	out := make([]string, len(names))
+	for i, n := range names {
+		v, err := a.String(n, true)
+		if err != nil {
+			return nil, edgar13f.Date{}, err
+		}
+		out[i] = v
+	}
+	asOf, err := a.Date("as_of", true)
+	return out, asOf, err
+}
+
 func (s *server) listFilings(ctx context.Context, raw json.RawMessage) (answer, error) {
 	a, err := wire.ParseArgs(raw, "cik", "as_of", "form_type", "limit")
 	if err != nil {
 		return nil, err
 	}
-	cik, err := a.String("cik", true)
-	if err != nil {
-		return nil, err
-	}
-	asOf, err := a.Date("as_of", true)
+	v, asOf, err := requiredArgs(a, "cik")
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +145,7 @@ func (s *server) listFilings(ctx context.Context, raw json.RawMessage) (answer, 
 	if err := intOption(a, "limit", edgar13f.MaxResults, &opts); err != nil {
 		return nil, err
 	}
-	l, err := s.c.Companies().Filings(ctx, cik, asOf, opts...)
+	l, err := s.c.Companies().Filings(ctx, v[0], asOf, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -146,15 +157,7 @@ func (s *server) financialFacts(ctx context.Context, raw json.RawMessage) (answe
 	if err != nil {
 		return nil, err
 	}
-	cik, err := a.String("cik", true)
-	if err != nil {
-		return nil, err
-	}
-	concept, err := a.String("concept", true)
-	if err != nil {
-		return nil, err
-	}
-	asOf, err := a.Date("as_of", true)
+	v, asOf, err := requiredArgs(a, "cik", "concept")
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +165,7 @@ func (s *server) financialFacts(ctx context.Context, raw json.RawMessage) (answe
 	if err := intOption(a, "years", edgar13f.Years, &opts); err != nil {
 		return nil, err
 	}
-	f, err := s.c.Companies().Facts(ctx, cik, concept, asOf, opts...)
+	f, err := s.c.Companies().Facts(ctx, v[0], v[1], asOf, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -174,19 +177,7 @@ func (s *server) filingSection(ctx context.Context, raw json.RawMessage) (answer
 	if err != nil {
 		return nil, err
 	}
-	cik, err := a.String("cik", true)
-	if err != nil {
-		return nil, err
-	}
-	acc, err := a.String("accession", true)
-	if err != nil {
-		return nil, err
-	}
-	item, err := a.String("item", true)
-	if err != nil {
-		return nil, err
-	}
-	asOf, err := a.Date("as_of", true)
+	v, asOf, err := requiredArgs(a, "cik", "accession", "item")
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +185,7 @@ func (s *server) filingSection(ctx context.Context, raw json.RawMessage) (answer
 	if err := intOption(a, "max_chars", edgar13f.MaxChars, &opts); err != nil {
 		return nil, err
 	}
-	sec, err := s.c.Companies().Section(ctx, cik, acc, item, asOf, opts...)
+	sec, err := s.c.Companies().Section(ctx, v[0], v[1], v[2], asOf, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,32 +19,10 @@ var companyTools = map[string]bool{"search_company": true, "list_filings": true,
 // callCompany calls a company tool and checks the disclaimer it carries.
 func callCompany(t *testing.T, s *mcp.ClientSession, tool, args string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
-	if err != nil {
-		t.Fatalf("%s(%s): protocol error %v", tool, args, err)
-	}
-	if len(res.Content) != 1 {
-		t.Fatalf("%s(%s): %d content blocks, want 1", tool, args, len(res.Content))
-	}
-	text, ok := res.Content[0].(*mcp.TextContent)
-	if !ok {
-		t.Fatalf("%s(%s): first block is %T, want text", tool, args, res.Content[0])
-	}
-	var r result
-	if err := json.Unmarshal([]byte(text.Text), &r.obj); err != nil {
-		t.Fatalf("%s(%s): text is not one JSON object: %v\n%s", tool, args, err, text.Text)
-	}
-	want := any(nil)
 	if tool == "get_financial_facts" {
-		want = wire.FactsDisclaimer
+		return callTool(t, s, tool, args, wire.FactsDisclaimer)
 	}
-	if !res.IsError && r.obj["disclaimer"] != want {
-		t.Errorf("%s(%s): disclaimer %q, want %v", tool, args, r.obj["disclaimer"], want)
-	}
-	r.isError = res.IsError
-	return r
+	return callTool(t, s, tool, args, nil)
 }
 
 func TestCompanyCalls(t *testing.T) {

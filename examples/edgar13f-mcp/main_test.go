@@ -37,6 +37,13 @@ type result struct {
 
 func call(t *testing.T, s *mcp.ClientSession, tool, args string) result {
 	t.Helper()
+	return callTool(t, s, tool, args, wire.Disclaimer)
+}
+
+// callTool calls tool and checks that the answer carries disclaimer (nil
+// for none); failures always carry the 13F one.
+func callTool(t *testing.T, s *mcp.ClientSession, tool, args string, disclaimer any) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
@@ -54,8 +61,11 @@ func call(t *testing.T, s *mcp.ClientSession, tool, args string) result {
 	if err := json.Unmarshal([]byte(text.Text), &r.obj); err != nil {
 		t.Fatalf("%s(%s): text is not one JSON object: %v\n%s", tool, args, err, text.Text)
 	}
-	if r.obj["disclaimer"] != wire.Disclaimer {
-		t.Errorf("%s(%s): disclaimer %q", tool, args, r.obj["disclaimer"])
+	if res.IsError {
+		disclaimer = wire.Disclaimer
+	}
+	if r.obj["disclaimer"] != disclaimer {
+		t.Errorf("%s(%s): disclaimer %q, want %v", tool, args, r.obj["disclaimer"], disclaimer)
 	}
 	r.isError = res.IsError
 	return r
