@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/edgar13f/edgar13f"
@@ -73,24 +72,11 @@ func TestCompanyCalls(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := callCompany(t, s, tt.tool, tt.args)
-			if r.isError {
-				t.Fatalf("isError true: %v", r.obj)
+			members := 3
+			if tt.tool == "get_financial_facts" {
+				members = 4
 			}
-			if tt.decline == "" {
-				if r.obj["status"] != "ok" {
-					t.Fatalf("status %v, want ok: %v", r.obj["status"], r.obj)
-				}
-				testkit.GoldenJSON(t, tt.name, r.obj)
-				return
-			}
-			got := map[string]any{"status": r.obj["status"], "reason": r.obj["reason"]}
-			want := map[string]any{"status": "declined", "reason": string(tt.decline)}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("(-want +got):\n%s\nmessage: %v", diff, r.obj["message"])
-			}
-			if m, _ := r.obj["message"].(string); m == "" {
-				t.Errorf("decline object %v has no message", r.obj)
-			}
+			checkResult(t, r, tt.name, tt.decline, members)
 			if tt.decline == edgar13f.NotYetFiled {
 				for _, leak := range []string{"2024-11-01", "10-K", "Risk"} {
 					if strings.Contains(r.obj["message"].(string), leak) {

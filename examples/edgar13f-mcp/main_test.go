@@ -185,25 +185,31 @@ func TestCalls(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := call(t, s, tt.tool, tt.args)
-			if r.isError {
-				t.Fatalf("isError true: %v", r.obj)
-			}
-			if tt.decline == "" {
-				if r.obj["status"] != "ok" {
-					t.Fatalf("status %v, want ok: %v", r.obj["status"], r.obj)
-				}
-				testkit.GoldenJSON(t, tt.name, r.obj)
-				return
-			}
-			got := map[string]any{"status": r.obj["status"], "reason": r.obj["reason"]}
-			want := map[string]any{"status": "declined", "reason": string(tt.decline)}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("(-want +got):\n%s\nmessage: %v", diff, r.obj["message"])
-			}
-			if m, _ := r.obj["message"].(string); m == "" || len(r.obj) != 4 {
-				t.Errorf("decline object %v, want status, disclaimer, reason, message", r.obj)
-			}
+			checkResult(t, call(t, s, tt.tool, tt.args), tt.name, tt.decline, 4)
 		})
+	}
+}
+
+// checkResult checks an answer against its golden, or a decline's reason
+// and its number of members (with the disclaimer, when it has one).
+func checkResult(t *testing.T, r result, name string, decline edgar13f.Reason, members int) {
+	t.Helper()
+	if r.isError {
+		t.Fatalf("isError true: %v", r.obj)
+	}
+	if decline == "" {
+		if r.obj["status"] != "ok" {
+			t.Fatalf("status %v, want ok: %v", r.obj["status"], r.obj)
+		}
+		testkit.GoldenJSON(t, name, r.obj)
+		return
+	}
+	got := map[string]any{"status": r.obj["status"], "reason": r.obj["reason"]}
+	want := map[string]any{"status": "declined", "reason": string(decline)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s\nmessage: %v", diff, r.obj["message"])
+	}
+	if m, _ := r.obj["message"].(string); m == "" || len(r.obj) != members {
+		t.Errorf("decline object %v, want status, reason, message (and a disclaimer where the tool has one)", r.obj)
 	}
 }
