@@ -316,6 +316,62 @@ func TestFactsNeverSeeTheFuture(t *testing.T) {
 	}
 }
 
+// TestFactsChangeOnlyOnAnnualFilings: between two dates with no 10-K or
+// 10-K/A filed after the first and by the second, every answer is the same.
+func TestFactsChangeOnlyOnAnnualFilings(t *testing.T) {
+	c, _ := newMirrorClient(t)
+	cs := c.Companies()
+	ctx := context.Background()
+	var filed []edgar13f.Date
+	for _, form := range []string{"10-K", "10-K/A"} {
+		l, err := cs.Filings(ctx, appleCIK, date("2024-12-31"), edgar13f.FormType(form), edgar13f.MaxResults(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range l.Filings {
+			filed = append(filed, f.FilingDate)
+		}
+	}
+	if len(filed) < 16 {
+		t.Fatalf("Apple's annual filings in the mirror: %d", len(filed))
+	}
+	annualBetween := func(a, b edgar13f.Date) bool {
+		for _, d := range filed {
+			if d.After(a) && !d.After(b) {
+				return true
+			}
+		}
+		return false
+	}
+	same, changed := 0, 0
+	for _, concept := range []string{"revenue", "net_income", "eps_diluted", "total_assets"} {
+		for d := date("2009-06-01"); d.Before(date("2024-12-01")); d = d.AddDays(23) {
+			next := d.AddDays(23)
+			a, err := cs.Facts(ctx, appleCIK, concept, d, edgar13f.Years(30))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := cs.Facts(ctx, appleCIK, concept, next, edgar13f.Years(30))
+			if err != nil {
+				t.Fatal(err)
+			}
+			a.AsOf, b.AsOf = edgar13f.Date{}, edgar13f.Date{}
+			equal := fmt.Sprint(a) == fmt.Sprint(b)
+			switch {
+			case !annualBetween(d, next) && !equal:
+				t.Errorf("%s changed between %s and %s with no annual filing between", concept, d, next)
+			case equal:
+				same++
+			default:
+				changed++
+			}
+		}
+	}
+	if same == 0 || changed == 0 {
+		t.Errorf("%d unchanged and %d changed pairs: the test would prove nothing", same, changed)
+	}
+}
+
 func TestCompanySection(t *testing.T) {
 	c, f := newMirrorClient(t)
 	cs := c.Companies()
