@@ -510,8 +510,10 @@ func TestSectionCrossReferenceIndex(t *testing.T) {
 // path (User-Agent, spacing, disk cache) against the mirror served by an
 // httptest server: cold requests as few as the question needs, warm none.
 func TestCompanyOverHTTP(t *testing.T) {
-	c, m := newHTTPClient(t)
+	e := newFakeEDGAR(t)
+	c := e.client(t, "")
 	cs := c.Companies()
+	paths := func() []string { p, _ := e.requests(); return p }
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name string
@@ -534,27 +536,25 @@ func TestCompanyOverHTTP(t *testing.T) {
 		if err := tc.ask(); err != nil {
 			t.Fatalf("%s cold: %v", tc.name, err)
 		}
-		m.mu.Lock()
-		for _, r := range m.requests {
-			if ua := r.Header.Get("User-Agent"); ua != testUserAgent {
+		for _, ua := range e.userAgents() {
+			if ua != testUserAgent {
 				t.Errorf("%s: User-Agent %q", tc.name, ua)
 			}
 		}
-		m.mu.Unlock()
-		if got := m.paths(); fmt.Sprint(got) != fmt.Sprint(tc.cold) {
+		if got := paths(); fmt.Sprint(got) != fmt.Sprint(tc.cold) {
 			t.Errorf("%s cold requests %v; want %v", tc.name, got, tc.cold)
 		}
-		m.reset()
+		e.reset()
 		if err := tc.ask(); err != nil {
 			t.Fatalf("%s warm: %v", tc.name, err)
 		}
-		if got := m.paths(); len(got) != 0 {
+		if got := paths(); len(got) != 0 {
 			t.Errorf("%s warm requests %v; want none", tc.name, got)
 		}
 	}
 	// A second Client on another cache: the facts come over HTTP again, and
 	// the declines are the same as on the mirror.
-	c2, _ := newHTTPClient(t)
+	c2 := newFakeEDGAR(t).client(t, "")
 	if _, err := c2.Companies().Facts(ctx, "1067983", "revenue", date("2024-01-01")); !errors.Is(err, edgar13f.ErrUnknownCIK) {
 		t.Errorf("facts of a CIK without companyfacts over HTTP: %v; want unknown_cik", err)
 	}
@@ -567,7 +567,8 @@ func TestFactsFreshness(t *testing.T) {
 	clock := edgar13f.ClockFunc(func() time.Time {
 		return time.Date(now.Year, now.Month, now.Day, 12, 0, 0, 0, time.UTC)
 	})
-	c, m := newHTTPClient(t, edgar13f.WithClock(clock))
+	e := newFakeEDGAR(t)
+	c := e.client(t, "", edgar13f.WithClock(clock))
 	ctx := context.Background()
 	for _, tc := range []struct {
 		asOf string
@@ -582,10 +583,10 @@ func TestFactsFreshness(t *testing.T) {
 		if _, err := c.Companies().Facts(ctx, appleCIK, "revenue", date(tc.asOf)); err != nil {
 			t.Fatal(err)
 		}
-		if got := len(m.paths()); got != tc.want {
+		if got := e.count("/"); got != tc.want {
 			t.Errorf("asOf %s: %d requests; want %d", tc.asOf, got, tc.want)
 		}
-		m.reset()
+		e.reset()
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/edgar13f/edgar13f/internal/edgarid"
 	"github.com/edgar13f/edgar13f/internal/sections"
 )
 
@@ -151,16 +152,10 @@ func notFoundMessage(e listEntry, nf *sections.NotFoundError) string {
 // returns it dashed.
 func parseAccession(s string) (string, bool) {
 	s = strings.TrimSpace(s)
-	digits := strings.ReplaceAll(s, "-", "")
-	if len(digits) != 18 || (len(s) != 18 && (len(s) != 20 || s[10] != '-' || s[13] != '-')) {
-		return "", false
+	if len(s) == 18 && !strings.Contains(s, "-") {
+		s = s[:10] + "-" + s[10:12] + "-" + s[12:]
 	}
-	for i := 0; i < len(digits); i++ {
-		if digits[i] < '0' || digits[i] > '9' {
-			return "", false
-		}
-	}
-	return digits[:10] + "-" + digits[10:12] + "-" + digits[12:], true
+	return s, edgarid.IsAccession(s)
 }
 
 // findFiling returns the entry of accession in cik's filing list if it was

@@ -89,7 +89,7 @@ func WriteCompanySearch(w io.Writer, s *edgar13f.CompanySearch) error {
 func WriteCompanyFilings(w io.Writer, l *edgar13f.CompanyFilingList) error {
 	o := newWriter(w)
 	o.headWith("ok", "")
-	o.str("cik", CIK(l.CIK))
+	o.str("cik", l.CIK)
 	o.str("entity_name", l.EntityName)
 	o.str("as_of", date(l.AsOf))
 	o.array("filings", len(l.Filings), func(i int) {
@@ -110,7 +110,7 @@ func WriteCompanyFilings(w io.Writer, l *edgar13f.CompanyFilingList) error {
 func WriteFacts(w io.Writer, f *edgar13f.FinancialFacts) error {
 	o := newWriter(w)
 	o.headWith("ok", FactsDisclaimer)
-	o.str("cik", CIK(f.CIK))
+	o.str("cik", f.CIK)
 	o.str("entity_name", f.EntityName)
 	o.str("concept", f.Concept)
 	o.strOrNull("tag", f.Tag)
@@ -139,7 +139,7 @@ func WriteFacts(w io.Writer, f *edgar13f.FinancialFacts) error {
 func WriteSection(w io.Writer, s *edgar13f.Section) error {
 	o := newWriter(w)
 	o.headWith("ok", "")
-	o.str("cik", CIK(s.CIK))
+	o.str("cik", s.CIK)
 	o.str("accession_number", s.Filing.Accession)
 	o.str("form", string(s.Filing.Form))
 	o.str("filing_date", date(s.Filing.FilingDate))
