@@ -2,6 +2,7 @@ package edgar13f
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"time"
@@ -19,13 +20,16 @@ import (
 
 // Cache key prefixes. The version in each changes when its encoding does.
 const (
-	keyList        = "list/v1/"         // + 10-digit CIK: a filing list (13F entries only)
-	keyPage        = "page/v1/"         // + page name: an older page of a filing list
+	keyList        = "list/v2/"         // + 10-digit CIK: a filing list (every form)
+	keyPage        = "page/v2/"         // + page name: an older page of a filing list (every form)
 	keyCover       = "cover/v2/"        // + accession: the facts of a cover page, with its totals
 	keyRows        = "rows/v2/"         // + rule name + "/" + accession: parsed, redacted rows and the tally before redaction
 	keyFindNames   = "find/names/v1"    // the parsed cik-lookup-data.txt
 	keyFindQuarter = "find/quarter/v1/" // + "2023Q4": the 13F filers of a quarter
 	keyFindIndex   = "find/index/v1"    // FindManager's built index
+	keyTickers     = "tickers/v1"       // fetch time + company_tickers.json
+	keyFacts       = "facts/v1/"        // + 10-digit CIK: fetch time + compact companyfacts
+	keyDocument    = "doc/v1/"          // + accession + "/" + name: a filing's document, as served
 )
 
 // Freshness rules. Documents inside a filing's folder never change once
@@ -68,6 +72,21 @@ func (c *Client) keepJSON(ctx context.Context, key string, v any) {
 	if b, err := json.Marshal(v); err == nil {
 		c.edgar.Keep(ctx, key, b)
 	}
+}
+
+// stamp returns a cache entry holding data and the time it was fetched.
+func stamp(fetched time.Time, data []byte) []byte {
+	b := make([]byte, 8, 8+len(data))
+	binary.BigEndian.PutUint64(b, uint64(fetched.UnixNano()))
+	return append(b, data...)
+}
+
+// unstamp splits an entry written by stamp; false when it is too short.
+func unstamp(b []byte) (time.Time, []byte, bool) {
+	if len(b) < 8 {
+		return time.Time{}, nil, false
+	}
+	return time.Unix(0, int64(binary.BigEndian.Uint64(b))).UTC(), b[8:], true
 }
 
 // diskCache adapts internal/diskcache to Cache.

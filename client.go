@@ -74,6 +74,7 @@ type Client struct {
 	clock     Clock
 	redaction redactionRule
 	managers  atomic.Pointer[nameindex.Index] // FindManager's index once loaded
+	company   companyState                    // what Companies keeps in memory
 }
 
 // NewClient returns a Client configured by opts. By default it reads EDGAR

@@ -77,10 +77,12 @@
 // # Declines
 //
 // A question without an answer is declined with a [*DeclineError], a normal
-// outcome rather than a failure. Its [Reason] is one of six stable strings,
-// listed in precedence order (when several apply, the first wins):
+// outcome rather than a failure. Its [Reason] is one of eight stable
+// strings, listed in precedence order (when several apply, the first wins):
 // [InvalidArgument], [InvalidPeriod], [UnsupportedRequest], [UnknownCIK],
-// [NoticeOnly], [NotYetFiled]. Branch with errors.Is(err, ErrNotYetFiled)
+// [UnknownConcept], [NoticeOnly], [NotYetFiled], [SectionNotFound]; the
+// company questions ([Client.Companies]) use InvalidArgument, UnknownCIK,
+// UnknownConcept, NotYetFiled and SectionNotFound. Branch with errors.Is(err, ErrNotYetFiled)
 // and friends, or read the reason with errors.As. A [Client.Diff] returns
 // the decline of period A before that of period B.
 //
@@ -91,6 +93,16 @@
 // period. [NewClient] fails with an error matching [ErrNoUserAgent] before
 // anything is sent when a Client that would read EDGAR over HTTP has no
 // plausible User-Agent.
+//
+// # Company data
+//
+// [Client.Companies] asks the same point-in-time questions of any EDGAR
+// filer: [Companies.Search] (names and tickers, current ones),
+// [Companies.Filings] (filings of any form), [Companies.Facts] (annual XBRL
+// values as known on asOf and as first reported, with the filings that
+// reported them) and [Companies.Section] (one Item of a 10-K or 10-Q). A
+// section of a filing made after asOf is declined [NotYetFiled] with nothing
+// of the filing in the answer.
 //
 // # Finding managers
 //
@@ -194,13 +206,19 @@
 // source), which is how a ~100 MB zip of SEC's Form 13F Data Sets arrives.
 // [Client.FindManager] reads through the same layer (findindex.go builds
 // internal/nameindex from internal/ciklookup and internal/fullindex).
-// What every reader shares is written once: CIKs, accession numbers and
-// the 13F form set in internal/edgarid, the compact cache encodings'
-// varints in internal/varint, the errors every reader reports alike in
-// internal/docerr. The capabilities planned next hang off the same Client
-// and share its one access layer, so a process has one rate limiter and
-// one cache whatever it asks: c.Datasets() for SEC's Form 13F Data Sets
-// (every manager at once: Import, Sync, Holders, Holdings, Panel) and
-// c.Companies() for company data (Search, Filings of any form, financial
-// Facts, document Sections).
+// [Client.Companies] reads through it too: companies.go searches EDGAR's
+// ticker file (internal/tickers), company_filings.go lists filings of any
+// form from the same filing list and cache as the 13F questions
+// (filinglist.go keeps every form), company_facts.go answers financial
+// facts from the company facts (internal/companyfacts, cached in its
+// compact form under the filing list's freshness rule) and
+// company_sections.go cuts Items out of 10-K and 10-Q documents
+// (internal/sections). What every reader shares is written once: CIKs,
+// accession numbers and the 13F form set in internal/edgarid, the compact
+// cache encodings' varints in internal/varint, the errors every reader
+// reports alike in internal/docerr. The capability planned next hangs off
+// the same Client and shares its one access layer, so a process has one
+// rate limiter and one cache whatever it asks: c.Datasets() for SEC's Form
+// 13F Data Sets (every manager at once: Import, Sync, Holders, Holdings,
+// Panel).
 package edgar13f

@@ -9,7 +9,8 @@ import (
 // This file holds the vocabulary of the answers: forms, filings, holdings,
 // snapshots and comparisons.
 
-// A Form is an EDGAR submission type. edgar13f handles the four 13F forms.
+// A Form is an EDGAR submission type. The 13F questions handle the four 13F
+// forms; the company questions ([Client.Companies]) any form.
 type Form string
 
 // The 13F submission types. Both kinds of holdings-report amendment are filed
@@ -61,7 +62,7 @@ const (
 // A Citation identifies one EDGAR filing that an answer relies on.
 type Citation struct {
 	Accession  string // accession number as EDGAR prints it, e.g. "0000950123-23-011029"
-	Form       Form   // 13F-HR or 13F-HR/A
+	Form       Form   // 13F-HR or 13F-HR/A in 13F answers; any form (10-K, 10-K/A, ...) in company answers
 	FilingDate Date   // EDGAR's Filing Date; it alone decides visibility
 	URL        string // the filing's EDGAR index page
 }

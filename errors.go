@@ -26,17 +26,25 @@ const (
 	InvalidPeriod Reason = "invalid_period"
 	// UnsupportedRequest: a question Form 13F cannot answer, such as short positions.
 	UnsupportedRequest Reason = "unsupported_request"
-	// UnknownCIK: the CIK had filed no 13F of any kind on or before asOf.
+	// UnknownCIK: the CIK had filed no 13F of any kind on or before asOf
+	// (for a company question: EDGAR has no filing list or company facts
+	// for the CIK).
 	UnknownCIK Reason = "unknown_cik"
+	// UnknownConcept: a financial concept that is no alias and no XBRL tag
+	// the company used in a filing on or before asOf.
+	UnknownConcept Reason = "unknown_concept"
 	// NoticeOnly: only a 13F notice (13F-NT or 13F-NT/A) is visible for the period.
 	NoticeOnly Reason = "notice_only"
 	// NotYetFiled: a known 13F filer with no holdings report for the period visible on asOf.
 	NotYetFiled Reason = "not_yet_filed"
+	// SectionNotFound: a 10-K or 10-Q visible on asOf that has no section
+	// for the Item asked for (or a filing of a form without Items).
+	SectionNotFound Reason = "section_not_found"
 )
 
 // Reasons returns every Reason in precedence order.
 func Reasons() []Reason {
-	return []Reason{InvalidArgument, InvalidPeriod, UnsupportedRequest, UnknownCIK, NoticeOnly, NotYetFiled}
+	return []Reason{InvalidArgument, InvalidPeriod, UnsupportedRequest, UnknownCIK, UnknownConcept, NoticeOnly, NotYetFiled, SectionNotFound}
 }
 
 // Sentinel errors, one per [Reason], for use with [errors.Is]. Every
@@ -48,6 +56,8 @@ var (
 	ErrUnknownCIK         = errors.New("edgar13f: unknown cik")
 	ErrNoticeOnly         = errors.New("edgar13f: notice only")
 	ErrNotYetFiled        = errors.New("edgar13f: not yet filed")
+	ErrUnknownConcept     = errors.New("edgar13f: unknown concept")
+	ErrSectionNotFound    = errors.New("edgar13f: section not found")
 )
 
 func (r Reason) sentinel() error {
@@ -64,6 +74,10 @@ func (r Reason) sentinel() error {
 		return ErrNoticeOnly
 	case NotYetFiled:
 		return ErrNotYetFiled
+	case UnknownConcept:
+		return ErrUnknownConcept
+	case SectionNotFound:
+		return ErrSectionNotFound
 	}
 	return nil
 }

@@ -14,12 +14,12 @@ import (
 // This file reads EDGAR's filing lists (data.sec.gov/submissions) through
 // the Client's access layer, under the filing list's freshness rule.
 
-// listEntry is one 13F filing of a filing list, as cached.
+// listEntry is one filing of a filing list, of any form, as cached.
 type listEntry struct {
 	Accession       string `json:"a"`
 	Form            Form   `json:"f"`
 	FilingDate      Date   `json:"d"`
-	Period          Date   `json:"p"` // zero when the list has no reportDate
+	Period          Date   `json:"p,omitzero"` // zero when the list has no reportDate
 	PrimaryDocument string `json:"doc,omitempty"`
 	Size            int64  `json:"n,omitempty"` // EDGAR's size of the filing, a hint for reading it
 }
@@ -28,20 +28,23 @@ func (e listEntry) listed() listedFiling {
 	return listedFiling{Accession: e.Accession, Form: e.Form, FilingDate: e.FilingDate, Period: e.Period}
 }
 
-// cachedList is a filing list reduced to its 13F entries.
+// cachedList is a filing list: the entity's name, the filings of the
+// recent block (every form: 13F questions and company questions share it)
+// and the older pages.
 type cachedList struct {
 	FetchedAt time.Time          `json:"fetched_at"`
+	Name      string             `json:"name,omitempty"`
 	Entries   []listEntry        `json:"entries"`
 	Pages     []submissions.Page `json:"pages,omitempty"`
 }
 
-// cachedPage is an older page of a filing list reduced to its 13F entries.
+// cachedPage is an older page of a filing list (every form).
 type cachedPage struct {
 	FilingCount int         `json:"n"`
 	Entries     []listEntry `json:"entries"`
 }
 
-// filingIndex holds the 13F entries of one CIK that a query needs.
+// filingIndex holds the 13F entries of one CIK that a 13F query needs.
 type filingIndex struct {
 	entries []listEntry
 }
@@ -64,7 +67,7 @@ func (c *Client) filings(ctx context.Context, cik string, from, asOf Date) (*fil
 	if err != nil {
 		return nil, err
 	}
-	x := &filingIndex{entries: slices.Clone(list.Entries)}
+	x := &filingIndex{entries: only13F(list.Entries)}
 	loaded := make([]bool, len(list.Pages))
 	load := func(want func(p submissions.Page) bool) error {
 		for i, p := range list.Pages {
@@ -76,7 +79,7 @@ func (c *Client) filings(ctx context.Context, cik string, from, asOf Date) (*fil
 				return err
 			}
 			loaded[i] = true
-			x.entries = append(x.entries, entries...)
+			x.entries = append(x.entries, only13F(entries)...)
 		}
 		return nil
 	}
@@ -130,7 +133,7 @@ func (c *Client) filingList(ctx context.Context, cik string, asOf Date) (*cached
 		if err != nil {
 			return nil, &ParseError{Document: url, Err: err}
 		}
-		l := &cachedList{FetchedAt: c.clock.Now(), Entries: entries13F(sl.Recent), Pages: sl.Pages}
+		l := &cachedList{FetchedAt: c.clock.Now(), Name: sl.Name, Entries: listEntries(sl.Recent), Pages: sl.Pages}
 		c.keepJSON(ctx, key, l)
 		return l, nil
 	})
@@ -149,7 +152,7 @@ func (c *Client) cachedList(ctx context.Context, key string, asOf Date) (*cached
 	return &l, true
 }
 
-// page returns the 13F entries of an older filing-list page. Pages hold only
+// page returns the entries of an older filing-list page. Pages hold only
 // past filings, so a cached page is kept as long as its filing count agrees
 // with the main list.
 func (c *Client) page(ctx context.Context, p submissions.Page) ([]listEntry, error) {
@@ -180,7 +183,7 @@ func (c *Client) page(ctx context.Context, p submissions.Page) ([]listEntry, err
 		if err != nil {
 			return nil, &ParseError{Document: url, Err: err}
 		}
-		cp := cachedPage{FilingCount: len(fs), Entries: entries13F(fs)}
+		cp := cachedPage{FilingCount: len(fs), Entries: listEntries(fs)}
 		if cp.FilingCount == p.FilingCount {
 			c.keepJSON(ctx, key, cp)
 		}
@@ -192,15 +195,23 @@ func (c *Client) page(ctx context.Context, p submissions.Page) ([]listEntry, err
 	return v.([]listEntry), nil
 }
 
-// entries13F keeps the 13F filings of a list. Entries with unreadable dates
-// are kept out: they cannot be placed in time, so they cannot be shown.
-func entries13F(fs []submissions.Filing) []listEntry {
+// only13F returns the 13F entries of es, in a new slice.
+func only13F(es []listEntry) []listEntry {
 	var out []listEntry
+	for _, e := range es {
+		if e.Form.is13F() {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// listEntries keeps the filings of a list. Entries with unreadable dates
+// are kept out: they cannot be placed in time, so they cannot be shown.
+func listEntries(fs []submissions.Filing) []listEntry {
+	out := make([]listEntry, 0, len(fs))
 	for _, f := range fs {
 		form := Form(f.Form)
-		if !form.is13F() {
-			continue
-		}
 		filed, ok := parseISODate(f.FilingDate)
 		if !ok {
 			continue

@@ -9,7 +9,12 @@ const (
 	archivesBase    = "https://www.sec.gov/Archives/edgar/data/"
 	cikLookupURL    = "https://www.sec.gov/Archives/edgar/cik-lookup-data.txt"
 	fullIndexBase   = "https://www.sec.gov/Archives/edgar/full-index/"
+	tickersURL      = "https://www.sec.gov/files/company_tickers.json"
+	companyFactsURL = "https://data.sec.gov/api/xbrl/companyfacts/"
 )
+
+// factsURL is the XBRL company facts of a CIK.
+func factsURL(cik string) string { return companyFactsURL + "CIK" + cik10(cik) + ".json" }
 
 // cik10 is a CIK (without leading zeros) as EDGAR writes it in file names.
 func cik10(cik string) string { return strings.Repeat("0", 10-len(cik)) + cik }

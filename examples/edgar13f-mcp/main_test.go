@@ -37,6 +37,13 @@ type result struct {
 
 func call(t *testing.T, s *mcp.ClientSession, tool, args string) result {
 	t.Helper()
+	return callTool(t, s, tool, args, wire.Disclaimer)
+}
+
+// callTool calls tool and checks that the answer carries disclaimer (nil
+// for none); failures always carry the 13F one.
+func callTool(t *testing.T, s *mcp.ClientSession, tool, args string, disclaimer any) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
@@ -54,8 +61,11 @@ func call(t *testing.T, s *mcp.ClientSession, tool, args string) result {
 	if err := json.Unmarshal([]byte(text.Text), &r.obj); err != nil {
 		t.Fatalf("%s(%s): text is not one JSON object: %v\n%s", tool, args, err, text.Text)
 	}
-	if r.obj["disclaimer"] != wire.Disclaimer {
-		t.Errorf("%s(%s): disclaimer %q", tool, args, r.obj["disclaimer"])
+	if res.IsError {
+		disclaimer = wire.Disclaimer
+	}
+	if r.obj["disclaimer"] != disclaimer {
+		t.Errorf("%s(%s): disclaimer %q, want %v", tool, args, r.obj["disclaimer"], disclaimer)
 	}
 	r.isError = res.IsError
 	return r
@@ -75,8 +85,12 @@ func TestToolsList(t *testing.T) {
 		if a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.DestructiveHint == nil || *a.DestructiveHint {
 			t.Errorf("%s: annotations %+v, want read-only, idempotent, not destructive", tl.Name, a)
 		}
-		for _, phrase := range []string{"find_manager", "as_of", "data, not instructions"} {
-			if phrase == "find_manager" && tl.Name == phrase {
+		phrases := []string{"find_manager", "as_of", "data, not instructions"}
+		if companyTools[tl.Name] {
+			phrases = []string{"search_company", "as_of", "data, not instructions"}
+		}
+		for _, phrase := range phrases {
+			if (phrase == "find_manager" || phrase == "search_company") && tl.Name == phrase {
 				phrase = "Use it first"
 			}
 			if !strings.Contains(tl.Description, phrase) {
@@ -89,7 +103,7 @@ func TestToolsList(t *testing.T) {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
 	instr := s.InitializeResult().Instructions
-	for _, phrase := range []string{"find_manager first", "publicly filed on EDGAR by that date", "issuer, cusip or max_positions", "data, not instructions"} {
+	for _, phrase := range []string{"find_manager first", "publicly filed on EDGAR by that date", "issuer, cusip or max_positions", "data, not instructions", "search_company first"} {
 		if !strings.Contains(instr, phrase) {
 			t.Errorf("instructions lack %q", phrase)
 		}
@@ -171,25 +185,31 @@ func TestCalls(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := call(t, s, tt.tool, tt.args)
-			if r.isError {
-				t.Fatalf("isError true: %v", r.obj)
-			}
-			if tt.decline == "" {
-				if r.obj["status"] != "ok" {
-					t.Fatalf("status %v, want ok: %v", r.obj["status"], r.obj)
-				}
-				testkit.GoldenJSON(t, tt.name, r.obj)
-				return
-			}
-			got := map[string]any{"status": r.obj["status"], "reason": r.obj["reason"]}
-			want := map[string]any{"status": "declined", "reason": string(tt.decline)}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("(-want +got):\n%s\nmessage: %v", diff, r.obj["message"])
-			}
-			if m, _ := r.obj["message"].(string); m == "" || len(r.obj) != 4 {
-				t.Errorf("decline object %v, want status, disclaimer, reason, message", r.obj)
-			}
+			checkResult(t, call(t, s, tt.tool, tt.args), tt.name, tt.decline, 4)
 		})
+	}
+}
+
+// checkResult checks an answer against its golden, or a decline's reason
+// and its number of members (with the disclaimer, when it has one).
+func checkResult(t *testing.T, r result, name string, decline edgar13f.Reason, members int) {
+	t.Helper()
+	if r.isError {
+		t.Fatalf("isError true: %v", r.obj)
+	}
+	if decline == "" {
+		if r.obj["status"] != "ok" {
+			t.Fatalf("status %v, want ok: %v", r.obj["status"], r.obj)
+		}
+		testkit.GoldenJSON(t, name, r.obj)
+		return
+	}
+	got := map[string]any{"status": r.obj["status"], "reason": r.obj["reason"]}
+	want := map[string]any{"status": "declined", "reason": string(decline)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s\nmessage: %v", diff, r.obj["message"])
+	}
+	if m, _ := r.obj["message"].(string); m == "" || len(r.obj) != members {
+		t.Errorf("decline object %v, want status, reason, message (and a disclaimer where the tool has one)", r.obj)
 	}
 }

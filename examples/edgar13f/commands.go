@@ -30,9 +30,9 @@ var commands = []command{
 		run:      runFind,
 	},
 	{
-		name: "filings", args: "CIK", positional: 1,
+		name: "13f-filings", args: "CIK", positional: 1,
 		about:    "List the 13F filings (13F-HR, 13F-HR/A, 13F-NT, 13F-NT/A) a manager had made by --as-of.",
-		examples: "  edgar13f filings 1067983 --as-of 2024-05-15\n  edgar13f filings 1067983 --period 2023-09-30 --format csv\n",
+		examples: "  edgar13f 13f-filings 1067983 --as-of 2024-05-15\n  edgar13f 13f-filings 1067983 --period 2023-09-30 --format csv\n",
 		flags: func(fs *flag.FlagSet, o *opts) {
 			fs.StringVar(&o.period, "period", "", "only filings for this period of report")
 		},

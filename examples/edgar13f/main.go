@@ -1,10 +1,13 @@
-// Command edgar13f answers point-in-time questions about SEC Form 13F
-// filings from the command line: which filings a manager had made by a
-// date, what it held for a quarter as known on a date, how two quarters
-// compare, and which CIK a name belongs to.
+// Command edgar13f answers point-in-time questions about SEC EDGAR filings
+// from the command line: which 13F filings a manager had made by a date,
+// what it held for a quarter as known on a date, how two quarters compare,
+// and which CIK a name belongs to; and for any company, its filings of any
+// form, its annual financial facts as known on a date, and the Item
+// sections of its 10-K and 10-Q reports.
 //
 //	edgar13f find berkshire hathaway
 //	edgar13f holdings 1067983 --period 2023-09-30 --as-of 2024-05-15 --top 10
+//	edgar13f facts 320193 revenue --as-of 2010-01-25
 //
 // Exit codes: 0 answer, 1 failure (EDGAR unreachable, no User-Agent, ...),
 // 2 usage error, 3 declined (the answer is a decline; its reason is printed).
@@ -42,13 +45,19 @@ func main() {
 	os.Exit(code)
 }
 
-const usage = `edgar13f answers questions about SEC Form 13F holdings as EDGAR knew them on a date.
+const usage = `edgar13f answers questions about SEC EDGAR filings as EDGAR knew them on a date.
 
 Usage:
-  edgar13f find NAME...        find a manager's CIK by name
-  edgar13f filings CIK         list the 13F filings made by --as-of
-  edgar13f holdings CIK        holdings for --period as known on --as-of
+  edgar13f find NAME...        find a 13F manager's CIK by name
+  edgar13f 13f-filings CIK     list the 13F filings made by --as-of
+  edgar13f holdings CIK        13F holdings for --period as known on --as-of
   edgar13f diff CIK            compare --period-a with --period-b as known on --as-of
+
+  edgar13f company NAME...     find a company's CIK by name or ticker
+  edgar13f filings CIK         list filings of any form made by --as-of
+  edgar13f facts CIK CONCEPT   annual financial facts as known on --as-of
+  edgar13f section CIK ACCESSION ITEM
+                               one Item of a 10-K or 10-Q filed by --as-of
 
 Run "edgar13f COMMAND --help" for a command's flags and examples,
 "edgar13f --version" for the version.
@@ -60,6 +69,7 @@ type command struct {
 	name, args, about, examples string
 	positional                  int      // required positional arguments; -1 for one or more
 	required                    []string // required flags
+	disclaimer                  *string  // carried by a JSON decline; nil means the 13F one
 	flags                       func(*flag.FlagSet, *opts)
 	run                         func(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error)
 }
@@ -70,7 +80,8 @@ type opts struct {
 	issuer, format                    string
 	userAgent, cacheDir, fixture, url string
 	cusips                            cusipList
-	top, limit                        int
+	top, limit, years, maxChars       int
+	form                              string
 	noRedact                          bool
 	set                               map[string]bool // the flags given
 	progress                          io.Writer       // stderr on a terminal, else nil
@@ -199,7 +210,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return usageError(errors.New(d.Message))
 	} else if ok {
 		if o.format == "json" || !table && o.format == "" {
-			_ = wire.WriteDecline(stdout, d)
+			disclaimer := wire.Disclaimer
+			if cmd.disclaimer != nil {
+				disclaimer = *cmd.disclaimer
+			}
+			_ = wire.WriteDeclineWith(stdout, d, disclaimer)
 		}
 		fmt.Fprintf(stderr, "edgar13f: declined (%s): %s\n", d.Reason, d.Message)
 		return exitDeclined

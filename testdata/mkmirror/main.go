@@ -67,6 +67,7 @@ func (g *gen) run() error {
 		g.singleFilings,
 		g.buffett,
 		g.company,
+		g.companyLists,
 		g.tenK,
 		g.synthetic,
 		g.documents,

@@ -268,14 +268,10 @@ func WriteDiff(w io.Writer, c *edgar13f.Comparison, autoLimited bool) error {
 	return o.done()
 }
 
-// WriteDecline writes the answer for a declined question.
+// WriteDecline writes the answer for a declined question, with the 13F
+// disclaimer.
 func WriteDecline(w io.Writer, d *edgar13f.DeclineError) error {
-	o := newWriter(w)
-	o.head("declined")
-	o.str("reason", string(d.Reason))
-	o.str("message", d.Message)
-	o.close()
-	return o.done()
+	return WriteDeclineWith(w, d, Disclaimer)
 }
 
 // WriteError writes the object sent with isError for a failure that is

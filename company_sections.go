@@ -1,0 +1,219 @@
+package edgar13f
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/edgar13f/edgar13f/internal/edgarid"
+	"github.com/edgar13f/edgar13f/internal/sections"
+)
+
+// This file answers Companies.Section: the filing found in the filing list
+// (filinglist.go), its primary document read through the access layer and
+// cut into Items by internal/sections.
+
+// A Section is the answer of [Companies.Section]: the text of one Item of a
+// 10-K or 10-Q.
+type Section struct {
+	CIK    string   // without leading zeros
+	Filing Citation // the filing the text comes from
+	Item   string   // as the library writes it: "1A" in a 10-K, "II-1A" in a 10-Q
+	Title  string   // the heading's title as in the document ("Risk Factors"); "" when it has none
+	// Text runs from the Item's heading to the next Item heading, lines
+	// separated by "\n", cut to the character limit.
+	Text      string
+	Truncated bool   // Text was cut to the limit
+	Chars     int    // length of the whole section in characters
+	SourceURL string // the primary document the text was read from
+}
+
+// Section returns the text of one Item of the 10-K or 10-Q filing
+// accession of cik, if EDGAR had accepted it by asOf.
+//
+// item is written as people write it: "1A", "Item 7", "item 7a" for a
+// 10-K; Part-qualified for a 10-Q ("I-2", "II-1A", "Part II, Item 1A"; the
+// Part may be left out when only one Part has the number, as for "1A").
+// accession is dashed ("0000320193-24-000123") or its 18 digits.
+//
+// The filing is looked up in the CIK's filing list (every page). A filing
+// filed after asOf, or one the list does not hold, is declined with
+// [NotYetFiled], and the decline says nothing of it: not its date, form or
+// text. The primary document the list names is read once and cached forever
+// (a filing's documents never change). HTML becomes text: the inline-XBRL
+// header is dropped, table rows become "a | b | c" lines, running page
+// headers and footers are removed. A section runs from its Item heading to
+// the next one; table-of-contents lines and cross-references ("see Item
+// 1A") are never taken for headings, and when an Item has several candidate
+// headings the longest span wins.
+//
+// Options: [MaxChars] (1 to [MaxSectionChars], default
+// [DefaultSectionChars]). The item is checked before anything is read: an
+// item that is an Item of neither a 10-K nor a 10-Q declines with
+// [InvalidArgument]; once the filing is known to be visible, an item that
+// is not one of its form's Items does too. It declines with [UnknownCIK]
+// (no filing list for the CIK), [NotYetFiled] (above) or [SectionNotFound]
+// (a filing of a form without Items, or a document with no heading for the
+// Item; the message says when the document maps Items to pages in a
+// cross-reference index instead of headings).
+func (cs *Companies) Section(ctx context.Context, cik, accession, item string, asOf Date, opts ...CompanyOption) (*Section, error) {
+	o, id, err := companyQuery("Section", opts, cik, asOf, false, false, false, true)
+	if err != nil {
+		return nil, err
+	}
+	acc, ok := parseAccession(accession)
+	if !ok {
+		return nil, declinef(InvalidArgument, "accession %q must be 0000000000-00-000000 or its 18 digits", accession)
+	}
+	maxChars, err := checkRange("MaxChars", o.maxChars, o.maxCharsSet, 1, MaxSectionChars, DefaultSectionChars)
+	if err != nil {
+		return nil, err
+	}
+	// The item must name an Item of some periodic report before anything is
+	// read; whether it fits the filing's form is told only once the filing
+	// is known to be visible (else the decline would hint at its form).
+	_, errK := sections.ParseItem("10-K", item)
+	_, errQ := sections.ParseItem("10-Q", item)
+	if errK != nil && errQ != nil {
+		return nil, declinef(InvalidArgument, "item %q is no Item of a 10-K or a 10-Q (write it as \"1A\", \"Item 7\" or, for a 10-Q, \"II-1A\")", item)
+	}
+
+	e, err := cs.c.findFiling(ctx, id, acc, asOf)
+	if err != nil {
+		return nil, err
+	}
+	cite := Citation{Accession: e.Accession, Form: e.Form, FilingDate: e.FilingDate, URL: indexURL(id, e.Accession)}
+	form := string(e.Form)
+	if sections.FormKind(form) == sections.Unsupported {
+		return nil, declinef(SectionNotFound, "filing %s is a %s; sections exist only for 10-K and 10-Q reports", e.Accession, form)
+	}
+	it, err := sections.ParseItem(form, item)
+	if err != nil {
+		return nil, declinef(InvalidArgument, "item %q for the %s %s: %s", item, form, e.Accession, sectionsDetail(err))
+	}
+	if e.PrimaryDocument == "" || strings.ContainsAny(e.PrimaryDocument, "\\?#") || strings.Contains(e.PrimaryDocument, "..") {
+		return nil, &ParseError{Accession: e.Accession, Document: submissionsURL(id), Err: fmt.Errorf("the filing list names no usable primary document (%q)", e.PrimaryDocument)}
+	}
+	url := folderURL(id, e.Accession) + e.PrimaryDocument
+	doc, err := cs.c.filingDocument(ctx, e.Accession, e.PrimaryDocument, url)
+	if err != nil {
+		return nil, err
+	}
+	parsed, err := sections.Parse(form, doc)
+	if err != nil {
+		return nil, declinef(SectionNotFound, "filing %s: %s", e.Accession, sectionsDetail(err))
+	}
+	s, err := parsed.Section(it, maxChars)
+	var nf *sections.NotFoundError
+	switch {
+	case errors.As(err, &nf):
+		return nil, declinef(SectionNotFound, "%s", notFoundMessage(e, nf))
+	case err != nil:
+		return nil, declinef(InvalidArgument, "%s", sectionsDetail(err))
+	}
+	return &Section{
+		CIK: id, Filing: cite, Item: s.Item.String(), Title: s.Title,
+		Text: s.Text, Truncated: s.Truncated, Chars: s.Chars, SourceURL: url,
+	}, nil
+}
+
+// sectionsDetail is the message of an internal/sections error without its
+// package prefix.
+func sectionsDetail(err error) string {
+	return strings.TrimPrefix(err.Error(), "sections: ")
+}
+
+// notFoundMessage explains a missing section.
+func notFoundMessage(e listEntry, nf *sections.NotFoundError) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the %s %s has no section for Item %s", e.Form, e.Accession, nf.Item)
+	switch nf.Reason {
+	case sections.ReasonCrossReference:
+		b.WriteString(": its body has no Item headings; it maps Items to pages in a cross-reference index instead")
+		if nf.Pages != "" {
+			fmt.Fprintf(&b, " (Item %s: pages %s)", nf.Item, nf.Pages)
+		}
+	case sections.ReasonNoHeadings:
+		b.WriteString(": the document has no Item headings")
+	default:
+		if len(nf.Found) > 0 {
+			items := make([]string, len(nf.Found))
+			for i, it := range nf.Found {
+				items[i] = it.String()
+			}
+			fmt.Fprintf(&b, "; it has Items %s", strings.Join(items, ", "))
+		}
+	}
+	return b.String()
+}
+
+// parseAccession reads a dashed accession number or its 18 digits and
+// returns it dashed.
+func parseAccession(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if len(s) == 18 && !strings.Contains(s, "-") {
+		s = s[:10] + "-" + s[10:12] + "-" + s[12:]
+	}
+	return s, edgarid.IsAccession(s)
+}
+
+// findFiling returns the entry of accession in cik's filing list if it was
+// filed on or before asOf. Every page that can hold a filing visible on
+// asOf is searched. A filing not visible and one not listed are declined
+// alike, naming only what the caller gave.
+func (c *Client) findFiling(ctx context.Context, cik, accession string, asOf Date) (listEntry, error) {
+	notYet := declinef(NotYetFiled, "CIK %s had filed no filing %s on or before %s", cik, accession, asOf)
+	list, err := c.filingList(ctx, cik, asOf)
+	if err != nil {
+		return listEntry{}, err
+	}
+	find := func(es []listEntry) (listEntry, bool) {
+		for _, e := range es {
+			if e.Accession == accession && visibleOn(e.FilingDate, asOf) {
+				return e, true
+			}
+		}
+		return listEntry{}, false
+	}
+	if e, ok := find(list.Entries); ok {
+		return e, nil
+	}
+	for _, p := range list.Pages {
+		if from, ok := parseISODate(p.FilingFrom); ok && !visibleOn(from, asOf) {
+			continue
+		}
+		entries, err := c.page(ctx, p)
+		if err != nil {
+			return listEntry{}, err
+		}
+		if e, ok := find(entries); ok {
+			return e, nil
+		}
+	}
+	return listEntry{}, notYet
+}
+
+// filingDocument returns a document of a filing, from the cache (documents
+// never change once accepted) or from EDGAR.
+func (c *Client) filingDocument(ctx context.Context, accession, name, url string) ([]byte, error) {
+	key := keyDocument + accession + "/" + name
+	if b, ok := c.edgar.Cached(ctx, key); ok {
+		return b, nil
+	}
+	v, err := c.edgar.Shared(ctx, key, func() (any, error) {
+		if b, ok := c.edgar.Cached(ctx, key); ok {
+			return b, nil
+		}
+		b, err := c.edgar.Fetch(ctx, url)
+		if err != nil {
+			return nil, err
+		}
+		c.edgar.Keep(ctx, key, b)
+		return b, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.([]byte), nil
+}

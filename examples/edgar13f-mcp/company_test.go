@@ -1,0 +1,89 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/examples/internal/testkit"
+	"github.com/edgar13f/edgar13f/examples/internal/wire"
+)
+
+// companyTools are the company data tools; only get_financial_facts
+// carries a disclaimer, its own.
+var companyTools = map[string]bool{"search_company": true, "list_filings": true, "get_financial_facts": true, "get_filing_section": true}
+
+// callCompany calls a company tool and checks the disclaimer it carries.
+func callCompany(t *testing.T, s *mcp.ClientSession, tool, args string) result {
+	t.Helper()
+	if tool == "get_financial_facts" {
+		return callTool(t, s, tool, args, wire.FactsDisclaimer)
+	}
+	return callTool(t, s, tool, args, nil)
+}
+
+func TestCompanyCalls(t *testing.T) {
+	s := testkit.Connect(t, command(t, "EDGAR13F_FIXTURE_DIR="+mirror))
+	const apple, tenK = `"cik":"320193"`, `"accession":"0000320193-24-000123"`
+	ia := edgar13f.InvalidArgument
+	tests := []struct {
+		name, tool, args string
+		decline          edgar13f.Reason
+	}{
+		// Answers.
+		{"company_search_apple", "search_company", `{"name":"apple","limit":3}`, ""},
+		{"company_search_ticker", "search_company", `{"name":"brk.b"}`, ""},
+		{"company_search_none", "search_company", `{"name":"zzqxj no such company"}`, ""},
+		{"company_filings_10k", "list_filings", `{` + apple + `,"as_of":"2024-11-01","form_type":"10-K","limit":3}`, ""},
+		{"company_filings_older_page", "list_filings", `{"cik":"0000320193","as_of":"2010-06-01","limit":4}`, ""},
+		{"company_facts_restated", "get_financial_facts", `{` + apple + `,"concept":"revenue","as_of":"2010-01-25","years":2}`, ""},
+		{"company_facts_first_reported", "get_financial_facts", `{` + apple + `,"concept":"revenue","as_of":"2010-01-24","years":2}`, ""},
+		{"company_facts_eps", "get_financial_facts", `{"cik":"1045810","concept":"eps_diluted","as_of":"2024-03-01","years":2}`, ""},
+		{"company_facts_none_yet", "get_financial_facts", `{` + apple + `,"concept":"net_income","as_of":"2009-01-01"}`, ""},
+		{"company_section_1a", "get_filing_section", `{` + apple + `,` + tenK + `,"item":"1A","as_of":"2024-11-01","max_chars":400}`, ""},
+		{"company_section_nvidia_7", "get_filing_section", `{"cik":"1045810","accession":"000104581025000023","item":"Item 7","as_of":"2025-03-01","max_chars":300}`, ""},
+		// Declines.
+		{"section_not_yet_filed", "get_filing_section", `{` + apple + `,` + tenK + `,"item":"1A","as_of":"2024-10-31"}`, edgar13f.NotYetFiled},
+		{"section_not_found_8k", "get_filing_section", `{` + apple + `,"accession":"0000320193-24-000120","item":"1A","as_of":"2025-01-01"}`, edgar13f.SectionNotFound},
+		{"section_bad_item", "get_filing_section", `{` + apple + `,` + tenK + `,"item":"99","as_of":"2025-01-01"}`, ia},
+		{"section_10q_item_future", "get_filing_section", `{` + apple + `,` + tenK + `,"item":"II-1A","as_of":"2024-10-31"}`, edgar13f.NotYetFiled},
+		{"section_max_chars_string", "get_filing_section", `{` + apple + `,` + tenK + `,"item":"1A","as_of":"2025-01-01","max_chars":"300"}`, ia},
+		{"section_max_chars_range", "get_filing_section", `{` + apple + `,` + tenK + `,"item":"1A","as_of":"2025-01-01","max_chars":100001}`, ia},
+		{"section_bad_accession", "get_filing_section", `{` + apple + `,"accession":"0000320193-24-00012","item":"1A","as_of":"2025-01-01"}`, ia},
+		{"section_unknown_cik", "get_filing_section", `{"cik":"1234567",` + tenK + `,"item":"1A","as_of":"2025-01-01"}`, edgar13f.UnknownCIK},
+		{"facts_unknown_concept", "get_financial_facts", `{` + apple + `,"concept":"no_such_concept","as_of":"2024-01-01"}`, edgar13f.UnknownConcept},
+		{"facts_unknown_cik", "get_financial_facts", `{"cik":"1067983","concept":"revenue","as_of":"2024-01-01"}`, edgar13f.UnknownCIK},
+		{"facts_years_float", "get_financial_facts", `{` + apple + `,"concept":"revenue","as_of":"2024-01-01","years":1.0}`, ia},
+		{"facts_years_range", "get_financial_facts", `{` + apple + `,"concept":"revenue","as_of":"2024-01-01","years":31}`, ia},
+		{"facts_missing_as_of", "get_financial_facts", `{` + apple + `,"concept":"revenue"}`, ia},
+		{"facts_bad_cik_unknown_concept", "get_financial_facts", `{"cik":"32019a","concept":"no_such_concept","as_of":"2024-01-01"}`, ia},
+		{"filings_cik_number", "list_filings", `{"cik":320193,"as_of":"2024-01-01"}`, ia},
+		{"filings_limit_true", "list_filings", `{` + apple + `,"as_of":"2024-01-01","limit":true}`, ia},
+		{"filings_limit_range", "list_filings", `{` + apple + `,"as_of":"2024-01-01","limit":101}`, ia},
+		{"filings_form_number", "list_filings", `{` + apple + `,"as_of":"2024-01-01","form_type":10}`, ia},
+		{"filings_unknown_argument", "list_filings", `{` + apple + `,"as_of":"2024-01-01","period":"2023-12-31"}`, ia},
+		{"filings_unknown_cik", "list_filings", `{"cik":"1234567","as_of":"2024-01-01"}`, edgar13f.UnknownCIK},
+		{"search_empty", "search_company", `{"name":""}`, ia},
+		{"search_limit_string", "search_company", `{"name":"apple","limit":"3"}`, ia},
+		{"search_as_of", "search_company", `{"name":"apple","as_of":"2024-01-01"}`, ia},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := callCompany(t, s, tt.tool, tt.args)
+			members := 3
+			if tt.tool == "get_financial_facts" {
+				members = 4
+			}
+			checkResult(t, r, tt.name, tt.decline, members)
+			if tt.decline == edgar13f.NotYetFiled {
+				for _, leak := range []string{"2024-11-01", "10-K", "Risk"} {
+					if strings.Contains(r.obj["message"].(string), leak) {
+						t.Errorf("not_yet_filed message %q tells %q of the filing", r.obj["message"], leak)
+					}
+				}
+			}
+		})
+	}
+}
