@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/edgar13f/edgar13f/internal/edgarid"
 )
 
 // Annual durations span this many days (end minus start), inclusive.
@@ -312,24 +314,17 @@ func appendStr(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-// parseCIK reads cik given as a JSON number or a string of digits.
+// parseCIK reads cik given as a JSON number or a string of digits and
+// returns its ten-digit form.
 func parseCIK(raw []byte) (string, bool) {
 	if len(raw) >= 2 && raw[0] == '"' {
 		u, err := unquote(raw)
 		if err != nil {
 			return "", false
 		}
-		raw = []byte(strings.TrimSpace(u))
+		return edgarid.CIK10(strings.TrimSpace(u))
 	}
-	if len(raw) == 0 || len(raw) > 10 {
-		return "", false
-	}
-	for _, c := range raw {
-		if c < '0' || c > '9' {
-			return "", false
-		}
-	}
-	return strings.Repeat("0", 10-len(raw)) + string(raw), true
+	return edgarid.CIK10(raw)
 }
 
 // isNumber reports whether b is a JSON number.

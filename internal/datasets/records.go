@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/edgar13f/edgar13f/internal/edgarid"
 )
 
 // A Filing is one submission of a window: its SUBMISSION row joined with
@@ -45,7 +47,7 @@ func (a *Archive) Filings() ([]Filing, error) {
 		f := t.Fields()
 		var s Filing
 		s.Accession = string(trim(f[0]))
-		if !validAccession(s.Accession) {
+		if !edgarid.IsAccession(s.Accession) {
 			return nil, t.errorf("malformed ACCESSION_NUMBER %q", f[0])
 		}
 		if _, dup := index[s.Accession]; dup {
@@ -161,19 +163,6 @@ func (a *Archive) joinSummaries(out []Filing, index map[string]int) error {
 func flag(b []byte) bool {
 	b = trim(b)
 	return len(b) > 0 && (b[0] == 'Y' || b[0] == 'y' || b[0] == 't' || b[0] == 'T' || b[0] == '1')
-}
-
-// validAccession checks the 10-2-6 digit form "0000950123-25-008361".
-func validAccession(s string) bool {
-	if len(s) != 20 || s[10] != '-' || s[13] != '-' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if i != 10 && i != 13 && (s[i] < '0' || s[i] > '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // An InfoRow is one INFOTABLE row, normalised to the per-manager XML form.
