@@ -33,6 +33,8 @@ import (
 	"hash/crc32"
 	"strings"
 	"time"
+
+	"github.com/edgar13f/edgar13f/internal/varint"
 )
 
 // A Day is a calendar date, counted in days since 1970-01-01. The zero Day
@@ -199,29 +201,29 @@ func Load(data []byte) (*Facts, error) {
 		return nil, errCorrupt
 	}
 	f := &Facts{data: string(data)}
-	r := reader{s: f.data[:len(data)-4], off: len(magic) + 1}
-	f.CIK = r.str()
-	f.EntityName = r.str()
-	nf := r.count(4)
+	r := varint.NewReader(f.data[len(magic)+1 : len(data)-4])
+	f.CIK = r.String()
+	f.EntityName = r.String()
+	nf := readCount(&r, 4)
 	f.filings = make([]filing, 0, nf)
 	for range nf {
-		f.filings = append(f.filings, filing{accn: r.str(), form: r.str(), filed: r.day(), fyEnd: r.day()})
+		f.filings = append(f.filings, filing{accn: r.String(), form: r.String(), filed: readDay(&r), fyEnd: readDay(&r)})
 	}
-	nt := r.count(4)
+	nt := readCount(&r, 4)
 	f.tags = make([]tag, 0, nt)
 	units := make([]unit, 0, nt+nt/4) // every tag's units, in one array; most tags have one
 	ends := make([]int, 0, nt)
 	for range nt {
-		f.tags = append(f.tags, tag{taxonomy: r.str(), name: r.str(), firstFiled: r.day()})
-		nu := r.count(4)
+		f.tags = append(f.tags, tag{taxonomy: r.String(), name: r.String(), firstFiled: readDay(&r)})
+		nu := readCount(&r, 4)
 		for range nu {
-			u := unit{name: r.str(), firstFiled: r.day(), n: r.count(4)}
-			u.block = r.str()
+			u := unit{name: r.String(), firstFiled: readDay(&r), n: readCount(&r, 4)}
+			u.block = r.String()
 			units = append(units, u)
 		}
 		ends = append(ends, len(units))
 	}
-	if r.err != nil || r.off != len(r.s) {
+	if r.Failed() || r.Len() != 0 {
 		return nil, errCorrupt
 	}
 	start := 0
@@ -235,10 +237,10 @@ func Load(data []byte) (*Facts, error) {
 // facts decodes the kept facts of u. The checksum was verified by Load, so
 // a decoding error means a bug; it is reported, not ignored.
 func (f *Facts) facts(u *unit) ([]fact, error) {
-	r := reader{s: u.block}
+	r := varint.NewReader(u.block)
 	out := make([]fact, 0, u.n)
 	for range u.n {
-		x := fact{filing: int(r.uint()), start: r.day(), end: r.day(), val: r.str()}
+		x := fact{filing: int(r.Uvarint()), start: readDay(&r), end: readDay(&r), val: r.String()}
 		if x.start > 0 {
 			x.start--
 		}
@@ -247,7 +249,7 @@ func (f *Facts) facts(u *unit) ([]fact, error) {
 		}
 		out = append(out, x)
 	}
-	if r.err != nil || r.off != len(u.block) {
+	if r.Failed() || r.Len() != 0 {
 		return nil, errCorrupt
 	}
 	return out, nil
@@ -271,64 +273,22 @@ func (f *Facts) lookup(taxonomy, name string) *tag {
 	return nil
 }
 
-// reader reads the encoding; the first error sticks and yields zero values.
-type reader struct {
-	s   string
-	off int
-	err error
-}
-
-// uint reads a uvarint, as encoding/binary writes it.
-func (r *reader) uint() uint64 {
-	if r.err != nil {
-		return 0
-	}
-	var v uint64
-	for shift := 0; shift < 64; shift += 7 {
-		if r.off >= len(r.s) {
-			break
-		}
-		c := r.s[r.off]
-		r.off++
-		if c < 0x80 {
-			if shift == 63 && c > 1 {
-				break
-			}
-			return v | uint64(c)<<shift
-		}
-		v |= uint64(c&0x7f) << shift
-	}
-	r.err = errCorrupt
-	return 0
-}
-
-func (r *reader) day() Day {
-	v := r.uint()
+// readDay reads a day written as a uvarint.
+func readDay(r *varint.Reader[string]) Day {
+	v := r.Uvarint()
 	if v > 1<<30 {
-		r.err = errCorrupt
+		r.Fail()
 		return 0
 	}
 	return Day(v)
 }
 
-// count reads a count of items that take at least min bytes each.
-func (r *reader) count(min int) int {
-	v := r.uint()
-	if v > uint64(len(r.s)-r.off)/uint64(min) {
-		r.err = errCorrupt
+// readCount reads a count of items that take at least min bytes each.
+func readCount(r *varint.Reader[string], min int) int {
+	v := r.Uvarint()
+	if v > uint64(r.Len())/uint64(min) {
+		r.Fail()
 		return 0
 	}
 	return int(v)
-}
-
-// str reads a length-prefixed string: a part of r.s, not a copy.
-func (r *reader) str() string {
-	n := r.uint()
-	if r.err != nil || n > uint64(len(r.s)-r.off) {
-		r.err = errCorrupt
-		return ""
-	}
-	s := r.s[r.off : r.off+int(n)]
-	r.off += int(n)
-	return s
 }

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/edgar13f/edgar13f/internal/edgarid"
+	"github.com/edgar13f/edgar13f/internal/varint"
 )
 
 // Annual durations span this many days (end minus start), inclusive.
@@ -272,16 +273,16 @@ func (d *decoder) encode() []byte {
 	b := make([]byte, 0, size)
 	b = append(b, magic...)
 	b = append(b, version)
-	b = appendStr(b, d.cik)
-	b = appendStr(b, d.entityName)
+	b = varint.AppendString(b, d.cik)
+	b = varint.AppendString(b, d.entityName)
 	b = binary.AppendUvarint(b, uint64(len(d.filings)))
 	for _, f := range d.filings {
 		fy := f.maxDur
 		if fy == 0 {
 			fy = f.maxInst
 		}
-		b = appendStr(b, f.accn)
-		b = appendStr(b, f.form)
+		b = varint.AppendString(b, f.accn)
+		b = varint.AppendString(b, f.form)
 		b = binary.AppendUvarint(b, uint64(f.filed))
 		b = binary.AppendUvarint(b, uint64(fy))
 	}
@@ -293,13 +294,13 @@ func (d *decoder) encode() []byte {
 	})
 	b = binary.AppendUvarint(b, uint64(len(d.tags)))
 	for _, t := range d.tags {
-		b = appendStr(b, t.taxonomy)
-		b = appendStr(b, t.name)
+		b = varint.AppendString(b, t.taxonomy)
+		b = varint.AppendString(b, t.name)
 		b = binary.AppendUvarint(b, uint64(t.firstFiled))
 		slices.SortFunc(t.units, func(a, b *unitBuild) int { return strings.Compare(a.name, b.name) })
 		b = binary.AppendUvarint(b, uint64(len(t.units)))
 		for _, u := range t.units {
-			b = appendStr(b, u.name)
+			b = varint.AppendString(b, u.name)
 			b = binary.AppendUvarint(b, uint64(u.firstFiled))
 			b = binary.AppendUvarint(b, uint64(u.n))
 			b = binary.AppendUvarint(b, uint64(len(u.block)))
@@ -307,11 +308,6 @@ func (d *decoder) encode() []byte {
 		}
 	}
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
-}
-
-func appendStr(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
 }
 
 // parseCIK reads cik given as a JSON number or a string of digits and
