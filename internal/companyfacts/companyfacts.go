@@ -34,86 +34,24 @@ import (
 	"strings"
 	"time"
 
+	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/varint"
 )
 
 // A Day is a calendar date, counted in days since 1970-01-01. The zero Day
 // means "none" where a field says so (a fact with no start is an instant).
-type Day int32
+type Day = civil.Day
 
 // DayOf returns the Day of a calendar date.
-func DayOf(year int, month time.Month, day int) Day {
-	return Day(time.Date(year, month, day, 0, 0, 0, 0, time.UTC).Unix() / 86400)
-}
+func DayOf(year int, month time.Month, day int) Day { return civil.DayOf(year, month, day) }
 
-// ParseDay parses "YYYY-MM-DD".
+// ParseDay parses "YYYY-MM-DD" (years 1000 to 9999; the date must exist).
 func ParseDay(s string) (Day, error) {
-	d, ok := parseDay([]byte(s))
+	d, ok := civil.ParseISO(s)
 	if !ok {
 		return 0, fmt.Errorf("companyfacts: %q is not a YYYY-MM-DD date", s)
 	}
 	return d, nil
-}
-
-// Date returns the calendar date of d.
-func (d Day) Date() (year int, month time.Month, day int) {
-	return time.Unix(int64(d)*86400, 0).UTC().Date()
-}
-
-// String returns d as "YYYY-MM-DD".
-func (d Day) String() string {
-	y, m, dd := d.Date()
-	return fmt.Sprintf("%04d-%02d-%02d", y, int(m), dd)
-}
-
-// parseDay parses "YYYY-MM-DD" without allocating. It accepts years 1000 to
-// 9999 and rejects dates that do not exist.
-func parseDay(b []byte) (Day, bool) {
-	if len(b) != 10 || b[4] != '-' || b[7] != '-' {
-		return 0, false
-	}
-	n := func(s []byte) int {
-		v := 0
-		for _, c := range s {
-			if c < '0' || c > '9' {
-				return -1
-			}
-			v = v*10 + int(c-'0')
-		}
-		return v
-	}
-	y, m, d := n(b[0:4]), n(b[5:7]), n(b[8:10])
-	if y < 1000 || m < 1 || m > 12 || d < 1 || d > daysIn(y, m) {
-		return 0, false
-	}
-	return daysFromCivil(y, m, d), true
-}
-
-func daysIn(y, m int) int {
-	switch m {
-	case 2:
-		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
-}
-
-// daysFromCivil is the proleptic Gregorian day count of Howard Hinnant's
-// "days_from_civil".
-func daysFromCivil(y, m, d int) Day {
-	if m <= 2 {
-		y--
-	}
-	era := y / 400
-	yoe := y - era*400
-	mp := (m + 9) % 12
-	doy := (153*mp+2)/5 + d - 1
-	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	return Day(era*146097 + doe - 719468)
 }
 
 // Facts is a decoded companyfacts document reduced to what annual answers

@@ -12,6 +12,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/edgarid"
 	"github.com/edgar13f/edgar13f/internal/varint"
 )
@@ -197,7 +198,7 @@ func (d *decoder) fact(t *tagBuild, u *unitBuild, dei bool) error {
 	if !haveFiled || !haveForm {
 		return d.fail("fact of %s:%s without filed or form", t.taxonomy, t.name)
 	}
-	fd, ok := parseDay(filed)
+	fd, ok := civil.ParseISO(filed)
 	if !ok || fd <= 0 {
 		return d.fail("fact of %s:%s filed %q", t.taxonomy, t.name, filed)
 	}
@@ -216,13 +217,13 @@ func (d *decoder) fact(t *tagBuild, u *unitBuild, dei bool) error {
 	if !isNumber(val) {
 		return d.fail("fact of %s:%s: val %s is not a number", t.taxonomy, t.name, val)
 	}
-	ed, ok := parseDay(end)
+	ed, ok := civil.ParseISO(end)
 	if !ok {
 		return d.fail("fact of %s:%s: end %q", t.taxonomy, t.name, end)
 	}
 	var sd Day
 	if haveStart {
-		if sd, ok = parseDay(start); !ok {
+		if sd, ok = civil.ParseISO(start); !ok {
 			return d.fail("fact of %s:%s: start %q", t.taxonomy, t.name, start)
 		}
 		if n := ed - sd; n < MinAnnualDays || n > MaxAnnualDays {
