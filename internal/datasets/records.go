@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/edgar13f/edgar13f/internal/edgarid"
+	"github.com/edgar13f/edgar13f/internal/infotable"
 )
 
 // A Filing is one submission of a window: its SUBMISSION row joined with
@@ -223,23 +224,11 @@ func (t *TableReader) InfoRow(r *InfoRow) error {
 	if r.Shares, ok = parseNumber(f[7]); !ok {
 		return t.errorf("malformed SSHPRNAMT %q", f[7])
 	}
-	switch s := trim(f[8]); {
-	case bytes.EqualFold(s, []byte("SH")):
-		r.ShPrn = "SH"
-	case bytes.EqualFold(s, []byte("PRN")):
-		r.ShPrn = "PRN"
-	default:
-		return t.errorf("SSHPRNAMTTYPE %q is neither SH nor PRN", s)
+	if r.ShPrn, ok = infotable.NormShPrn(trim(f[8])); !ok {
+		return t.errorf("SSHPRNAMTTYPE %q is neither SH nor PRN", trim(f[8]))
 	}
-	switch s := trim(f[9]); {
-	case len(s) == 0:
-		r.PutCall = ""
-	case bytes.EqualFold(s, []byte("PUT")):
-		r.PutCall = "PUT"
-	case bytes.EqualFold(s, []byte("CALL")):
-		r.PutCall = "CALL"
-	default:
-		return t.errorf("PUTCALL %q is neither blank, Put nor Call", s)
+	if r.PutCall, ok = infotable.NormPutCall(trim(f[9])); !ok {
+		return t.errorf("PUTCALL %q is neither blank, Put nor Call", trim(f[9]))
 	}
 	r.InvestmentDiscretion = ""
 	d := trim(f[10])
