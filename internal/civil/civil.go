@@ -37,9 +37,9 @@ func ParseISO[T ~string | ~[]byte](s T) (Day, bool) {
 	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
 		return 0, false
 	}
-	y, ok1 := digits(s[0:4])
-	m, ok2 := digits(s[5:7])
-	d, ok3 := digits(s[8:10])
+	y, ok1 := Digits(s[0:4])
+	m, ok2 := Digits(s[5:7])
+	d, ok3 := Digits(s[8:10])
 	if !ok1 || !ok2 || !ok3 || y < 1000 || m < 1 || m > 12 || d < 1 || d > DaysIn(y, time.Month(m)) {
 		return 0, false
 	}
@@ -61,8 +61,10 @@ func DaysIn(year int, m time.Month) int {
 	return 31
 }
 
-// digits reads s as a decimal number of ASCII digits only.
-func digits[T ~string | ~[]byte](s T) (int, bool) {
+// Digits reads a fixed-width field of a written date (a year, month or
+// day): ASCII digits only, no sign or spaces. ok is false for anything
+// else. s should be short enough not to overflow an int.
+func Digits[T ~string | ~[]byte](s T) (int, bool) {
 	v := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]

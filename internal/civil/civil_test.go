@@ -49,3 +49,16 @@ func TestDay(t *testing.T) {
 		t.Errorf("Day(-1) = %s", Day(-1))
 	}
 }
+
+func TestDigits(t *testing.T) {
+	for in, want := range map[string]int{"0": 0, "07": 7, "2025": 2025, "": 0} {
+		if got, ok := Digits(in); !ok || got != want {
+			t.Errorf("Digits(%q) = %d, %t; want %d", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"-1", "+1", " 1", "1a", "١"} {
+		if got, ok := Digits([]byte(in)); ok {
+			t.Errorf("Digits(%q) = %d, want refused", in, got)
+		}
+	}
+}

@@ -45,8 +45,8 @@ func parseDate(b []byte) (Date, bool) {
 	if len(b) != 11 || b[2] != '-' || b[6] != '-' {
 		return 0, false
 	}
-	day, ok1 := atoiFixed(b[0:2])
-	year, ok2 := atoiFixed(b[7:11])
+	day, ok1 := civil.Digits(b[0:2])
+	year, ok2 := civil.Digits(b[7:11])
 	if !ok1 || !ok2 {
 		return 0, false
 	}
@@ -74,17 +74,6 @@ func upper(c byte) byte {
 		return c - 'a' + 'A'
 	}
 	return c
-}
-
-func atoiFixed(b []byte) (int, bool) {
-	n := 0
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n, true
 }
 
 // A Window is one Data Sets file: the 13F filings whose filing date lies in
