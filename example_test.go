@@ -10,6 +10,10 @@ import (
 	"github.com/edgar13f/edgar13f"
 )
 
+// Each example builds its own Client, although they build it alike: the
+// documentation shows an example's body alone, and a reader should be able
+// to copy it whole.
+
 // This example runs offline against the recorded EDGAR mirror in testdata:
 // Berkshire Hathaway's 13F holdings for the third quarter of 2023, as EDGAR
 // showed them on 2024-06-01.

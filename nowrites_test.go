@@ -54,7 +54,12 @@ func noWritesHelper() error {
 	return nil
 }
 
-// fileState is what a listing records of a path.
+// fileState is what a listing records of a path. listTree and
+// changesOutside are also in examples/internal/testkit (ListTree,
+// ChangesOutside) for the example binaries: the examples may import only
+// the public package and examples/internal, and the library's tests cannot
+// import examples/internal, so there is no package both could share
+// without exporting a test helper from the library.
 type fileState struct {
 	mode    fs.FileMode
 	size    int64

@@ -33,85 +33,25 @@ import (
 	"hash/crc32"
 	"strings"
 	"time"
+
+	"github.com/edgar13f/edgar13f/internal/civil"
+	"github.com/edgar13f/edgar13f/internal/varint"
 )
 
 // A Day is a calendar date, counted in days since 1970-01-01. The zero Day
 // means "none" where a field says so (a fact with no start is an instant).
-type Day int32
+type Day = civil.Day
 
 // DayOf returns the Day of a calendar date.
-func DayOf(year int, month time.Month, day int) Day {
-	return Day(time.Date(year, month, day, 0, 0, 0, 0, time.UTC).Unix() / 86400)
-}
+func DayOf(year int, month time.Month, day int) Day { return civil.DayOf(year, month, day) }
 
-// ParseDay parses "YYYY-MM-DD".
+// ParseDay parses "YYYY-MM-DD" (years 1000 to 9999; the date must exist).
 func ParseDay(s string) (Day, error) {
-	d, ok := parseDay([]byte(s))
+	d, ok := civil.ParseISO(s)
 	if !ok {
 		return 0, fmt.Errorf("companyfacts: %q is not a YYYY-MM-DD date", s)
 	}
 	return d, nil
-}
-
-// Date returns the calendar date of d.
-func (d Day) Date() (year int, month time.Month, day int) {
-	return time.Unix(int64(d)*86400, 0).UTC().Date()
-}
-
-// String returns d as "YYYY-MM-DD".
-func (d Day) String() string {
-	y, m, dd := d.Date()
-	return fmt.Sprintf("%04d-%02d-%02d", y, int(m), dd)
-}
-
-// parseDay parses "YYYY-MM-DD" without allocating. It accepts years 1000 to
-// 9999 and rejects dates that do not exist.
-func parseDay(b []byte) (Day, bool) {
-	if len(b) != 10 || b[4] != '-' || b[7] != '-' {
-		return 0, false
-	}
-	n := func(s []byte) int {
-		v := 0
-		for _, c := range s {
-			if c < '0' || c > '9' {
-				return -1
-			}
-			v = v*10 + int(c-'0')
-		}
-		return v
-	}
-	y, m, d := n(b[0:4]), n(b[5:7]), n(b[8:10])
-	if y < 1000 || m < 1 || m > 12 || d < 1 || d > daysIn(y, m) {
-		return 0, false
-	}
-	return daysFromCivil(y, m, d), true
-}
-
-func daysIn(y, m int) int {
-	switch m {
-	case 2:
-		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
-}
-
-// daysFromCivil is the proleptic Gregorian day count of Howard Hinnant's
-// "days_from_civil".
-func daysFromCivil(y, m, d int) Day {
-	if m <= 2 {
-		y--
-	}
-	era := y / 400
-	yoe := y - era*400
-	mp := (m + 9) % 12
-	doy := (153*mp+2)/5 + d - 1
-	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	return Day(era*146097 + doe - 719468)
 }
 
 // Facts is a decoded companyfacts document reduced to what annual answers
@@ -199,29 +139,29 @@ func Load(data []byte) (*Facts, error) {
 		return nil, errCorrupt
 	}
 	f := &Facts{data: string(data)}
-	r := reader{s: f.data[:len(data)-4], off: len(magic) + 1}
-	f.CIK = r.str()
-	f.EntityName = r.str()
-	nf := r.count(4)
+	r := varint.NewReader(f.data[len(magic)+1 : len(data)-4])
+	f.CIK = r.String()
+	f.EntityName = r.String()
+	nf := readCount(&r, 4)
 	f.filings = make([]filing, 0, nf)
 	for range nf {
-		f.filings = append(f.filings, filing{accn: r.str(), form: r.str(), filed: r.day(), fyEnd: r.day()})
+		f.filings = append(f.filings, filing{accn: r.String(), form: r.String(), filed: readDay(&r), fyEnd: readDay(&r)})
 	}
-	nt := r.count(4)
+	nt := readCount(&r, 4)
 	f.tags = make([]tag, 0, nt)
 	units := make([]unit, 0, nt+nt/4) // every tag's units, in one array; most tags have one
 	ends := make([]int, 0, nt)
 	for range nt {
-		f.tags = append(f.tags, tag{taxonomy: r.str(), name: r.str(), firstFiled: r.day()})
-		nu := r.count(4)
+		f.tags = append(f.tags, tag{taxonomy: r.String(), name: r.String(), firstFiled: readDay(&r)})
+		nu := readCount(&r, 4)
 		for range nu {
-			u := unit{name: r.str(), firstFiled: r.day(), n: r.count(4)}
-			u.block = r.str()
+			u := unit{name: r.String(), firstFiled: readDay(&r), n: readCount(&r, 4)}
+			u.block = r.String()
 			units = append(units, u)
 		}
 		ends = append(ends, len(units))
 	}
-	if r.err != nil || r.off != len(r.s) {
+	if r.Failed() || r.Len() != 0 {
 		return nil, errCorrupt
 	}
 	start := 0
@@ -235,10 +175,10 @@ func Load(data []byte) (*Facts, error) {
 // facts decodes the kept facts of u. The checksum was verified by Load, so
 // a decoding error means a bug; it is reported, not ignored.
 func (f *Facts) facts(u *unit) ([]fact, error) {
-	r := reader{s: u.block}
+	r := varint.NewReader(u.block)
 	out := make([]fact, 0, u.n)
 	for range u.n {
-		x := fact{filing: int(r.uint()), start: r.day(), end: r.day(), val: r.str()}
+		x := fact{filing: int(r.Uvarint()), start: readDay(&r), end: readDay(&r), val: r.String()}
 		if x.start > 0 {
 			x.start--
 		}
@@ -247,7 +187,7 @@ func (f *Facts) facts(u *unit) ([]fact, error) {
 		}
 		out = append(out, x)
 	}
-	if r.err != nil || r.off != len(u.block) {
+	if r.Failed() || r.Len() != 0 {
 		return nil, errCorrupt
 	}
 	return out, nil
@@ -271,64 +211,22 @@ func (f *Facts) lookup(taxonomy, name string) *tag {
 	return nil
 }
 
-// reader reads the encoding; the first error sticks and yields zero values.
-type reader struct {
-	s   string
-	off int
-	err error
-}
-
-// uint reads a uvarint, as encoding/binary writes it.
-func (r *reader) uint() uint64 {
-	if r.err != nil {
-		return 0
-	}
-	var v uint64
-	for shift := 0; shift < 64; shift += 7 {
-		if r.off >= len(r.s) {
-			break
-		}
-		c := r.s[r.off]
-		r.off++
-		if c < 0x80 {
-			if shift == 63 && c > 1 {
-				break
-			}
-			return v | uint64(c)<<shift
-		}
-		v |= uint64(c&0x7f) << shift
-	}
-	r.err = errCorrupt
-	return 0
-}
-
-func (r *reader) day() Day {
-	v := r.uint()
+// readDay reads a day written as a uvarint.
+func readDay(r *varint.Reader[string]) Day {
+	v := r.Uvarint()
 	if v > 1<<30 {
-		r.err = errCorrupt
+		r.Fail()
 		return 0
 	}
 	return Day(v)
 }
 
-// count reads a count of items that take at least min bytes each.
-func (r *reader) count(min int) int {
-	v := r.uint()
-	if v > uint64(len(r.s)-r.off)/uint64(min) {
-		r.err = errCorrupt
+// readCount reads a count of items that take at least min bytes each.
+func readCount(r *varint.Reader[string], min int) int {
+	v := r.Uvarint()
+	if v > uint64(r.Len())/uint64(min) {
+		r.Fail()
 		return 0
 	}
 	return int(v)
-}
-
-// str reads a length-prefixed string: a part of r.s, not a copy.
-func (r *reader) str() string {
-	n := r.uint()
-	if r.err != nil || n > uint64(len(r.s)-r.off) {
-		r.err = errCorrupt
-		return ""
-	}
-	s := r.s[r.off : r.off+int(n)]
-	r.off += int(n)
-	return s
 }

@@ -11,6 +11,10 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/edgar13f/edgar13f/internal/civil"
+	"github.com/edgar13f/edgar13f/internal/edgarid"
+	"github.com/edgar13f/edgar13f/internal/varint"
 )
 
 // Annual durations span this many days (end minus start), inclusive.
@@ -194,7 +198,7 @@ func (d *decoder) fact(t *tagBuild, u *unitBuild, dei bool) error {
 	if !haveFiled || !haveForm {
 		return d.fail("fact of %s:%s without filed or form", t.taxonomy, t.name)
 	}
-	fd, ok := parseDay(filed)
+	fd, ok := civil.ParseISO(filed)
 	if !ok || fd <= 0 {
 		return d.fail("fact of %s:%s filed %q", t.taxonomy, t.name, filed)
 	}
@@ -213,13 +217,13 @@ func (d *decoder) fact(t *tagBuild, u *unitBuild, dei bool) error {
 	if !isNumber(val) {
 		return d.fail("fact of %s:%s: val %s is not a number", t.taxonomy, t.name, val)
 	}
-	ed, ok := parseDay(end)
+	ed, ok := civil.ParseISO(end)
 	if !ok {
 		return d.fail("fact of %s:%s: end %q", t.taxonomy, t.name, end)
 	}
 	var sd Day
 	if haveStart {
-		if sd, ok = parseDay(start); !ok {
+		if sd, ok = civil.ParseISO(start); !ok {
 			return d.fail("fact of %s:%s: start %q", t.taxonomy, t.name, start)
 		}
 		if n := ed - sd; n < MinAnnualDays || n > MaxAnnualDays {
@@ -270,16 +274,16 @@ func (d *decoder) encode() []byte {
 	b := make([]byte, 0, size)
 	b = append(b, magic...)
 	b = append(b, version)
-	b = appendStr(b, d.cik)
-	b = appendStr(b, d.entityName)
+	b = varint.AppendString(b, d.cik)
+	b = varint.AppendString(b, d.entityName)
 	b = binary.AppendUvarint(b, uint64(len(d.filings)))
 	for _, f := range d.filings {
 		fy := f.maxDur
 		if fy == 0 {
 			fy = f.maxInst
 		}
-		b = appendStr(b, f.accn)
-		b = appendStr(b, f.form)
+		b = varint.AppendString(b, f.accn)
+		b = varint.AppendString(b, f.form)
 		b = binary.AppendUvarint(b, uint64(f.filed))
 		b = binary.AppendUvarint(b, uint64(fy))
 	}
@@ -291,13 +295,13 @@ func (d *decoder) encode() []byte {
 	})
 	b = binary.AppendUvarint(b, uint64(len(d.tags)))
 	for _, t := range d.tags {
-		b = appendStr(b, t.taxonomy)
-		b = appendStr(b, t.name)
+		b = varint.AppendString(b, t.taxonomy)
+		b = varint.AppendString(b, t.name)
 		b = binary.AppendUvarint(b, uint64(t.firstFiled))
 		slices.SortFunc(t.units, func(a, b *unitBuild) int { return strings.Compare(a.name, b.name) })
 		b = binary.AppendUvarint(b, uint64(len(t.units)))
 		for _, u := range t.units {
-			b = appendStr(b, u.name)
+			b = varint.AppendString(b, u.name)
 			b = binary.AppendUvarint(b, uint64(u.firstFiled))
 			b = binary.AppendUvarint(b, uint64(u.n))
 			b = binary.AppendUvarint(b, uint64(len(u.block)))
@@ -307,29 +311,17 @@ func (d *decoder) encode() []byte {
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
 }
 
-func appendStr(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
-}
-
-// parseCIK reads cik given as a JSON number or a string of digits.
+// parseCIK reads cik given as a JSON number or a string of digits and
+// returns its ten-digit form.
 func parseCIK(raw []byte) (string, bool) {
 	if len(raw) >= 2 && raw[0] == '"' {
 		u, err := unquote(raw)
 		if err != nil {
 			return "", false
 		}
-		raw = []byte(strings.TrimSpace(u))
+		return edgarid.CIK10(strings.TrimSpace(u))
 	}
-	if len(raw) == 0 || len(raw) > 10 {
-		return "", false
-	}
-	for _, c := range raw {
-		if c < '0' || c > '9' {
-			return "", false
-		}
-	}
-	return strings.Repeat("0", 10-len(raw)) + string(raw), true
+	return edgarid.CIK10(raw)
 }
 
 // isNumber reports whether b is a JSON number.

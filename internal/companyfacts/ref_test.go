@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/edgar13f/edgar13f/internal/civil"
 )
 
 // This file holds an independent reference for Decode, built on
@@ -111,7 +113,7 @@ func refSummary(data []byte) (summary, error) {
 					if x.Filed == nil || x.Form == nil {
 						return s, errors.New("no filed or form")
 					}
-					fd, ok := parseDay([]byte(*x.Filed))
+					fd, ok := civil.ParseISO((*x.Filed))
 					if !ok || fd <= 0 {
 						return s, errors.New("bad filed")
 					}
@@ -127,13 +129,13 @@ func refSummary(data []byte) (summary, error) {
 					if x.End == nil || x.Accn == nil || x.Val == nil || !isNumber(x.Val) {
 						return s, errors.New("bad kept fact")
 					}
-					ed, ok := parseDay([]byte(*x.End))
+					ed, ok := civil.ParseISO((*x.End))
 					if !ok {
 						return s, errors.New("bad end")
 					}
 					var sd Day
 					if x.Start != nil {
-						if sd, ok = parseDay([]byte(*x.Start)); !ok {
+						if sd, ok = civil.ParseISO((*x.Start)); !ok {
 							return s, errors.New("bad start")
 						}
 						if n := ed - sd; n < 330 || n > 400 {

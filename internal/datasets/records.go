@@ -6,6 +6,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/edgar13f/edgar13f/internal/edgarid"
+	"github.com/edgar13f/edgar13f/internal/infotable"
 )
 
 // A Filing is one submission of a window: its SUBMISSION row joined with
@@ -45,7 +48,7 @@ func (a *Archive) Filings() ([]Filing, error) {
 		f := t.Fields()
 		var s Filing
 		s.Accession = string(trim(f[0]))
-		if !validAccession(s.Accession) {
+		if !edgarid.IsAccession(s.Accession) {
 			return nil, t.errorf("malformed ACCESSION_NUMBER %q", f[0])
 		}
 		if _, dup := index[s.Accession]; dup {
@@ -163,19 +166,6 @@ func flag(b []byte) bool {
 	return len(b) > 0 && (b[0] == 'Y' || b[0] == 'y' || b[0] == 't' || b[0] == 'T' || b[0] == '1')
 }
 
-// validAccession checks the 10-2-6 digit form "0000950123-25-008361".
-func validAccession(s string) bool {
-	if len(s) != 20 || s[10] != '-' || s[13] != '-' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if i != 10 && i != 13 && (s[i] < '0' || s[i] > '9') {
-			return false
-		}
-	}
-	return true
-}
-
 // An InfoRow is one INFOTABLE row, normalised to the per-manager XML form.
 // Its byte slices point into the reader's buffer and are valid until the
 // next call to Next.
@@ -234,23 +224,11 @@ func (t *TableReader) InfoRow(r *InfoRow) error {
 	if r.Shares, ok = parseNumber(f[7]); !ok {
 		return t.errorf("malformed SSHPRNAMT %q", f[7])
 	}
-	switch s := trim(f[8]); {
-	case bytes.EqualFold(s, []byte("SH")):
-		r.ShPrn = "SH"
-	case bytes.EqualFold(s, []byte("PRN")):
-		r.ShPrn = "PRN"
-	default:
-		return t.errorf("SSHPRNAMTTYPE %q is neither SH nor PRN", s)
+	if r.ShPrn, ok = infotable.NormShPrn(trim(f[8])); !ok {
+		return t.errorf("SSHPRNAMTTYPE %q is neither SH nor PRN", trim(f[8]))
 	}
-	switch s := trim(f[9]); {
-	case len(s) == 0:
-		r.PutCall = ""
-	case bytes.EqualFold(s, []byte("PUT")):
-		r.PutCall = "PUT"
-	case bytes.EqualFold(s, []byte("CALL")):
-		r.PutCall = "CALL"
-	default:
-		return t.errorf("PUTCALL %q is neither blank, Put nor Call", s)
+	if r.PutCall, ok = infotable.NormPutCall(trim(f[9])); !ok {
+		return t.errorf("PUTCALL %q is neither blank, Put nor Call", trim(f[9]))
 	}
 	r.InvestmentDiscretion = ""
 	d := trim(f[10])

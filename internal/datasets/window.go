@@ -6,30 +6,25 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/edgar13f/edgar13f/internal/civil"
 )
 
 // A Date is a calendar date as a number of days since 1970-01-01 (the
 // Apache Parquet DATE representation).
-type Date int32
+type Date = civil.Day
 
 // DateOf returns the Date of a calendar day.
-func DateOf(year int, month time.Month, day int) Date {
-	return Date(time.Date(year, month, day, 0, 0, 0, 0, time.UTC).Unix() / 86400)
-}
+func DateOf(year int, month time.Month, day int) Date { return civil.DayOf(year, month, day) }
 
-// Time returns the date as midnight UTC.
-func (d Date) Time() time.Time { return time.Unix(int64(d)*86400, 0).UTC() }
-
-// String returns the date as "YYYY-MM-DD".
-func (d Date) String() string { return d.Time().Format("2006-01-02") }
-
-// ParseISODate reads a "YYYY-MM-DD" date.
+// ParseISODate reads a "YYYY-MM-DD" date (years 1000 to 9999; the date
+// must exist).
 func ParseISODate(s string) (Date, error) {
-	t, err := time.Parse("2006-01-02", s)
-	if err != nil {
+	d, ok := civil.ParseISO(s)
+	if !ok {
 		return 0, fmt.Errorf("datasets: date %q is not YYYY-MM-DD", s)
 	}
-	return DateOf(t.Year(), t.Month(), t.Day()), nil
+	return d, nil
 }
 
 // months are the upper-case month abbreviations of DD-MON-YYYY dates.
@@ -50,8 +45,8 @@ func parseDate(b []byte) (Date, bool) {
 	if len(b) != 11 || b[2] != '-' || b[6] != '-' {
 		return 0, false
 	}
-	day, ok1 := atoiFixed(b[0:2])
-	year, ok2 := atoiFixed(b[7:11])
+	day, ok1 := civil.Digits(b[0:2])
+	year, ok2 := civil.Digits(b[7:11])
 	if !ok1 || !ok2 {
 		return 0, false
 	}
@@ -62,7 +57,7 @@ func parseDate(b []byte) (Date, bool) {
 			break
 		}
 	}
-	if m < 0 || day < 1 || day > daysIn(year, time.Month(m+1)) {
+	if m < 0 || day < 1 || day > civil.DaysIn(year, time.Month(m+1)) {
 		return 0, false
 	}
 	return DateOf(year, time.Month(m+1), day), true
@@ -79,21 +74,6 @@ func upper(c byte) byte {
 		return c - 'a' + 'A'
 	}
 	return c
-}
-
-func atoiFixed(b []byte) (int, bool) {
-	n := 0
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n, true
-}
-
-func daysIn(year int, m time.Month) int {
-	return time.Date(year, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
 }
 
 // A Window is one Data Sets file: the 13F filings whose filing date lies in

@@ -39,6 +39,18 @@ func ParseCIK[T ~string | ~[]byte](s T) (uint64, bool) {
 	return n, true
 }
 
+// CIK10 returns the CIK written in s, as ParseCIK reads it, in EDGAR's
+// ten-digit form, zero-padded: "1067983" and "0001067983" both give
+// "0001067983".
+func CIK10[T ~string | ~[]byte](s T) (string, bool) {
+	if _, ok := ParseCIK(s); !ok {
+		return "", false
+	}
+	b := [10]byte{'0', '0', '0', '0', '0', '0', '0', '0', '0', '0'}
+	copy(b[10-len(s):], s)
+	return string(b[:]), true
+}
+
 // IsAccession reports whether s is a dashed accession number: 10, 2 and 6
 // digits separated by dashes, as in 0000950123-23-011029.
 func IsAccession[T ~string | ~[]byte](s T) bool {

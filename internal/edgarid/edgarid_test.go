@@ -20,6 +20,24 @@ func TestParseCIK(t *testing.T) {
 	}
 }
 
+func TestCIK10(t *testing.T) {
+	for in, want := range map[string]string{
+		"1067983": "0001067983", "0001067983": "0001067983", "0": "0000000000", "9999999999": "9999999999",
+	} {
+		if got, ok := CIK10(in); !ok || got != want {
+			t.Errorf("CIK10(%q) = %q, %t; want %q", in, got, ok, want)
+		}
+		if got, ok := CIK10([]byte(in)); !ok || got != want {
+			t.Errorf("CIK10([]byte(%q)) = %q, %t; want %q", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"", "00000000001", "12a", " 1", "-1"} {
+		if got, ok := CIK10(in); ok {
+			t.Errorf("CIK10(%q) = %q, want no CIK", in, got)
+		}
+	}
+}
+
 func TestIs13F(t *testing.T) {
 	for form, want := range map[string]bool{
 		"13F-HR": true, "13F-HR/A": true, "13F-NT": true, "13F-NT/A": true,

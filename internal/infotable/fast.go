@@ -557,23 +557,13 @@ func (p *fastParser) set(f field, s []byte) error {
 			r.InvestmentDiscretion = p.intern(strings.ToUpper(string(s)))
 		}
 	case fShPrn:
-		switch {
-		case bytes.EqualFold(s, []byte("SH")):
-			r.ShPrn = "SH"
-		case bytes.EqualFold(s, []byte("PRN")):
-			r.ShPrn = "PRN"
-		default:
+		var ok bool
+		if r.ShPrn, ok = NormShPrn(s); !ok {
 			return errMalformed
 		}
 	case fPutCall:
-		switch {
-		case len(s) == 0:
-			r.PutCall = ""
-		case bytes.EqualFold(s, []byte("PUT")):
-			r.PutCall = "PUT"
-		case bytes.EqualFold(s, []byte("CALL")):
-			r.PutCall = "CALL"
-		default:
+		var ok bool
+		if r.PutCall, ok = NormPutCall(s); !ok {
 			return errMalformed
 		}
 	default:

@@ -103,7 +103,11 @@ var (
 // reference implementation of [Parse]: same arguments, same rules, same
 // rows, and the errors Parse reports. It is several times slower and is kept
 // to define the semantics, for differential testing and as the benchmark
-// baseline.
+// baseline. It repeats Parse's element matching and field checks on
+// purpose, in its own code (it does not call NormShPrn or NormPutCall): a
+// reference that shared Parse's code could not catch Parse's mistakes. Only
+// the number rule, parseNumber, is shared; TestParseNumber checks it on its
+// own.
 func ParseReference(data []byte, keep func(*Row) bool) ([]Row, error) {
 	data = trimLeading(data)
 	if len(data) == 0 {

@@ -5,6 +5,11 @@
 // from the rule's statement so that
 // property tests can compare the real resolver against it.
 //
+// It shares no code with the library on purpose (not even the form types
+// of internal/edgarid): a check that reused the resolver's helpers would
+// repeat their mistakes. The test generator testdata/mkmirror uses it for
+// the expected answers of SCENARIOS.md.
+//
 // Dates are plain day numbers: any monotonic numbering of calendar days.
 package oracle
 

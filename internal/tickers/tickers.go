@@ -23,6 +23,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/edgar13f/edgar13f/internal/edgarid"
 )
 
 // Search limits: a search returns at most MaxLimit matches, DefaultLimit
@@ -146,16 +148,18 @@ func Decode(data []byte) (*Index, error) {
 	return x, nil
 }
 
-// parseCIK reads a CIK given as a JSON number or string.
+// parseCIK reads a CIK given as a JSON number or string and returns its
+// ten-digit form.
 func parseCIK(raw json.RawMessage) (string, error) {
 	s := string(bytes.TrimSpace(raw))
 	if uq, err := strconv.Unquote(s); err == nil {
 		s = strings.TrimSpace(uq)
 	}
-	if s == "" || len(s) > 10 || strings.Trim(s, "0123456789") != "" {
+	cik, ok := edgarid.CIK10(s)
+	if !ok {
 		return "", fmt.Errorf("CIK %s is not 1 to 10 digits", raw)
 	}
-	return strings.Repeat("0", 10-len(s)) + s, nil
+	return cik, nil
 }
 
 func newEntry(cik, title string, pos int) entry {

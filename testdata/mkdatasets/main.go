@@ -48,6 +48,7 @@ import (
 
 	"github.com/edgar13f/edgar13f/internal/datasets"
 	"github.com/edgar13f/edgar13f/internal/infotable"
+	"github.com/edgar13f/edgar13f/testdata/internal/genfile"
 )
 
 func main() {
@@ -58,7 +59,7 @@ func main() {
 		log.Fatal(err)
 	}
 	log.Printf("mkdatasets: %d windows, %d filings, %d information-table rows; %d files written, %d unchanged",
-		len(g.windows), g.nFilings, g.nRows, g.written, g.unchanged)
+		len(g.windows), g.nFilings, g.nRows, g.files.Written, g.files.Unchanged)
 }
 
 // URL folders of the zips.
@@ -86,8 +87,8 @@ type gen struct {
 	nFilings int
 	nRows    int
 
-	written, unchanged int
-	infoSK, omSK       int64
+	files        genfile.Writer
+	infoSK, omSK int64
 }
 
 func (g *gen) run() error {
@@ -460,16 +461,7 @@ func (g *gen) landing() []byte {
 // write writes rel (relative to the mirror root) unless it already holds
 // data.
 func (g *gen) write(rel string, data []byte) error {
-	path := filepath.Join(g.mirror, filepath.FromSlash(rel))
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-		g.unchanged++
-		return nil
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	g.written++
-	return os.WriteFile(path, data, 0o644)
+	return g.files.Write(filepath.Join(g.mirror, filepath.FromSlash(rel)), data)
 }
 
 // writeProvenance writes testdata/DATASETS.md.
@@ -496,11 +488,5 @@ Written by testdata/mkdatasets; do not edit by hand. Regenerate from the module 
 		fmt.Fprintf(&b, "- `mirror/%s`\n", zipPath(w, i == len(g.windows)-1))
 	}
 	fmt.Fprintf(&b, "\n%d filings (every 13F-HR, 13F-HR/A, 13F-NT, 13F-NT/A of the mirror's submissions files\nfiled since 2013-04-01 whose XML cover is in the mirror), %d information-table rows.\n", g.nFilings, g.nRows)
-	path := filepath.Join(filepath.Dir(g.mirror), "DATASETS.md")
-	if old, err := os.ReadFile(path); err == nil && old != nil && string(old) == b.String() {
-		g.unchanged++
-		return nil
-	}
-	g.written++
-	return os.WriteFile(path, []byte(b.String()), 0o644)
+	return g.files.Write(filepath.Join(filepath.Dir(g.mirror), "DATASETS.md"), []byte(b.String()))
 }

@@ -18,16 +18,16 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"log"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/edgar13f/edgar13f/testdata/internal/genfile"
 )
 
 func main() {
@@ -46,10 +46,9 @@ type gen struct {
 	out      string // mirror root
 	testdata string // parent of the mirror root (PROVENANCE.md, SCENARIOS.md)
 
-	prov      []provLine
-	written   int
-	unchanged int
-	scen      []filerScenario
+	prov  []provLine
+	files genfile.Writer
+	scen  []filerScenario
 }
 
 // provLine is one line of PROVENANCE.md: a file (relative to testdata/) and
@@ -80,7 +79,7 @@ func (g *gen) run() error {
 			return err
 		}
 	}
-	log.Printf("mkmirror: %d files written, %d already up to date", g.written, g.unchanged)
+	log.Printf("mkmirror: %d files written, %d already up to date", g.files.Written, g.files.Unchanged)
 	return nil
 }
 
@@ -101,27 +100,9 @@ func (g *gen) put(rel string, data []byte, real bool, note string) error {
 }
 
 func (g *gen) writeIfChanged(path string, data []byte) error {
-	old, err := os.ReadFile(path)
-	if err == nil && bytes.Equal(old, data) {
-		g.unchanged++
-		return nil
-	}
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := g.files.Write(path, data); err != nil {
 		return fmt.Errorf("mkmirror: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("mkmirror: %w", err)
-	}
-	if err == nil {
-		// An existing file with other bytes: replace it (it may be read-only).
-		if err := os.Remove(path); err != nil {
-			return fmt.Errorf("mkmirror: %w", err)
-		}
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return fmt.Errorf("mkmirror: %w", err)
-	}
-	g.written++
 	return nil
 }
 
@@ -232,7 +213,7 @@ func (g *gen) writeProvenance() error {
 			}
 		}
 	}
-	b.WriteString("\n- `mkmirror/*.go`: the generator itself.\n- `PROVENANCE.md`, `SCENARIOS.md`: written by the generator.\n")
+	b.WriteString("\n- `mkmirror/*.go`: the generator itself.\n- `internal/genfile/*.go`: the file writer it shares with mkdatasets.\n- `PROVENANCE.md`, `SCENARIOS.md`: written by the generator.\n")
 	path := filepath.Join(g.testdata, "PROVENANCE.md")
 	// Sections written by hand (a heading saying so) describe files the
 	// generator does not make: keep them.

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/edgar13f/edgar13f/internal/civil"
+	"github.com/edgar13f/edgar13f/internal/oracle"
 )
 
 // rec is a 13F filing as the amendment rules see it.
@@ -25,57 +28,40 @@ type answer struct {
 	supplements []rec
 }
 
-// resolve applies the visibility, amendment and decline rules to one filer's 13F filings.
+// resolve returns the expected answer of Holdings(cik, period, asOf) for
+// one filer's 13F filings (dates YYYY-MM-DD). The rule is internal/oracle's:
+// the naive statement of the visibility, amendment and decline rules that
+// the library's resolver is held to, so that SCENARIOS.md and the property
+// tests expect the same answers.
 func resolve(recs []rec, period, asOf string) answer {
-	known := false
-	var v []rec
-	notice := false
-	for _, r := range recs {
-		if r.filed > asOf {
-			continue
+	filings := make([]oracle.Filing, len(recs))
+	byAcc := make(map[string]rec, len(recs))
+	for i, r := range recs {
+		filings[i] = oracle.Filing{Accession: r.acc, Form: r.form, Filed: dayNumber(r.filed), Period: dayNumber(r.period), AmendNo: r.amendNo}
+		if r.kind == oracle.Restatement || r.kind == oracle.NewHoldings {
+			filings[i].AmendType = r.kind
 		}
-		known = true
-		if r.period != period {
-			continue
-		}
-		switch r.form {
-		case "13F-HR", "13F-HR/A":
-			v = append(v, r)
-		case "13F-NT", "13F-NT/A":
-			notice = true
-		}
+		byAcc[r.acc] = r
 	}
-	if !known {
-		return answer{decline: "unknown_cik"}
+	o := oracle.Resolve(filings, dayNumber(period), dayNumber(asOf))
+	if o.Reason != "" {
+		return answer{decline: o.Reason}
 	}
-	sort.SliceStable(v, func(i, j int) bool {
-		if v[i].filed != v[j].filed {
-			return v[i].filed < v[j].filed
-		}
-		if v[i].amendNo != v[j].amendNo {
-			return v[i].amendNo < v[j].amendNo
-		}
-		return v[i].acc < v[j].acc
-	})
-	base := -1
-	for i, r := range v {
-		if r.kind != "NEW HOLDINGS" {
-			base = i
-		}
-	}
-	if base < 0 {
-		if notice {
-			return answer{decline: "notice_only"}
-		}
-		return answer{decline: "not_yet_filed"}
-	}
-	a := answer{base: v[base]}
-	for _, r := range v[base+1:] {
-		if r.kind == "NEW HOLDINGS" {
-			a.supplements = append(a.supplements, r)
-		}
+	a := answer{base: byAcc[o.Base]}
+	for _, acc := range o.Supplements {
+		a.supplements = append(a.supplements, byAcc[acc])
 	}
 	return a
+}
+
+// dayNumber returns the day number of a YYYY-MM-DD date the generator
+// itself wrote.
+func dayNumber(s string) int {
+	d, ok := civil.ParseISO(s)
+	if !ok {
+		panic(fmt.Sprintf("mkmirror: date %q is not YYYY-MM-DD", s))
+	}
+	return int(d)
 }
 
 // filerScenario is one filer's section of SCENARIOS.md.
