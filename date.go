@@ -3,6 +3,8 @@ package edgar13f
 import (
 	"fmt"
 	"time"
+
+	"github.com/edgar13f/edgar13f/internal/civil"
 )
 
 // A Date is a calendar day with no time of day and no time zone. Every date
@@ -42,9 +44,9 @@ func parseISODate(s string) (Date, bool) {
 	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
 		return Date{}, false
 	}
-	y, ok1 := atoiDigits(s[0:4])
-	m, ok2 := atoiDigits(s[5:7])
-	d, ok3 := atoiDigits(s[8:10])
+	y, ok1 := civil.Digits(s[0:4])
+	m, ok2 := civil.Digits(s[5:7])
+	d, ok3 := civil.Digits(s[8:10])
 	if !ok1 || !ok2 || !ok3 || y < 1 {
 		return Date{}, false
 	}
@@ -53,18 +55,6 @@ func parseISODate(s string) (Date, bool) {
 		return Date{}, false
 	}
 	return date, true
-}
-
-func atoiDigits(s string) (int, bool) {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n, true
 }
 
 // DateOf returns the calendar date of t in t's own location.

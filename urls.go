@@ -1,6 +1,10 @@
 package edgar13f
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/edgar13f/edgar13f/internal/edgarid"
+)
 
 // EDGAR's URLs, one home each.
 
@@ -17,7 +21,10 @@ const (
 func factsURL(cik string) string { return companyFactsURL + "CIK" + cik10(cik) + ".json" }
 
 // cik10 is a CIK (without leading zeros) as EDGAR writes it in file names.
-func cik10(cik string) string { return strings.Repeat("0", 10-len(cik)) + cik }
+func cik10(cik string) string {
+	s, _ := edgarid.CIK10(cik)
+	return s
+}
 
 // submissionsURL is the filing list of a CIK.
 func submissionsURL(cik string) string { return submissionsBase + "CIK" + cik10(cik) + ".json" }
