@@ -21,7 +21,9 @@ func (c *Client) GetPrefix(ctx context.Context, url string, enough func(prefix [
 	if enough == nil {
 		return nil, fmt.Errorf("edgarhttp: GetPrefix %s: nil enough", url)
 	}
-	return c.get(ctx, url, enough)
+	return c.get(ctx, url, func(r io.Reader, gz bool, size int64) ([]byte, error) {
+		return c.read(r, gz, size, enough)
+	})
 }
 
 // readPrefix reads r until enough accepts what was read or r ends.
