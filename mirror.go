@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/http"
 
@@ -57,24 +56,8 @@ func (f *MirrorFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
 	if err == nil {
 		return b, nil
 	}
-	return nil, f.failed(ctx, url, err)
-}
-
-// Open returns a reader of the mirrored file of url, so that a large
-// document (a Data Sets zip) is streamed rather than read whole; errors are
-// those of Fetch.
-func (f *MirrorFetcher) Open(ctx context.Context, url string) (io.ReadCloser, error) {
-	rc, err := f.m.Open(ctx, url)
-	if err != nil {
-		return nil, f.failed(ctx, url, err)
-	}
-	return rc, nil
-}
-
-// failed maps a failure to read url to the error Fetch returns.
-func (f *MirrorFetcher) failed(ctx context.Context, url string, err error) error {
 	if ctxErr := ctx.Err(); ctxErr != nil {
-		return ctxErr
+		return nil, ctxErr
 	}
 	if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrNotFound) {
 		err = fmt.Errorf("%w: %w", ErrNotFound, err)
@@ -86,7 +69,7 @@ func (f *MirrorFetcher) failed(ctx context.Context, url string, err error) error
 	if p, perr := mirror.PathFor(url); perr == nil && errors.Is(err, ErrNotFound) {
 		err = fmt.Errorf("%w (no file %s in %s)", ErrNotFound, p, where)
 	}
-	return &FetchError{URL: url, Attempts: 1, Err: err}
+	return nil, &FetchError{URL: url, Attempts: 1, Err: err}
 }
 
 // MirrorDir returns a read-only file system of the mirror tree in dir that

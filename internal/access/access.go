@@ -17,15 +17,16 @@
 // means or how long it stays fresh: the callers own their keys and their
 // freshness rules.
 //
-// SEC's Form 13F Data Sets are zips of about 100 MB: [Layer.Download]
-// fetches one as one request (same User-Agent, spacing, retries and
-// provenance) and streams it to a file under the cache directory,
-// written atomically (temporary file, sync, rename), never holding it in
-// memory; a caller's fetcher streams when it is an [Opener] (a mirror tree
-// is). [Layer.FetchPage] reads a web page (the Data Sets landing page),
-// whose HTML is the document rather than an error page. Company data
-// needs nothing new: Fetch, the cache and a freshness rule of the caller's,
-// like the filing list's.
+// Room for what comes next: SEC's Form 13F Data Sets are zips of about
+// 100 MB, fetched as one request and written to a file under the cache
+// directory without being held in memory. They will arrive as a streaming
+// Download(ctx, url, name) beside Fetch, built on a streaming read of the
+// HTTP client and of a mirror tree (served at the same URL paths), with the
+// same User-Agent, spacing, retries and provenance, and written atomically
+// (temporary file, sync, rename) under [Layer.Dir]. Company data
+// (data.sec.gov/api/xbrl/companyfacts, company_tickers.json, submissions of
+// any form, 10-K and 10-Q documents) needs nothing new: Fetch, the cache
+// and a freshness rule of the caller's, like the filing list's.
 package access
 
 import (
@@ -106,8 +107,6 @@ type fetcher interface {
 	fetch(ctx context.Context, url string) ([]byte, error)
 	fetchSized(ctx context.Context, url string, size int64) ([]byte, error)
 	fetchPrefix(ctx context.Context, url string, enough func([]byte) bool) ([]byte, error)
-	fetchPage(ctx context.Context, url string) ([]byte, error)
-	download(ctx context.Context, url string, dst fileSink) (int64, error)
 }
 
 // New returns a Layer configured by cfg. Without a Fetcher it needs a
@@ -283,16 +282,13 @@ const (
 	maxCoverBytes = 16 << 20
 	maxTextBytes  = 512 << 20
 	maxOtherBytes = 256 << 20
-	maxZipBytes   = 4 << 30
 )
 
 // MaxBytes returns the size limit of the document at an EDGAR URL: 64 MiB
 // for filing lists (.json; real ones are a few MB), 16 MiB for cover pages
 // (primary_doc.xml; real ones are well under 1 MB), 512 MiB for complete
 // submission text files and other .txt files (an information table of
-// 250,000 rows is about 120 MB), 4 GiB for zips (a Data Sets window is
-// about 100 MB; [Layer.Download] streams them to disk), and 256 MiB for any
-// other document.
+// 250,000 rows is about 120 MB), and 256 MiB for any other document.
 func MaxBytes(url string) int64 {
 	switch u := strings.ToLower(url); {
 	case strings.HasSuffix(u, ".json"):
@@ -301,8 +297,6 @@ func MaxBytes(url string) int64 {
 		return maxCoverBytes
 	case strings.HasSuffix(u, ".txt"):
 		return maxTextBytes
-	case strings.HasSuffix(u, ".zip"):
-		return maxZipBytes
 	}
 	return maxOtherBytes
 }

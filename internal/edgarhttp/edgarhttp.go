@@ -92,7 +92,6 @@ type Client struct {
 	maxDelay    time.Duration
 	maxBytes    int64
 	sizeHint    int64 // expected decoded body size, 0 when unknown
-	webPage     bool  // the URL is a web page: HTML is its data
 
 	// Seams for tests.
 	sleep  func(ctx context.Context, d time.Duration) error
@@ -221,21 +220,11 @@ type outcome struct {
 // Get returns the body at url. It returns ctx.Err() when ctx ends first, and
 // otherwise an *Error when the request fails at once or after the last attempt.
 func (c *Client) Get(ctx context.Context, url string) ([]byte, error) {
-	return c.get(ctx, url, func(r io.Reader, gz bool, size int64) ([]byte, error) {
-		return c.read(r, gz, size, nil)
-	})
+	return c.get(ctx, url, nil)
 }
 
-// A bodyReader consumes the body of a successful response (gz: it is
-// gzip-encoded; size: its announced length as sent, -1 when unknown) and
-// returns the body, or at least its first bytes, for the HTML-page check.
-// A failure wrapping errTooLarge or errSink is final; any other is a cut
-// body, retried.
-type bodyReader func(r io.Reader, gz bool, size int64) ([]byte, error)
-
-// get runs the attempts of Get, GetPrefix or GetTo, each reading the body
-// with read.
-func (c *Client) get(ctx context.Context, url string, read bodyReader) ([]byte, error) {
+// get runs the attempts of Get or GetPrefix; a nil enough reads whole bodies.
+func (c *Client) get(ctx context.Context, url string, enough func([]byte) bool) ([]byte, error) {
 	var last outcome
 	for attempt := 1; ; attempt++ {
 		if err := ctx.Err(); err != nil {
@@ -252,7 +241,7 @@ func (c *Client) get(ctx context.Context, url string, read bodyReader) ([]byte, 
 			}
 			actx = context.WithValue(ctx, gateKey{}, g)
 		}
-		body, o := c.attempt(actx, url, read)
+		body, o := c.attempt(actx, url, enough)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -281,7 +270,7 @@ func (c *Client) backoff(attempt int) time.Duration {
 }
 
 // attempt sends one request and classifies its result.
-func (c *Client) attempt(ctx context.Context, rawURL string, read bodyReader) ([]byte, outcome) {
+func (c *Client) attempt(ctx context.Context, rawURL string, enough func([]byte) bool) ([]byte, outcome) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
 		return nil, outcome{err: fmt.Errorf("edgarhttp: %w", err)}
@@ -315,14 +304,14 @@ func (c *Client) attempt(ctx context.Context, rawURL string, read bodyReader) ([
 	if !gz && resp.ContentLength > c.maxBytes {
 		return nil, outcome{status: code, err: fmt.Errorf("%w: %d bytes, limit %d", errTooLarge, resp.ContentLength, c.maxBytes)}
 	}
-	body, err := read(resp.Body, gz, resp.ContentLength)
+	body, err := c.read(resp.Body, gz, resp.ContentLength, enough)
 	if err != nil {
-		if errors.Is(err, errTooLarge) || errors.Is(err, errSink) {
+		if errors.Is(err, errTooLarge) {
 			return nil, outcome{status: code, err: err}
 		}
 		return nil, outcome{status: code, err: fmt.Errorf("edgarhttp: truncated body: %w", err), retry: true}
 	}
-	if !c.webPage && htmlInPlaceOfData(req.URL, resp.Header.Get("Content-Type"), body) {
+	if htmlInPlaceOfData(req.URL, resp.Header.Get("Content-Type"), body) {
 		return nil, outcome{status: code, err: errHTMLPage, retry: true,
 			retryAfter: retryAfter(resp.Header.Get("Retry-After"), c.now())}
 	}

@@ -21,9 +21,7 @@ func (c *Client) GetPrefix(ctx context.Context, url string, enough func(prefix [
 	if enough == nil {
 		return nil, fmt.Errorf("edgarhttp: GetPrefix %s: nil enough", url)
 	}
-	return c.get(ctx, url, func(r io.Reader, gz bool, size int64) ([]byte, error) {
-		return c.read(r, gz, size, enough)
-	})
+	return c.get(ctx, url, enough)
 }
 
 // readPrefix reads r until enough accepts what was read or r ends.

@@ -300,31 +300,3 @@ func URLFor(base, rawURL string) (string, error) {
 	}
 	return strings.TrimSuffix(b.String(), "/") + "/" + strings.Join(segs, "/"), nil
 }
-
-// Open returns a reader of the file mirrored for url, for documents too
-// large to read whole; errors are those of Fetch.
-func (f *Fetcher) Open(ctx context.Context, url string) (io.ReadCloser, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	p, err := PathFor(url)
-	if err != nil {
-		return nil, err
-	}
-	file, err := f.fsys.Open(p)
-	if err == nil {
-		var fi fs.FileInfo
-		if fi, err = file.Stat(); err == nil && fi.IsDir() {
-			err = fmt.Errorf("%w: %s %w (%w)", ErrNotFound, p, errIsDir, fs.ErrNotExist)
-		}
-		if err != nil {
-			file.Close()
-		}
-	} else if errors.Is(err, fs.ErrNotExist) {
-		err = fmt.Errorf("%w: %w", ErrNotFound, err)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", url, err)
-	}
-	return file, nil
-}
