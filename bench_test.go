@@ -1,13 +1,11 @@
 package edgar13f_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"runtime"
 	"runtime/metrics"
 	"sync"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/benchdata"
+	"github.com/edgar13f/edgar13f/internal/helperproc"
 )
 
 // The benchmarks below answer Holdings for one filing whose information
@@ -188,21 +187,12 @@ const coldDelay = 100 * time.Millisecond
 func BenchmarkHoldingsCold50k(b *testing.B) {
 	benchFiling = benchdata.DefaultFiling
 	benchFiling.Rows = benchRows
-	cmd := exec.Command(os.Args[0], "-test.run=^TestBenchMirrorServer$")
-	cmd.Env = append(os.Environ(), benchServerEnv+"=1")
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	p := helperproc.Start(b, "TestBenchMirrorServer", "", benchServerEnv+"=1")
+	defer p.Kill()
 	var base string
 	var xmlSize int
-	if _, err := fmt.Fscanln(bufio.NewReader(out), &base, &xmlSize); err != nil {
-		b.Fatalf("mirror server: %v", err)
+	if _, err := fmt.Fscanln(p.Stdout, &base, &xmlSize); err != nil {
+		b.Fatalf("mirror server: %v; stderr: %s", err, p.Stderr)
 	}
 	requests := func() int64 {
 		resp, err := http.Get(base + "/requests")

@@ -22,17 +22,20 @@ import (
 // retries; a Fetcher given with [WithFetcher] replaces all of that, which is
 // what offline use of a mirror wants.
 //
-// Cache entries belong to the source they were read from. A Fetcher names
-// its source with an optional method
+// Cache entries belong to the source they were read from. Implement the
+// optional method
 //
 //	Source() string
 //
-// returning a name that is the same wherever the same documents are read
-// (a [MirrorFetcher] over [MirrorDir] returns its directory). Entries read
-// through a Fetcher with a Source are shared by every Client whose Fetcher
-// returns the same name, and by no other; a Fetcher without one shares its
-// entries with nothing else, so they serve only the Client it was given to.
-// A Fetcher that wraps another should pass the inner Source on.
+// to use the Client's cache (on disk, or the one given with [WithCache]):
+// it returns a name that is the same wherever the same documents are read
+// (a [MirrorFetcher] over [MirrorDir] returns its directory), and entries
+// read through it are shared by every Client whose Fetcher returns the
+// same name, and by no other. A Client over a Fetcher without one (or with
+// an empty one) caches in memory only, for itself alone (at most 128 MiB,
+// oldest entries dropped first): its entries could serve no other Client,
+// so they are never written anywhere. A Fetcher that wraps another should
+// pass the inner Source on.
 type Fetcher interface {
 	Fetch(ctx context.Context, url string) ([]byte, error)
 }
@@ -111,6 +114,9 @@ func NewClient(opts ...ClientOption) (*Client, error) {
 	}
 	if o.fetcher != nil {
 		cfg.Fetcher = o.fetcher
+		if m, ok := o.fetcher.(*MirrorFetcher); ok {
+			cfg.Stream = m.stream
+		}
 	} else if err := access.CheckUserAgent(o.userAgent); err != nil {
 		return nil, err // before the cache directory is touched
 	}
@@ -118,6 +124,8 @@ func NewClient(opts ...ClientOption) (*Client, error) {
 	case o.cacheSet && o.cache != nil:
 		cfg.Cache = o.cache
 	case o.cacheSet: // caching off
+	case o.fetcher != nil && !access.Named(o.fetcher):
+		cfg.Cache = access.NewMemoryCache() // nothing on disk could serve another Client
 	default:
 		dir := o.cacheDir
 		if dir == "" {

@@ -6,15 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -103,57 +100,6 @@ func newMirrorClient(t testing.TB, opts ...edgar13f.ClientOption) (*edgar13f.Cli
 		t.Fatal(err)
 	}
 	return c, f
-}
-
-// httpMirror serves the recorded mirror over HTTP and records every request.
-type httpMirror struct {
-	srv      *httptest.Server
-	mu       sync.Mutex
-	requests []*http.Request
-}
-
-func (m *httpMirror) paths() []string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []string
-	for _, r := range m.requests {
-		out = append(out, r.URL.Path)
-	}
-	return out
-}
-
-func (m *httpMirror) reset() {
-	m.mu.Lock()
-	m.requests = nil
-	m.mu.Unlock()
-}
-
-// newHTTPClient returns a Client that goes through the real HTTP fetcher
-// (User-Agent, spacing, retries) to an httptest server serving the mirror,
-// with a disk cache in a temporary directory.
-func newHTTPClient(t testing.TB, opts ...edgar13f.ClientOption) (*edgar13f.Client, *httpMirror) {
-	t.Helper()
-	m := &httpMirror{}
-	h := edgar13f.MirrorHandler(mirrorFS(t))
-	m.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		m.mu.Lock()
-		m.requests = append(m.requests, r.Clone(context.Background()))
-		m.mu.Unlock()
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(m.srv.Close)
-	all := append([]edgar13f.ClientOption{
-		edgar13f.WithUserAgent(testUserAgent),
-		edgar13f.WithBaseURL(m.srv.URL),
-		edgar13f.WithCacheDir(t.TempDir()),
-		edgar13f.WithRequestInterval(101 * time.Millisecond),
-		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return fixedNow })),
-	}, opts...)
-	c, err := edgar13f.NewClient(all...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, m
 }
 
 func date(s string) edgar13f.Date { return edgar13f.MustParseDate(s) }
@@ -417,25 +363,26 @@ func TestHoldingsRequestsAreMinimal(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c, m := newHTTPClient(t)
+			e := newFakeEDGAR(t)
+			c := e.client(t, "")
 			ctx := context.Background()
 			cold, coldErr := c.Holdings(ctx, tc.cik, date(tc.period), date(tc.asOf))
-			got := m.paths()
+			got, _ := e.requests()
 			slices.Sort(got)
 			want := slices.Clone(tc.wantRequests)
 			slices.Sort(want)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("cold Holdings(%s, %s, asOf=%s) requests mismatch (-want +got):\n%s", tc.cik, tc.period, tc.asOf, diff)
 			}
-			for _, r := range m.requests {
-				if ua := r.Header.Get("User-Agent"); ua != testUserAgent {
-					t.Errorf("request %s sent User-Agent %q; want %q", r.URL.Path, ua, testUserAgent)
+			for _, ua := range e.userAgents() {
+				if ua != testUserAgent {
+					t.Errorf("a request sent User-Agent %q; want %q", ua, testUserAgent)
 				}
 			}
 			// Warm: the same question again is answered from the cache.
-			m.reset()
+			e.reset()
 			warm, warmErr := c.Holdings(ctx, tc.cik, date(tc.period), date(tc.asOf))
-			if p := m.paths(); len(p) != 0 {
+			if p, _ := e.requests(); len(p) != 0 {
 				t.Errorf("warm Holdings made %d requests: %q", len(p), p)
 			}
 			if reasonOf(coldErr) != reasonOf(warmErr) || (coldErr == nil) != (warmErr == nil) {
@@ -453,17 +400,12 @@ func TestFilingListFreshness(t *testing.T) {
 	clock := edgar13f.ClockFunc(func() time.Time {
 		return time.Date(now.Year, now.Month, now.Day, 12, 0, 0, 0, time.UTC)
 	})
-	c, m := newHTTPClient(t, edgar13f.WithClock(clock))
+	e := newFakeEDGAR(t)
+	c := e.client(t, "", edgar13f.WithClock(clock))
 	ctx := context.Background()
-	list := "/data.sec.gov/submissions/CIK0001067983.json"
 	countList := func() int {
-		n := 0
-		for _, p := range m.paths() {
-			if p == list {
-				n++
-			}
-		}
-		m.reset()
+		n := e.count("/data.sec.gov/submissions/CIK0001067983.json")
+		e.reset()
 		return n
 	}
 	q3 := date("2023-09-30")
@@ -502,11 +444,9 @@ func TestFilingListFreshness(t *testing.T) {
 // plausible User-Agent ("Name email@domain") is refused at once, with an
 // error naming the option to set; a Client over a Fetcher needs none.
 func TestNoUserAgentSendsNothing(t *testing.T) {
-	var requests atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { requests.Add(1) }))
-	defer srv.Close()
+	e := newFakeEDGAR(t)
 	for _, ua := range []string{"", "   ", "edgar13f", "Jane Quant", "Jane Quant jane@localhost", "Jane\x00 jane@example.com"} {
-		_, err := edgar13f.NewClient(edgar13f.WithUserAgent(ua), edgar13f.WithBaseURL(srv.URL), edgar13f.WithCache(nil))
+		_, err := edgar13f.NewClient(edgar13f.WithUserAgent(ua), edgar13f.WithBaseURL(e.srv.URL), edgar13f.WithCache(nil))
 		if !errors.Is(err, edgar13f.ErrNoUserAgent) {
 			t.Errorf("NewClient(WithUserAgent(%q)) = %v; want an error matching ErrNoUserAgent", ua, err)
 			continue
@@ -518,14 +458,14 @@ func TestNoUserAgentSendsNothing(t *testing.T) {
 			t.Errorf("error %q must name WithUserAgent and carry one prefix", msg)
 		}
 	}
-	if _, err := edgar13f.NewClient(edgar13f.WithBaseURL(srv.URL), edgar13f.WithCache(nil)); !errors.Is(err, edgar13f.ErrNoUserAgent) {
+	if _, err := edgar13f.NewClient(edgar13f.WithBaseURL(e.srv.URL), edgar13f.WithCache(nil)); !errors.Is(err, edgar13f.ErrNoUserAgent) {
 		t.Errorf("NewClient without WithUserAgent = %v; want ErrNoUserAgent", err)
 	}
-	if n := requests.Load(); n != 0 {
-		t.Errorf("sent %d requests without a User-Agent", n)
+	if p, _ := e.requests(); len(p) != 0 {
+		t.Errorf("sent %d requests without a User-Agent", len(p))
 	}
 	for _, ua := range []string{testUserAgent, "jane@example.com", "Jane Quant <jane.quant@mail.example.co.uk>"} {
-		if _, err := edgar13f.NewClient(edgar13f.WithUserAgent(ua), edgar13f.WithBaseURL(srv.URL), edgar13f.WithCache(nil)); err != nil {
+		if _, err := edgar13f.NewClient(edgar13f.WithUserAgent(ua), edgar13f.WithBaseURL(e.srv.URL), edgar13f.WithCache(nil)); err != nil {
 			t.Errorf("NewClient(WithUserAgent(%q)): %v", ua, err)
 		}
 	}

@@ -136,8 +136,10 @@ func TestConcurrentQueries(t *testing.T) {
 }
 
 // TestCancellation cancels queries stuck on a server that never answers
-// and on the rate limiter: every call returns context.Canceled promptly
-// and no goroutine is left behind.
+// and on the rate limiter: every call returns context.Canceled (a call that
+// ignored the cancellation would end later with the HTTP client's timeout
+// instead, or not at all) and no goroutine is left behind. Nothing is
+// timed.
 func TestCancellation(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	e := newFakeEDGAR(t, &fault{serve: stall})
@@ -162,12 +164,8 @@ func TestCancellation(t *testing.T) {
 		})
 	}
 	time.Sleep(300 * time.Millisecond) // some requests are in flight, others wait their turn
-	cancelled := time.Now()
 	cancel()
 	wg.Wait()
-	if d := time.Since(cancelled); d > time.Second {
-		t.Errorf("calls returned %v after cancel, want well under a second", d)
-	}
 	close(errs)
 	for err := range errs {
 		if !errors.Is(err, context.Canceled) {

@@ -124,10 +124,16 @@
 // must hold an email address ("Name email@domain"; without one [NewClient]
 // fails with [ErrNoUserAgent]); spaces request starts at least
 // [DefaultRequestInterval] apart across all goroutines and all processes
-// sharing the cache directory (a lock file there); retries 403, 429, 5xx,
+// sharing the cache directory (a lock file there), counting every request
+// that reaches the wire: each retry, each hop of a redirect and each
+// request that Go's HTTP transport sends again by itself after a reused
+// connection failed takes a start of its own; retries 403, 429, 5xx,
 // network errors, truncated bodies and HTML error pages served in place of
 // data with exponential backoff, honouring Retry-After ([RetryPolicy]); and
-// fails at once on 404 and other 4xx. It fetches as little as it can:
+// fails at once on 404 and other 4xx. An HTML page counts as one served in
+// place of data only where the URL asks for data (a path with an extension
+// other than .htm or .html): a web page such as the Form 13F Data Sets
+// landing page is read as it is. It fetches as little as it can:
 // a holdings question reads the filing list and one complete submission
 // file per holdings report from the latest back to the base, and filing
 // documents, which never change once accepted, are cached forever.
@@ -139,7 +145,8 @@
 // Every entry belongs to the source it was read from: live EDGAR, an HTTP
 // mirror at a base URL ([WithBaseURL]), a mirror directory ([MirrorDir]) or
 // a [Fetcher] that names its source; an entry is never served to a Client
-// reading another source, so a test fixture never answers a live query.
+// reading another source, so a test fixture never answers a live query. A
+// Client over a Fetcher that names no source caches in memory only.
 //
 // # Offline use and testing
 //
@@ -181,13 +188,19 @@
 // across processes by internal/throttle, retries and size caps; or a
 // [Fetcher] such as [MirrorFetcher] over internal/mirror), the cache
 // (internal/diskcache by default) keyed by the source each entry was read
-// from, and the sharing of identical concurrent fetches. [Client.FindManager]
-// reads through the same layer (findindex.go builds internal/nameindex
-// from internal/ciklookup and internal/fullindex). The capabilities planned
-// next hang off the same Client and share its one access layer, so a
-// process has one rate limiter and one cache whatever it asks:
-// c.Datasets() for SEC's Form 13F Data Sets (every manager at once: Import,
-// Sync, Holders, Holdings, Panel; their zips are streamed to files in the
-// cache directory) and c.Companies() for company data (Search, Filings of
-// any form, financial Facts, document Sections).
+// from, and the sharing of identical concurrent fetches. The layer reads a
+// document whole (Fetch), or streams it into a file of the cache directory
+// (Download: written atomically, never held in memory, kept under its
+// source), which is how a ~100 MB zip of SEC's Form 13F Data Sets arrives.
+// [Client.FindManager] reads through the same layer (findindex.go builds
+// internal/nameindex from internal/ciklookup and internal/fullindex).
+// What every reader shares is written once: CIKs, accession numbers and
+// the 13F form set in internal/edgarid, the compact cache encodings'
+// varints in internal/varint, the errors every reader reports alike in
+// internal/docerr. The capabilities planned next hang off the same Client
+// and share its one access layer, so a process has one rate limiter and
+// one cache whatever it asks: c.Datasets() for SEC's Form 13F Data Sets
+// (every manager at once: Import, Sync, Holders, Holdings, Panel) and
+// c.Companies() for company data (Search, Filings of any form, financial
+// Facts, document Sections).
 package edgar13f

@@ -3,9 +3,11 @@ package edgar13f
 import (
 	"cmp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/edgar13f/edgar13f/internal/edgarid"
 	"github.com/edgar13f/edgar13f/internal/fold"
 )
 
@@ -23,19 +25,11 @@ type query struct {
 
 // parseCIK validates a CIK of 1 to 10 ASCII digits and drops leading zeros.
 func parseCIK(s string) (string, error) {
-	if len(s) == 0 || len(s) > 10 {
+	n, ok := edgarid.ParseCIK(s)
+	if !ok {
 		return "", declinef(InvalidArgument, "CIK %q must be 1 to 10 digits", s)
 	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return "", declinef(InvalidArgument, "CIK %q must be 1 to 10 digits", s)
-		}
-	}
-	t := strings.TrimLeft(s, "0")
-	if t == "" {
-		t = "0"
-	}
-	return t, nil
+	return strconv.FormatUint(n, 10), nil
 }
 
 func checkDate(name string, d Date) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 
@@ -53,11 +54,25 @@ func (f *MirrorFetcher) Source() string {
 // its kind (see [ErrTooLarge]) is refused without being read.
 func (f *MirrorFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
 	b, err := f.m.FetchMax(ctx, url, access.MaxBytes(url))
-	if err == nil {
-		return b, nil
+	if err != nil {
+		return nil, f.failure(ctx, url, err)
 	}
+	return b, nil
+}
+
+// stream writes the mirrored file of url to w without holding it whole,
+// failing like Fetch; the access layer downloads through it.
+func (f *MirrorFetcher) stream(ctx context.Context, url string, w io.Writer) error {
+	if _, err := f.m.CopyTo(ctx, url, access.MaxBytes(url), w); err != nil {
+		return f.failure(ctx, url, err)
+	}
+	return nil
+}
+
+// failure maps a failed read of url to the error a MirrorFetcher returns.
+func (f *MirrorFetcher) failure(ctx context.Context, url string, err error) error {
 	if ctxErr := ctx.Err(); ctxErr != nil {
-		return nil, ctxErr
+		return ctxErr
 	}
 	if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrNotFound) {
 		err = fmt.Errorf("%w: %w", ErrNotFound, err)
@@ -69,7 +84,7 @@ func (f *MirrorFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
 	if p, perr := mirror.PathFor(url); perr == nil && errors.Is(err, ErrNotFound) {
 		err = fmt.Errorf("%w (no file %s in %s)", ErrNotFound, p, where)
 	}
-	return nil, &FetchError{URL: url, Attempts: 1, Err: err}
+	return &FetchError{URL: url, Attempts: 1, Err: err}
 }
 
 // MirrorDir returns a read-only file system of the mirror tree in dir that

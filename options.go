@@ -135,6 +135,13 @@ func WithFetcher(f Fetcher) ClientOption {
 // WithHTTPClient sets the HTTP client under the Client's own fetcher (for
 // proxies, timeouts or tests). The User-Agent, spacing and retry logic stay
 // above it. The client is copied.
+//
+// Spacing counts every request its transport writes on a connection,
+// which a transport reports through net/http/httptrace (GotConn), as
+// net/http's own Transport does: its re-sends after a reused connection
+// failed then take starts of their own. A transport that reports no
+// connections through httptrace counts one start per round trip (per
+// attempt and per redirect hop), whatever it sends underneath.
 func WithHTTPClient(hc *http.Client) ClientOption {
 	return func(o *clientOptions) error {
 		if hc == nil {

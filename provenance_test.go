@@ -3,12 +3,9 @@ package edgar13f_test
 import (
 	"context"
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,25 +14,6 @@ import (
 
 // Cache provenance: every cache entry belongs to the source it was read
 // from, and is never served to a Client reading another source.
-
-// countingServer serves only the mirror files that serve accepts (none
-// when serve is nil) and counts every request.
-func countingServer(t *testing.T, serve func(path string) bool) *atomic.Int64 {
-	t.Helper()
-	var n atomic.Int64
-	h := edgar13f.MirrorHandler(mirrorFS(t))
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n.Add(1)
-		if serve == nil || !serve(r.URL.Path) {
-			http.NotFound(w, r)
-			return
-		}
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	t.Setenv("PROVENANCE_TEST_BASE", srv.URL)
-	return &n
-}
 
 // provenanceClient returns a Client on the cache directory dir with the
 // tests' fixed clock and opts.
@@ -81,8 +59,8 @@ func TestFixtureNeverAnswersLive(t *testing.T) {
 	t.Run("empty mirror", func(t *testing.T) {
 		dir := t.TempDir()
 		fixtureRun(t, dir)
-		requests := countingServer(t, nil)
-		c := provenanceClient(t, dir, edgar13f.WithUserAgent(testUserAgent), edgar13f.WithBaseURL(os.Getenv("PROVENANCE_TEST_BASE")))
+		e := newFakeEDGAR(t, &fault{match: "/", serve: notFound}) // an empty mirror
+		c := provenanceClient(t, dir, edgar13f.WithUserAgent(testUserAgent), edgar13f.WithBaseURL(e.srv.URL))
 
 		_, err := c.Filings(ctx, "1067983", date("2024-06-01"))
 		if !errors.Is(err, edgar13f.ErrUnknownCIK) {
@@ -96,7 +74,7 @@ func TestFixtureNeverAnswersLive(t *testing.T) {
 		if !errors.Is(err, edgar13f.ErrNotFound) {
 			t.Errorf("FindManager over an empty mirror = %v, %v; want a missing cik-lookup-data.txt", ms, err)
 		}
-		if n := requests.Load(); n < 3 {
+		if n := e.count("/"); n < 3 {
 			t.Errorf("%d requests reached the empty mirror; want one per question at least", n)
 		}
 	})
@@ -106,24 +84,18 @@ func TestFixtureNeverAnswersLive(t *testing.T) {
 	t.Run("mirror without documents", func(t *testing.T) {
 		dir := t.TempDir()
 		fixtureRun(t, dir)
-		var docs atomic.Int64
-		countingServer(t, func(p string) bool {
-			if strings.HasPrefix(p, "/data.sec.gov/submissions/") {
-				return true
-			}
-			docs.Add(1)
-			return false
-		})
-		c := provenanceClient(t, dir, edgar13f.WithUserAgent(testUserAgent), edgar13f.WithBaseURL(os.Getenv("PROVENANCE_TEST_BASE")))
+		const docs = "/www.sec.gov/" // every document but the filing lists
+		e := newFakeEDGAR(t, &fault{match: docs, serve: notFound})
+		c := provenanceClient(t, dir, edgar13f.WithUserAgent(testUserAgent), edgar13f.WithBaseURL(e.srv.URL))
 		var fe *edgar13f.FetchError
 		if _, err := c.Filings(ctx, "1067983", date("2024-06-01")); !errors.As(err, &fe) || !errors.Is(err, edgar13f.ErrNotFound) || !strings.HasSuffix(fe.URL, "/primary_doc.xml") {
 			t.Errorf("Filings without covers = %v; want a missing cover page", err)
 		}
-		before := docs.Load()
+		before := e.count(docs)
 		if _, err := c.Holdings(ctx, "1067983", date("2023-09-30"), date("2024-06-01")); !errors.As(err, &fe) || !errors.Is(err, edgar13f.ErrNotFound) || !strings.HasSuffix(fe.URL, ".txt") {
 			t.Errorf("Holdings without tables = %v; want a missing submission text file", err)
 		}
-		if docs.Load() == before {
+		if e.count(docs) == before {
 			t.Errorf("Holdings asked the mirror for no document")
 		}
 	})
@@ -179,3 +151,34 @@ type sourced struct {
 }
 
 func (s sourced) Source() string { return s.source }
+
+// TestUnnamedFetcherWritesNoCache: a Client over a Fetcher without a
+// Source caches in memory only: its second answer fetches nothing, and
+// nothing is written to the cache directory (no entry there could serve
+// another Client), nor to a Cache of the caller's.
+func TestUnnamedFetcherWritesNoCache(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cache")
+	f := &countingFetcher{next: edgar13f.NewMirrorFetcher(mirrorFS(t))}
+	if _, ok := any(f).(interface{ Source() string }); ok {
+		t.Fatal("the test needs a Fetcher without a Source")
+	}
+	mc := &memCache{m: map[string][]byte{}}
+	for _, opt := range []edgar13f.ClientOption{edgar13f.WithCacheDir(dir), edgar13f.WithCache(mc)} {
+		c := provenanceClient(t, dir, opt, edgar13f.WithFetcher(f))
+		ctx := context.Background()
+		for i := range 2 {
+			if _, err := c.Holdings(ctx, "1067983", date("2023-09-30"), date("2024-06-01")); err != nil {
+				t.Fatal(err)
+			}
+			if urls := f.take(); i == 1 && len(urls) != 0 {
+				t.Errorf("the second answer fetched %q; want it from memory", urls)
+			}
+		}
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the cache directory was created (%v); want nothing written", err)
+	}
+	if len(mc.m) != 0 {
+		t.Errorf("the caller's Cache got %d entries; want none", len(mc.m))
+	}
+}

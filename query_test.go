@@ -166,6 +166,10 @@ func (f *countFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
 	return f.Fetcher.Fetch(ctx, url)
 }
 
+// Source names the recorded mirror, so that the Client uses the cache it
+// is given (a Fetcher without a Source caches in memory only).
+func (f *countFetcher) Source() string { return "test:testdata/mirror" }
+
 // TestDamagedRowsEntryIsRefetched: a cached table that passes its checksum
 // but cannot be decoded (a bad row flag) is read from EDGAR again, and the
 // answer is the same.

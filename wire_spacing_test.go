@@ -19,7 +19,7 @@ import (
 // server notes it. The transport's own re-sends come 1-5 ms apart.
 const (
 	wireSpacingInterval = 120 * time.Millisecond
-	wireSpacingSlack    = 15 * time.Millisecond
+	wireSpacingSlack    = wireSpacingInterval / 2
 )
 
 // TestWireSpacing answers a Client's queries from the recorded mirror

@@ -161,7 +161,7 @@ func (s *server) filings(ctx context.Context, raw json.RawMessage) (answer, erro
 	if err != nil {
 		return nil, err
 	}
-	return func(w io.Writer) error { return wire.WriteFilings(w, cik, asOf, list.Filings) }, nil
+	return func(w io.Writer) error { return wire.WriteFilings(w, list.CIK, asOf, list.Filings) }, nil
 }
 
 // filters decodes cusip, issuer and max_positions, and position_type when

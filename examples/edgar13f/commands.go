@@ -96,7 +96,7 @@ func runFilings(ctx context.Context, c *edgar13f.Client, o *opts, args []string)
 	if err != nil {
 		return filings{args[0], o.asOfDate, nil}, err
 	}
-	return filings{args[0], o.asOfDate, list.Filings}, nil
+	return filings{list.CIK, o.asOfDate, list.Filings}, nil
 }
 
 func (o *opts) filters() []edgar13f.Option {

@@ -166,7 +166,7 @@ func amendment(f edgar13f.Filing) string {
 }
 
 func (f filings) table(w io.Writer) error {
-	fmt.Fprintf(w, "CIK %s: %d 13F filings made by %s\n%s\n\n", wire.CIK(f.cik), len(f.fs), f.asOf, wire.Disclaimer)
+	fmt.Fprintf(w, "CIK %s: %d 13F filings made by %s\n%s\n\n", f.cik, len(f.fs), f.asOf, wire.Disclaimer)
 	g := &grid{head: []string{"FILED", "ACCESSION", "FORM", "PERIOD", "AMENDMENT", "MANAGER", "EDGAR"}, right: make([]bool, 7)}
 	for _, x := range f.fs {
 		g.add(x.FilingDate.String(), x.Accession, string(x.Form), x.Period.String(), amendment(x), x.ManagerName, x.URL)

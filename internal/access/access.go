@@ -17,24 +17,22 @@
 // means or how long it stays fresh: the callers own their keys and their
 // freshness rules.
 //
-// Room for what comes next: SEC's Form 13F Data Sets are zips of about
-// 100 MB, fetched as one request and written to a file under the cache
-// directory without being held in memory. They will arrive as a streaming
-// Download(ctx, url, name) beside Fetch, built on a streaming read of the
-// HTTP client and of a mirror tree (served at the same URL paths), with the
-// same User-Agent, spacing, retries and provenance, and written atomically
-// (temporary file, sync, rename) under [Layer.Dir]. Company data
-// (data.sec.gov/api/xbrl/companyfacts, company_tickers.json, submissions of
-// any form, 10-K and 10-Q documents) needs nothing new: Fetch, the cache
-// and a freshness rule of the caller's, like the filing list's.
+// Two ways to read: Fetch (and FetchSized, FetchPrefix) return a document's
+// bytes, for the cache to keep under a caller's key; Download streams one
+// into a file under [Layer.Dir] without holding it in memory, for SEC's
+// Form 13F Data Sets zips (about 100 MB each), with the same User-Agent,
+// spacing, retries and provenance, written atomically (temporary file,
+// sync, rename). Company data (data.sec.gov/api/xbrl/companyfacts,
+// company_tickers.json, submissions of any form, 10-K and 10-Q documents)
+// needs nothing more: Fetch, the cache and a freshness rule of the
+// caller's, like the filing list's.
 package access
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 	"regexp"
@@ -72,9 +70,15 @@ type Retry struct {
 type Config struct {
 	// Fetcher, when set, replaces the HTTP fetcher: no User-Agent, spacing
 	// or retries apply. Its cache entries belong to the source it names
-	// with a Source() string method; one that names none shares entries
-	// with nothing else (not even another Layer over the same Fetcher).
+	// with a Source() string method (see [Named]). A Layer over a Fetcher
+	// that names none keeps its entries in memory, for itself alone: on
+	// disk or in a shared Cache they could answer no other Layer.
 	Fetcher Fetcher
+
+	// Stream, when set with Fetcher, writes the document at url to w
+	// without holding it whole; Download uses it. Without it, Download
+	// writes the bytes Fetcher returns.
+	Stream func(ctx context.Context, url string, w io.Writer) error
 
 	UserAgent  string        // required without Fetcher: "Name email@domain"
 	HTTPClient *http.Client  // under the HTTP fetcher; nil means a default one
@@ -107,6 +111,7 @@ type fetcher interface {
 	fetch(ctx context.Context, url string) ([]byte, error)
 	fetchSized(ctx context.Context, url string, size int64) ([]byte, error)
 	fetchPrefix(ctx context.Context, url string, enough func([]byte) bool) ([]byte, error)
+	download(ctx context.Context, url string, dst edgarhttp.Sink) error
 }
 
 // New returns a Layer configured by cfg. Without a Fetcher it needs a
@@ -115,12 +120,20 @@ func New(cfg Config) (*Layer, error) {
 	l := &Layer{cache: cfg.Cache, dir: cfg.Dir}
 	if cfg.Failed == nil {
 		cfg.Failed = func(url string, status, attempts int, cause error) error {
-			return fmt.Errorf("%sfetch %s: %s", docerr.Prefix, url, docerr.Detail(cause))
+			return docerr.Wrap("fetch "+url, cause)
 		}
 	}
 	if cfg.Fetcher != nil {
-		l.fetch = callerFetcher{cfg.Fetcher}
-		l.source = "fetcher:" + sourceOf(cfg.Fetcher)
+		l.fetch = callerFetcher{cfg.Fetcher, cfg.Stream}
+		if !Named(cfg.Fetcher) {
+			l.source = "fetcher:unnamed"
+			if _, ok := l.cache.(*memoryCache); !ok && l.cache != nil {
+				l.cache = NewMemoryCache()
+			}
+			l.dir = ""
+			return l, nil
+		}
+		l.source = "fetcher:named:" + cfg.Fetcher.(sourcer).Source()
 		return l, nil
 	}
 	if err := CheckUserAgent(cfg.UserAgent); err != nil {
@@ -149,15 +162,16 @@ func New(cfg Config) (*Layer, error) {
 	return l, nil
 }
 
-// sourceOf names the source a caller's Fetcher reads: its Source() when it
-// has one, else a name no other Fetcher gets.
-func sourceOf(f Fetcher) string {
-	if s, ok := f.(interface{ Source() string }); ok && s.Source() != "" {
-		return "named:" + s.Source()
-	}
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return "unnamed:" + hex.EncodeToString(b[:])
+// A sourcer is a Fetcher that names the source it reads.
+type sourcer interface{ Source() string }
+
+// Named reports whether f names the source it reads with a non-empty
+// Source() string, so that its cache entries can be shared with every
+// Layer reading the same source. A Layer over a Fetcher that names none
+// caches in memory only and cannot Download.
+func Named(f Fetcher) bool {
+	s, ok := f.(sourcer)
+	return ok && s.Source() != ""
 }
 
 // ErrNoUserAgent is returned when the HTTP fetcher has no User-Agent.
@@ -282,15 +296,20 @@ const (
 	maxCoverBytes = 16 << 20
 	maxTextBytes  = 512 << 20
 	maxOtherBytes = 256 << 20
+	maxZipBytes   = 2 << 30
 )
 
 // MaxBytes returns the size limit of the document at an EDGAR URL: 64 MiB
 // for filing lists (.json; real ones are a few MB), 16 MiB for cover pages
 // (primary_doc.xml; real ones are well under 1 MB), 512 MiB for complete
 // submission text files and other .txt files (an information table of
-// 250,000 rows is about 120 MB), and 256 MiB for any other document.
+// 250,000 rows is about 120 MB), 2 GiB for .zip files (a window of the
+// Form 13F Data Sets is about 100 MB; only [Layer.Download] reads them, to a
+// file), and 256 MiB for any other document.
 func MaxBytes(url string) int64 {
 	switch u := strings.ToLower(url); {
+	case strings.HasSuffix(u, ".zip"):
+		return maxZipBytes
 	case strings.HasSuffix(u, ".json"):
 		return maxListBytes
 	case strings.HasSuffix(u, "/primary_doc.xml"):
@@ -302,8 +321,12 @@ func MaxBytes(url string) int64 {
 }
 
 // callerFetcher reads through a caller's Fetcher, which cannot stop early
-// or use a size hint: it reads whole documents.
-type callerFetcher struct{ f Fetcher }
+// or use a size hint: it reads whole documents, and streams them only with
+// a stream function.
+type callerFetcher struct {
+	f      Fetcher
+	stream func(ctx context.Context, url string, w io.Writer) error
+}
 
 func (c callerFetcher) fetch(ctx context.Context, url string) ([]byte, error) {
 	return c.f.Fetch(ctx, url)
@@ -317,6 +340,24 @@ func (c callerFetcher) fetchPrefix(ctx context.Context, url string, _ func([]byt
 	return c.f.Fetch(ctx, url)
 }
 
+func (c callerFetcher) download(ctx context.Context, url string, dst edgarhttp.Sink) error {
+	if err := dst.Reset(); err != nil {
+		return err
+	}
+	if c.stream != nil {
+		return c.stream(ctx, url, dst)
+	}
+	b, err := c.f.Fetch(ctx, url)
+	if err != nil {
+		return err
+	}
+	if limit := MaxBytes(url); int64(len(b)) > limit {
+		return fmt.Errorf("%sfetch %s: %w: %d bytes, limit %d", docerr.Prefix, url, docerr.ErrTooLarge, len(b), limit)
+	}
+	_, err = dst.Write(b)
+	return err
+}
+
 // httpFetcher reads EDGAR over HTTP through internal/edgarhttp.
 type httpFetcher struct {
 	client  *edgarhttp.Client
@@ -324,44 +365,57 @@ type httpFetcher struct {
 	failed  func(url string, status, attempts int, cause error) error
 }
 
-func (f *httpFetcher) fetch(ctx context.Context, url string) ([]byte, error) {
-	return f.do(ctx, url, func(c *edgarhttp.Client, target string) ([]byte, error) {
-		return c.Get(ctx, target)
+func (f *httpFetcher) fetch(ctx context.Context, url string) (b []byte, err error) {
+	err = f.do(ctx, url, func(c *edgarhttp.Client, target string) (err error) {
+		b, err = c.Get(ctx, target)
+		return err
 	})
+	return b, err
 }
 
-func (f *httpFetcher) fetchSized(ctx context.Context, url string, size int64) ([]byte, error) {
-	return f.do(ctx, url, func(c *edgarhttp.Client, target string) ([]byte, error) {
-		return c.WithSizeHint(size).Get(ctx, target)
+func (f *httpFetcher) fetchSized(ctx context.Context, url string, size int64) (b []byte, err error) {
+	err = f.do(ctx, url, func(c *edgarhttp.Client, target string) (err error) {
+		b, err = c.WithSizeHint(size).Get(ctx, target)
+		return err
 	})
+	return b, err
 }
 
-func (f *httpFetcher) fetchPrefix(ctx context.Context, url string, enough func([]byte) bool) ([]byte, error) {
-	return f.do(ctx, url, func(c *edgarhttp.Client, target string) ([]byte, error) {
-		return c.GetPrefix(ctx, target, enough)
+func (f *httpFetcher) fetchPrefix(ctx context.Context, url string, enough func([]byte) bool) (b []byte, err error) {
+	err = f.do(ctx, url, func(c *edgarhttp.Client, target string) (err error) {
+		b, err = c.GetPrefix(ctx, target, enough)
+		return err
+	})
+	return b, err
+}
+
+func (f *httpFetcher) download(ctx context.Context, url string, dst edgarhttp.Sink) error {
+	return f.do(ctx, url, func(c *edgarhttp.Client, target string) error {
+		_, err := c.GetTo(ctx, target, dst)
+		return err
 	})
 }
 
 // do runs one request for url through get, with the document's size limit,
 // and maps a failure to the error built by failed.
-func (f *httpFetcher) do(ctx context.Context, url string, get func(c *edgarhttp.Client, target string) ([]byte, error)) ([]byte, error) {
+func (f *httpFetcher) do(ctx context.Context, url string, get func(c *edgarhttp.Client, target string) error) error {
 	target := url
 	if f.baseURL != "" {
 		var err error
 		if target, err = mirror.URLFor(f.baseURL, url); err != nil {
-			return nil, f.failed(url, 0, 0, err)
+			return f.failed(url, 0, 0, err)
 		}
 	}
-	b, err := get(f.client.WithMaxBytes(MaxBytes(url)), target)
+	err := get(f.client.WithMaxBytes(MaxBytes(url)), target)
 	if err == nil {
-		return b, nil
+		return nil
 	}
 	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
-		return nil, ctxErr
+		return ctxErr
 	}
 	var he *edgarhttp.Error
 	if errors.As(err, &he) {
-		return nil, f.failed(url, he.StatusCode, he.Attempts, he.Err)
+		return f.failed(url, he.StatusCode, he.Attempts, he.Err)
 	}
-	return nil, f.failed(url, 0, 1, err)
+	return f.failed(url, 0, 1, err)
 }

@@ -44,12 +44,14 @@
 // [Store.Import] streams a window zip: the one-row-per-filing tables are
 // read into memory; INFOTABLE rows are normalised (see package datasets),
 // redacted with the caller's predicate (removed rows are never written)
-// and spilled to bucket files of consecutive filing-order ranges; each
-// bucket is then sorted in memory and appended to holdings.parquet while
-// its rows are routed to buckets of consecutive CUSIP ranges, which are in
-// turn sorted into holdings_by_cusip.parquet. At most one bucket (about
-// 192Ki rows) is in memory at a time. value_usd is computed per row by its
-// own filing's date (x1000 when filed before 2023-01-03).
+// and spilled in a compact encoding to two sets of bucket files: ranges of
+// filing order (cut by the cover totals) and ranges of CUSIP prefixes.
+// Then two goroutines each take one set bucket by bucket, sort the bucket's
+// records in memory and write them to holdings and holdings_by_cusip, rows
+// decoded a batch at a time as views of the bucket's bytes. At most one
+// bucket per set (some 200Ki rows, a few tens of MB) is in memory at a
+// time. value_usd is computed per row by its own filing's date (x1000 when
+// filed before 2023-01-03).
 //
 // The partition is built under <dir>/.staging and renamed into place: the
 // old window's commit record and table partitions are first moved aside,

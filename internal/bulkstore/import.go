@@ -1,20 +1,22 @@
 package bulkstore
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash"
 	"hash/crc64"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress/snappy"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/edgar13f/edgar13f/internal/datasets"
 )
@@ -22,9 +24,9 @@ import (
 // A Progress reports how far an import has come.
 type Progress struct {
 	Window     string
-	Phase      string // "filings", "infotable" (reading the zip), "holdings", "by_cusip" (writing), "done"
-	Rows       int64  // information-table rows done in this phase
-	TotalRows  int64  // rows expected (cover totals; 0 when unknown)
+	Phase      string // "filings", "infotable" (reading the zip), "sorting" (writing both sorted copies), "done"
+	Rows       int64  // information-table rows done in this phase ("sorting" counts each row twice)
+	TotalRows  int64  // rows expected in this phase (from cover totals while reading; 0 when unknown)
 	Bytes      int64  // uncompressed INFOTABLE bytes read (phase "infotable")
 	TotalBytes int64  // uncompressed size of INFOTABLE
 }
@@ -36,8 +38,8 @@ type Options struct {
 	// removes nothing, and is allowed only for a store opened with the rule
 	// name "off".
 	Redact func(nameOfIssuer, titleOfClass, cusip string) bool
-	// Progress, if not nil, is called from the importing goroutine every
-	// 64Ki rows and at each phase change.
+	// Progress, if not nil, is called every 64Ki rows read, after each
+	// sorted bucket and at each phase change; calls never overlap.
 	Progress func(Progress)
 }
 
@@ -47,12 +49,15 @@ type Stats struct {
 	Bytes int64 // bytes written to the partition
 }
 
+// bucketRows is the target number of rows of a spill bucket (a variable
+// so that tests can force many buckets and splits).
+var bucketRows int64 = 128 << 10
+
 // Row-group sizes. Small row groups give engines and the query code tight
 // per-group statistics (min/max CUSIP, period, CIK) to skip on.
 const (
 	holdingsGroupRows = 64 << 10
 	byCUSIPGroupRows  = 16 << 10
-	bucketRows        = 192 << 10 // target rows per spill bucket
 	progressEvery     = 64 << 10
 )
 
@@ -95,14 +100,14 @@ func (s *Store) Import(ctx context.Context, window string, r io.ReaderAt, size i
 	}
 	defer os.RemoveAll(build)
 
-	im := &importer{ctx: ctx, w: w, dir: build, opt: opt, rule: s.rule, size: size}
+	im := &importer{ctx: ctx, w: w, dir: build, opt: opt, rule: s.rule, size: size, sums: map[string]uint64{}}
 	if err := im.run(r, size); err != nil {
 		return Stats{}, err
 	}
 	if err := s.commit(w.Name, build); err != nil {
 		return Stats{}, err
 	}
-	return Stats{Meta: im.meta, Bytes: im.written}, nil
+	return Stats{Meta: im.meta, Bytes: im.written.Load()}, nil
 }
 
 // importer is the state of one import.
@@ -116,12 +121,17 @@ type importer struct {
 	filings []Filing       // in filing order
 	ord     map[string]int // accession -> index in filings
 	meta    Meta
-	written int64
-	sum     hash.Hash64
+	written atomic.Int64
+	mu      sync.Mutex
+	sums    map[string]uint64 // CRC-64 of each table's file
+	prog    sync.Mutex        // serialises Progress calls
+	done    atomic.Int64      // rows written by the sorting phases
 }
 
 func (im *importer) progress(p Progress) {
 	if im.opt.Progress != nil {
+		im.prog.Lock()
+		defer im.prog.Unlock()
 		p.Window = im.w.Name
 		im.opt.Progress(p)
 	}
@@ -149,22 +159,25 @@ func (im *importer) run(r io.ReaderAt, size int64) error {
 			return err
 		}
 	}
-	im.sum = crc64.New(crc64.MakeTable(crc64.ECMA))
 	if err := im.writeFilings(); err != nil {
 		return err
 	}
-	cik, hist, err := im.readInfoTable(a)
+	byFiling, byCUSIP, err := im.readInfoTable(a)
 	if err != nil {
 		return err
 	}
-	defer cik.close()
-	byCUSIP, route, err := im.writeHoldings(cik, hist)
-	if err != nil {
-		return err
-	}
+	defer byFiling.close()
 	defer byCUSIP.close()
-	if err := im.writeByCUSIP(byCUSIP, route); err != nil {
+	// The two sorted copies are independent: write them side by side.
+	var g errgroup.Group
+	g.Go(func() error { return im.writeSorted(byFiling, HoldingsTable, holdingsGroupRows, false) })
+	g.Go(func() error { return im.writeSorted(byCUSIP, ByCUSIPTable, byCUSIPGroupRows, true) })
+	if err := g.Wait(); err != nil {
 		return err
+	}
+	sum := crc64.New(crc64.MakeTable(crc64.ECMA))
+	for _, t := range tables {
+		fmt.Fprintf(sum, "%s %016x\n", t, im.sums[t])
 	}
 	im.meta.Format = FormatVersion
 	im.meta.Window = im.w.Name
@@ -172,7 +185,7 @@ func (im *importer) run(r io.ReaderAt, size int64) error {
 	im.meta.Redaction = im.rule
 	im.meta.Filings = len(im.filings)
 	im.meta.SourceSize = size
-	im.meta.ID = fmt.Sprintf("%016x", im.sum.Sum64())
+	im.meta.ID = fmt.Sprintf("%016x", sum.Sum64())
 	b, _ := json.MarshalIndent(im.meta, "", "  ")
 	if err := writeSynced(filepath.Join(im.dir, metaBuild), append(b, '\n')); err != nil {
 		return err
@@ -226,41 +239,38 @@ func (im *importer) setFilings(fs []datasets.Filing) {
 func compareFilings(a, b Filing) int {
 	switch {
 	case a.Period != b.Period:
-		return cmpInt(int64(a.Period), int64(b.Period))
+		return cmp.Compare(a.Period, b.Period)
 	case a.CIK != b.CIK:
-		return cmpInt(a.CIK, b.CIK)
+		return cmp.Compare(a.CIK, b.CIK)
 	case a.FilingDate != b.FilingDate:
-		return cmpInt(int64(a.FilingDate), int64(b.FilingDate))
+		return cmp.Compare(a.FilingDate, b.FilingDate)
 	case a.AmendmentNo != b.AmendmentNo:
-		return cmpInt(int64(a.AmendmentNo), int64(b.AmendmentNo))
+		return cmp.Compare(a.AmendmentNo, b.AmendmentNo)
 	}
 	return strings.Compare(a.Accession, b.Accession)
 }
 
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func (im *importer) create(table string) (*os.File, io.Writer, error) {
+// create opens table's file in the build; done records its checksum.
+func (im *importer) create(table string) (f *os.File, w io.Writer, done func(), err error) {
 	if err := os.Mkdir(filepath.Join(im.dir, table), 0o755); err != nil {
-		return nil, nil, fmt.Errorf("bulkstore: %w", err)
+		return nil, nil, nil, fmt.Errorf("bulkstore: %w", err)
 	}
-	f, err := os.Create(filepath.Join(im.dir, table, partFile))
+	f, err = os.Create(filepath.Join(im.dir, table, partFile))
 	if err != nil {
-		return nil, nil, fmt.Errorf("bulkstore: %w", err)
+		return nil, nil, nil, fmt.Errorf("bulkstore: %w", err)
 	}
-	return f, io.MultiWriter(f, im.sum, countWriter{&im.written}), nil
+	h := crc64.New(crc64.MakeTable(crc64.ECMA))
+	done = func() {
+		im.mu.Lock()
+		im.sums[table] = h.Sum64()
+		im.mu.Unlock()
+	}
+	return f, io.MultiWriter(f, h, countWriter{&im.written}), done, nil
 }
 
-type countWriter struct{ n *int64 }
+type countWriter struct{ n *atomic.Int64 }
 
-func (c countWriter) Write(p []byte) (int, error) { *c.n += int64(len(p)); return len(p), nil }
+func (c countWriter) Write(p []byte) (int, error) { c.n.Add(int64(len(p))); return len(p), nil }
 
 // closeSynced flushes a Parquet writer, then syncs and closes its file.
 func closeSynced(f *os.File, w interface{ Close() error }) error {
@@ -277,7 +287,7 @@ func closeSynced(f *os.File, w interface{ Close() error }) error {
 
 func writerOptions(groupRows int64, sorting ...parquet.SortingColumn) []parquet.WriterOption {
 	return []parquet.WriterOption{
-		parquet.Compression(&snappy.Codec{}),
+		parquet.Compression(snappyCodec{}),
 		parquet.MaxRowsPerRowGroup(groupRows),
 		parquet.CreatedBy("edgar13f", "", ""),
 		parquet.SortingWriterConfig(parquet.SortingColumns(sorting...)),
@@ -286,7 +296,7 @@ func writerOptions(groupRows int64, sorting ...parquet.SortingColumn) []parquet.
 }
 
 func (im *importer) writeFilings() error {
-	f, w, err := im.create(FilingsTable)
+	f, w, done, err := im.create(FilingsTable)
 	if err != nil {
 		return err
 	}
@@ -297,14 +307,18 @@ func (im *importer) writeFilings() error {
 		f.Close()
 		return fmt.Errorf("bulkstore: %w", err)
 	}
-	return closeSynced(f, pw)
+	if err := closeSynced(f, pw); err != nil {
+		return err
+	}
+	done()
+	return nil
 }
 
-// readInfoTable streams INFOTABLE into spill buckets of consecutive
-// filing-order ranges, redacting as it reads, and counts rows per CUSIP
-// prefix class for the second sort.
-func (im *importer) readInfoTable(a *datasets.Archive) (*spill, []int64, error) {
-	// Bucket boundaries: consecutive filings whose cover totals add up to
+// readInfoTable streams INFOTABLE into two spills, redacting as it reads:
+// buckets of consecutive filing-order ranges and buckets of consecutive
+// CUSIP ranges.
+func (im *importer) readInfoTable(a *datasets.Archive) (byFiling, byCUSIP *spill, err error) {
+	// Filing buckets: consecutive filings whose cover totals add up to
 	// about bucketRows rows. Totals only balance the buckets; a wrong total
 	// costs memory, never correctness.
 	bucketOf := make([]int, len(im.filings))
@@ -319,18 +333,24 @@ func (im *importer) readInfoTable(a *datasets.Archive) (*spill, []int64, error) 
 		acc += max(f.TableEntryTotal, 0)
 		total += max(f.TableEntryTotal, 0)
 	}
-	sp, err := newSpill(im.dir, "filing", nb+1)
-	if err != nil {
+	if byFiling, err = newSpill(im.dir, "filing", nb+1); err != nil {
 		return nil, nil, fmt.Errorf("bulkstore: %w", err)
+	}
+	if byCUSIP, err = newSpill(im.dir, "cusip", cusipBuckets); err != nil {
+		byFiling.close()
+		return nil, nil, fmt.Errorf("bulkstore: %w", err)
+	}
+	fail := func(e error) (*spill, *spill, error) {
+		byFiling.close()
+		byCUSIP.close()
+		return nil, nil, e
 	}
 	t, err := a.Table(datasets.InfoTable)
 	if err != nil {
-		sp.close()
-		return nil, nil, err
+		return fail(err)
 	}
 	defer t.Close()
 	totalBytes := a.Size(datasets.InfoTable)
-	hist := make([]int64, prefixClasses)
 	rowNo := make([]int32, len(im.filings))
 	redact := memo(im.opt.Redact)
 	var (
@@ -343,15 +363,13 @@ func (im *importer) readInfoTable(a *datasets.Archive) (*spill, []int64, error) 
 	im.progress(Progress{Phase: "infotable", TotalRows: total, TotalBytes: totalBytes})
 	for t.Next() {
 		if err := t.InfoRow(&row); err != nil {
-			sp.close()
-			return nil, nil, err
+			return fail(err)
 		}
 		ord := lastOrd
 		if string(row.Accession) != string(lastAcc) {
 			o, ok := im.ord[string(row.Accession)]
 			if !ok {
-				sp.close()
-				return nil, nil, t.Errorf("row of accession %s, which SUBMISSION does not list", row.Accession)
+				return fail(t.Errorf("row of accession %s, which SUBMISSION does not list", row.Accession))
 			}
 			ord, lastOrd = o, o
 			lastAcc = append(lastAcc[:0], row.Accession...)
@@ -362,27 +380,27 @@ func (im *importer) readInfoTable(a *datasets.Archive) (*spill, []int64, error) 
 			continue
 		}
 		buf = encode(buf[:0], ord, int(rowNo[ord]), &row)
-		if err := sp.add(bucketOf[ord], buf); err != nil {
-			sp.close()
-			return nil, nil, fmt.Errorf("bulkstore: %w", err)
+		if err := byFiling.add(bucketOf[ord], buf); err != nil {
+			return fail(fmt.Errorf("bulkstore: %w", err))
 		}
-		hist[cusipPrefix(row.CUSIP)]++
+		if err := byCUSIP.add(cusipBucket(row.CUSIP), buf); err != nil {
+			return fail(fmt.Errorf("bulkstore: %w", err))
+		}
 		rows++
 		if rows%progressEvery == 0 {
 			if err := im.ctx.Err(); err != nil {
-				sp.close()
-				return nil, nil, err
+				return fail(err)
 			}
 			im.progress(Progress{Phase: "infotable", Rows: rows, TotalRows: total, Bytes: t.Bytes(), TotalBytes: totalBytes})
 		}
 	}
 	if err := t.Err(); err != nil {
-		sp.close()
-		return nil, nil, err
+		return fail(err)
 	}
 	im.meta.Rows, im.meta.Redacted = rows, red
 	im.progress(Progress{Phase: "infotable", Rows: rows, TotalRows: total, Bytes: totalBytes, TotalBytes: totalBytes})
-	return sp, hist, nil
+	im.progress(Progress{Phase: "sorting", TotalRows: 2 * rows})
+	return byFiling, byCUSIP, nil
 }
 
 // memo wraps the redaction predicate with a cache of its answers per
@@ -408,181 +426,92 @@ func memo(redact func(nameOfIssuer, titleOfClass, cusip string) bool) func(issue
 	}
 }
 
-// writeHoldings sorts each filing-order bucket and writes holdings.parquet,
-// routing every record on to a CUSIP bucket.
-func (im *importer) writeHoldings(sp *spill, hist []int64) (*spill, []int, error) {
-	// CUSIP buckets: consecutive prefix classes adding up to about
-	// bucketRows rows.
-	route := make([]int, prefixClasses)
-	nb := 0
-	var acc int64
-	for i, n := range hist {
-		if acc > 0 && acc+n > bucketRows {
-			nb++
-			acc = 0
-		}
-		route[i] = nb
-		acc += n
-	}
-	out, err := newSpill(im.dir, "cusip", nb+1)
-	if err != nil {
-		return nil, nil, fmt.Errorf("bulkstore: %w", err)
-	}
-	f, w, err := im.create(HoldingsTable)
-	if err != nil {
-		out.close()
-		return nil, nil, err
-	}
-	pw := parquet.NewGenericWriter[Row](w, writerOptions(holdingsGroupRows,
-		parquet.Ascending("period"), parquet.Ascending("cik"), parquet.Ascending("filing_date"),
-		parquet.Ascending("accession"), parquet.Ascending("row_no"))...)
-	fail := func(err error) (*spill, []int, error) {
-		f.Close()
-		out.close()
-		return nil, nil, err
-	}
-	intern := map[string]string{}
-	var done int64
-	for b := range sp.files {
-		data, err := sp.read(b)
-		if err != nil {
-			return fail(fmt.Errorf("bulkstore: %w", err))
-		}
-		rows := make([]Row, 0, sp.rows[b])
-		ords := make([]int32, 0, sp.rows[b])
-		d := decoder{b: data}
-		for {
-			rec, raw, ok := d.next()
-			if !ok {
-				break
-			}
-			var row Row
-			ord, err := decodeRow(rec, &row, im.filings, intern)
-			if err != nil {
-				return fail(err)
-			}
-			rows = append(rows, row)
-			ords = append(ords, int32(ord))
-			if err := out.add(route[cusipPrefix([]byte(row.CUSIPKey))], raw); err != nil {
-				return fail(fmt.Errorf("bulkstore: %w", err))
-			}
-		}
-		if d.err != nil {
-			return fail(d.err)
-		}
-		sp.drop(b)
-		idx := make([]int32, len(rows))
-		for i := range idx {
-			idx[i] = int32(i)
-		}
-		slices.SortFunc(idx, func(x, y int32) int {
-			if c := cmpInt(int64(ords[x]), int64(ords[y])); c != 0 {
-				return c
-			}
-			return cmpInt(int64(rows[x].RowNo), int64(rows[y].RowNo))
-		})
-		if err := writeOrdered(pw, rows, idx); err != nil {
-			return fail(err)
-		}
-		done += int64(len(rows))
-		im.progress(Progress{Phase: "holdings", Rows: done, TotalRows: im.meta.Rows})
-		if err := im.ctx.Err(); err != nil {
-			return fail(err)
-		}
-		if len(intern) > 1<<18 {
-			clear(intern)
-		}
-	}
-	if err := closeSynced(f, pw); err != nil {
-		out.close()
-		return nil, nil, err
-	}
-	return out, route, nil
-}
-
-// writeOrdered writes rows in the order of idx, in batches.
-func writeOrdered(pw *parquet.GenericWriter[Row], rows []Row, idx []int32) error {
-	batch := make([]Row, 0, 1024)
-	for i, j := range idx {
-		batch = append(batch, rows[j])
-		if len(batch) == cap(batch) || i == len(idx)-1 {
-			if _, err := pw.Write(batch); err != nil {
-				return fmt.Errorf("bulkstore: %w", err)
-			}
-			batch = batch[:0]
-		}
-	}
-	return nil
-}
-
-// writeByCUSIP sorts each CUSIP bucket and writes holdings_by_cusip.parquet
-// ordered by (CUSIP key, filing order, row).
-func (im *importer) writeByCUSIP(sp *spill, _ []int) error {
-	f, w, err := im.create(ByCUSIPTable)
+// writeSorted writes table from a spill: bucket by bucket, each sorted in
+// memory by filing order then row_no (or by CUSIP key first), rows decoded
+// a batch at a time as views of the bucket's bytes.
+func (im *importer) writeSorted(sp *spill, table string, groupRows int64, byCUSIP bool) error {
+	f, w, done, err := im.create(table)
 	if err != nil {
 		return err
 	}
-	pw := parquet.NewGenericWriter[Row](w, writerOptions(byCUSIPGroupRows,
-		parquet.Ascending("cusip_key"), parquet.Ascending("period"), parquet.Ascending("cik"),
-		parquet.Ascending("filing_date"), parquet.Ascending("accession"), parquet.Ascending("row_no"))...)
-	intern := map[string]string{}
-	var done int64
-	for b := range sp.files {
-		data, err := sp.read(b)
-		if err != nil {
-			f.Close()
-			return fmt.Errorf("bulkstore: %w", err)
-		}
-		rows := make([]Row, 0, sp.rows[b])
-		ords := make([]int32, 0, sp.rows[b])
-		d := decoder{b: data}
-		for {
-			rec, _, ok := d.next()
-			if !ok {
-				break
-			}
-			var row Row
-			ord, err := decodeRow(rec, &row, im.filings, intern)
+	sorting := []parquet.SortingColumn{parquet.Ascending("period"), parquet.Ascending("cik"),
+		parquet.Ascending("filing_date"), parquet.Ascending("accession"), parquet.Ascending("row_no")}
+	if byCUSIP {
+		sorting = append([]parquet.SortingColumn{parquet.Ascending("cusip_key")}, sorting...)
+	}
+	pw := parquet.NewGenericWriter[Row](w, writerOptions(groupRows, sorting...)...)
+	fail := func(err error) error {
+		f.Close()
+		return err
+	}
+	batch := make([]Row, 1024)
+	var data []byte
+	// bucket writes one bucket, splitting a CUSIP bucket that skew made too
+	// large into sub-buckets of longer CUSIP prefixes first.
+	var bucket func(sp *spill, b, depth int) error
+	bucket = func(sp *spill, b, depth int) error {
+		if byCUSIP && int64(sp.rows[b]) > 2*bucketRows && depth < maxSplit {
+			sub, err := split(sp, b, depth, im.dir)
 			if err != nil {
-				f.Close()
 				return err
 			}
-			rows = append(rows, row)
-			ords = append(ords, int32(ord))
+			defer sub.close()
+			sp.drop(b)
+			for i := range sub.files {
+				if err := bucket(sub, i, depth+1); err != nil {
+					return err
+				}
+			}
+			return nil
 		}
-		if d.err != nil {
-			f.Close()
-			return d.err
+		var err error
+		data, err = sp.read(b, data)
+		if err != nil {
+			return fmt.Errorf("bulkstore: %w", err)
+		}
+		keys, err := keysOf(data, byCUSIP)
+		if err != nil {
+			return err
+		}
+		slices.SortFunc(keys, func(x, y sortKey) int {
+			if byCUSIP {
+				if c := strings.Compare(x.cusip, y.cusip); c != 0 {
+					return c
+				}
+			}
+			if c := cmp.Compare(x.ord, y.ord); c != 0 {
+				return c
+			}
+			return cmp.Compare(x.rowNo, y.rowNo)
+		})
+		for i := 0; i < len(keys); i += len(batch) {
+			n := min(len(batch), len(keys)-i)
+			for j := 0; j < n; j++ {
+				k := keys[i+j]
+				if _, err := decodeRow(data[k.off:k.off+k.n], &batch[j], im.filings); err != nil {
+					return err
+				}
+			}
+			if _, err := pw.Write(batch[:n]); err != nil {
+				return fmt.Errorf("bulkstore: %w", err)
+			}
 		}
 		sp.drop(b)
-		idx := make([]int32, len(rows))
-		for i := range idx {
-			idx[i] = int32(i)
-		}
-		slices.SortFunc(idx, func(x, y int32) int {
-			if c := strings.Compare(rows[x].CUSIPKey, rows[y].CUSIPKey); c != 0 {
-				return c
-			}
-			if c := cmpInt(int64(ords[x]), int64(ords[y])); c != 0 {
-				return c
-			}
-			return cmpInt(int64(rows[x].RowNo), int64(rows[y].RowNo))
-		})
-		if err := writeOrdered(pw, rows, idx); err != nil {
-			f.Close()
-			return err
-		}
-		done += int64(len(rows))
-		im.progress(Progress{Phase: "by_cusip", Rows: done, TotalRows: im.meta.Rows})
-		if err := im.ctx.Err(); err != nil {
-			f.Close()
-			return err
-		}
-		if len(intern) > 1<<18 {
-			clear(intern)
+		clear(batch) // drop the views of data
+		d := im.done.Add(int64(len(keys)))
+		im.progress(Progress{Phase: "sorting", Rows: d, TotalRows: 2 * im.meta.Rows})
+		return im.ctx.Err()
+	}
+	for b := range sp.files {
+		if err := bucket(sp, b, 0); err != nil {
+			return fail(err)
 		}
 	}
-	return closeSynced(f, pw)
+	if err := closeSynced(f, pw); err != nil {
+		return err
+	}
+	done()
+	return nil
 }
 
 // writeSynced writes a small file and syncs it.

@@ -60,20 +60,20 @@ type Filing struct {
 // and filing date are repeated on the row so that engines can filter rows
 // without a join.
 type Row struct {
-	CUSIPKey             string        `parquet:"cusip_key,dict"` // CUSIP in upper case: the lookup key
+	CUSIPKey             string        `parquet:"cusip_key"` // CUSIP in upper case: the lookup key
 	Period               datasets.Date `parquet:"period,date"`
 	CIK                  int64         `parquet:"cik"`
 	FilingDate           datasets.Date `parquet:"filing_date,date"`
 	Accession            string        `parquet:"accession,dict"`
 	RowNo                int32         `parquet:"row_no"`       // 1-based position of the row in its filing's table
 	SK                   int64         `parquet:"infotable_sk"` // the SEC's INFOTABLE_SK
-	NameOfIssuer         string        `parquet:"name_of_issuer,dict"`
+	NameOfIssuer         string        `parquet:"name_of_issuer"`
 	TitleOfClass         string        `parquet:"title_of_class,dict"`
-	CUSIP                string        `parquet:"cusip,dict"` // as filed
-	FIGI                 string        `parquet:"figi,dict"`  // "" when blank
-	Value                int64         `parquet:"value"`      // as filed
-	ValueUSD             int64         `parquet:"value_usd"`  // whole dollars by the filing date of the row's own filing
-	Shares               int64         `parquet:"shares"`     // SSHPRNAMT
+	CUSIP                string        `parquet:"cusip"`     // as filed
+	FIGI                 string        `parquet:"figi,dict"` // "" when blank
+	Value                int64         `parquet:"value"`     // as filed
+	ValueUSD             int64         `parquet:"value_usd"` // whole dollars by the filing date of the row's own filing
+	Shares               int64         `parquet:"shares"`    // SSHPRNAMT
 	ShPrn                string        `parquet:"sh_prn,dict"`
 	PutCall              string        `parquet:"put_call,dict"` // "", PUT or CALL
 	InvestmentDiscretion string        `parquet:"investment_discretion,dict"`

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"unsafe"
 
 	"github.com/edgar13f/edgar13f/internal/datasets"
 )
@@ -45,16 +46,24 @@ func (s *spill) add(b int, rec []byte) error {
 	return err
 }
 
-// read returns the bytes of bucket b.
-func (s *spill) read(b int) ([]byte, error) {
+// read returns the bytes of bucket b, in buf when it is large enough.
+func (s *spill) read(b int, buf []byte) ([]byte, error) {
 	if err := s.ws[b].Flush(); err != nil {
 		return nil, err
 	}
 	f := s.files[b]
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
+	size, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
 		return nil, err
 	}
-	return io.ReadAll(f)
+	if int64(cap(buf)) < size {
+		buf = make([]byte, size)
+	}
+	buf = buf[:size]
+	if _, err := f.ReadAt(buf, 0); err != nil {
+		return nil, err
+	}
+	return buf, nil
 }
 
 // drop removes bucket b's file once it has been used.
@@ -82,10 +91,6 @@ func (s *spill) close() {
 //	manager: uvarint length + bytes), uvarint value, uvarint shares,
 //	byte flags (bit 0: PRN; bits 1-2: 0 none, 1 PUT, 2 CALL),
 //	string discretion, 3 uvarint voting columns.
-type record struct {
-	ord, rowNo, sk int64
-	r              *datasets.InfoRow
-}
 
 func appendStr(b, s []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
@@ -152,7 +157,10 @@ func (d *decoder) uvarint() uint64 {
 	return v
 }
 
-func (d *decoder) str(intern map[string]string) string {
+// str returns the next string as a view of the bucket's bytes (no copy):
+// valid while the bucket's bytes are, which is until the bucket's rows are
+// written (the Parquet writer copies what it keeps).
+func (d *decoder) str() string {
 	n := d.uvarint()
 	if uint64(len(d.b)) < n {
 		d.err = errSpill
@@ -161,14 +169,10 @@ func (d *decoder) str(intern map[string]string) string {
 	}
 	s := d.b[:n]
 	d.b = d.b[n:]
-	if v, ok := intern[string(s)]; ok {
-		return v
+	if n == 0 {
+		return ""
 	}
-	v := string(s)
-	if len(intern) < 1<<20 {
-		intern[v] = v
-	}
-	return v
+	return unsafe.String(&s[0], len(s))
 }
 
 // next splits off the next record (without its length prefix).
@@ -192,16 +196,16 @@ var putCalls = [3]string{"", "PUT", "CALL"}
 
 // decodeRow fills row from one record body; the filing-level columns come
 // from filings (indexed by ord). It returns the record's ord.
-func decodeRow(rec []byte, row *Row, filings []Filing, intern map[string]string) (int, error) {
+func decodeRow(rec []byte, row *Row, filings []Filing) (int, error) {
 	d := decoder{b: rec}
 	ord := int(d.uvarint())
 	row.RowNo = int32(d.uvarint())
 	row.SK = int64(d.uvarint())
-	row.NameOfIssuer = d.str(intern)
-	row.TitleOfClass = d.str(intern)
-	row.CUSIP = d.str(intern)
-	row.FIGI = d.str(intern)
-	row.OtherManager = d.str(intern)
+	row.NameOfIssuer = d.str()
+	row.TitleOfClass = d.str()
+	row.CUSIP = d.str()
+	row.FIGI = d.str()
+	row.OtherManager = d.str()
 	row.Value = int64(d.uvarint())
 	row.Shares = int64(d.uvarint())
 	if len(d.b) == 0 {
@@ -214,7 +218,7 @@ func decodeRow(rec []byte, row *Row, filings []Filing, intern map[string]string)
 		row.ShPrn = "PRN"
 	}
 	row.PutCall = putCalls[(fl>>1)&3]
-	row.InvestmentDiscretion = d.str(intern)
+	row.InvestmentDiscretion = d.str()
 	row.VotingSole = int64(d.uvarint())
 	row.VotingShared = int64(d.uvarint())
 	row.VotingNone = int64(d.uvarint())
@@ -223,13 +227,13 @@ func decodeRow(rec []byte, row *Row, filings []Filing, intern map[string]string)
 	}
 	f := &filings[ord]
 	row.Period, row.CIK, row.FilingDate, row.Accession = f.Period, f.CIK, f.FilingDate, f.Accession
-	row.CUSIPKey = upperKey(row.CUSIP, intern)
+	row.CUSIPKey = upperKey(row.CUSIP)
 	row.ValueUSD = datasets.ValueUSD(row.Value, row.FilingDate)
 	return ord, nil
 }
 
 // upperKey returns s in upper case, sharing the string when it already is.
-func upperKey(s string, intern map[string]string) string {
+func upperKey(s string) string {
 	for i := 0; i < len(s); i++ {
 		if 'a' <= s[i] && s[i] <= 'z' {
 			b := []byte(s)
@@ -238,14 +242,57 @@ func upperKey(s string, intern map[string]string) string {
 					b[j] -= 'a' - 'A'
 				}
 			}
-			if v, ok := intern[string(b)]; ok {
-				return v
-			}
 			return string(b)
 		}
 	}
 	return s
 }
+
+// sortKey is a record of a bucket with what orders it.
+type sortKey struct {
+	cusip      string // upper-case CUSIP (CUSIP order only)
+	ord, rowNo uint32
+	off, n     uint32 // the record body within the bucket's bytes
+}
+
+// keysOf splits a bucket into its records and their keys. withCUSIP also
+// extracts the upper-case CUSIP.
+func keysOf(data []byte, withCUSIP bool) ([]sortKey, error) {
+	var keys []sortKey
+	d := decoder{b: data}
+	for {
+		rec, _, ok := d.next()
+		if !ok {
+			break
+		}
+		r := decoder{b: rec}
+		k := sortKey{ord: uint32(r.uvarint()), rowNo: uint32(r.uvarint()),
+			off: uint32(len(data) - len(d.b) - len(rec)), n: uint32(len(rec))}
+		if withCUSIP {
+			r.uvarint() // infotable_sk
+			r.str()     // issuer
+			r.str()     // class
+			k.cusip = upperKey(r.str())
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+		keys = append(keys, k)
+	}
+	return keys, d.err
+}
+
+// cusipBucket returns the CUSIP bucket of an upper- or lower-case CUSIP: the
+// prefix classes cut into nBuckets ranges of equal width, so bucket order
+// is key order.
+func cusipBucket(cusip []byte) int {
+	return cusipPrefix(cusip) * cusipBuckets / prefixClasses
+}
+
+// cusipBuckets is the number of CUSIP buckets. CUSIPs of US issuers start
+// with a digit: 10 of the 39 first-character classes, so about 16 buckets
+// share most rows (some 220Ki rows each in a full window).
+const cusipBuckets = 64
 
 // prefixClasses is the number of classes of cusipPrefix.
 const prefixClasses = classes * classes
@@ -282,4 +329,86 @@ func charClass(c []byte, i int) int {
 		return int(b-'A') + 12
 	}
 	return 38
+}
+
+// maxSplit bounds the splitting of CUSIP buckets: at depth d sub-buckets
+// are cut by the first 2(d+1) characters, so depth 4 has used all nine.
+const maxSplit = 4
+
+// prefixValue returns the classes of the first n characters of c as one
+// number, in key order.
+func prefixValue(c []byte, n int) int64 {
+	var v int64
+	for i := 0; i < n; i++ {
+		v = v*classes + int64(charClass(c, i))
+	}
+	return v
+}
+
+// split redistributes the records of bucket b into cusipBuckets
+// sub-buckets of equal-width ranges of their first 2(depth+2) CUSIP
+// characters (between the bucket's smallest and largest), keeping key
+// order: sub-bucket i holds only keys below those of sub-bucket i+1. It
+// streams the bucket twice and holds one record at a time.
+func split(sp *spill, b, depth int, dir string) (*spill, error) {
+	n := min(2*(depth+2), 9)
+	var lo, hi int64 = -1, -1
+	scan := func(fn func(rec, raw []byte, v int64) error) error {
+		if err := sp.ws[b].Flush(); err != nil {
+			return err
+		}
+		br := bufio.NewReaderSize(io.NewSectionReader(sp.files[b], 0, 1<<62), 256<<10)
+		var raw []byte
+		for {
+			size, err := binary.ReadUvarint(br)
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			var pre [binary.MaxVarintLen64]byte
+			p := binary.PutUvarint(pre[:], size)
+			raw = append(append(raw[:0], pre[:p]...), make([]byte, size)...)
+			if _, err := io.ReadFull(br, raw[p:]); err != nil {
+				return errSpill
+			}
+			r := decoder{b: raw[p:]}
+			r.uvarint() // ord
+			r.uvarint() // row_no
+			r.uvarint() // infotable_sk
+			r.str()     // issuer
+			r.str()     // class
+			c := r.str()
+			if r.err != nil {
+				return r.err
+			}
+			if err := fn(raw[p:], raw, prefixValue([]byte(c), n)); err != nil {
+				return err
+			}
+		}
+	}
+	err := scan(func(_, _ []byte, v int64) error {
+		if lo < 0 || v < lo {
+			lo = v
+		}
+		hi = max(hi, v)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("bulkstore: %w", err)
+	}
+	sub, err := newSpill(dir, fmt.Sprintf("split%d-%04d", depth, b), cusipBuckets)
+	if err != nil {
+		return nil, fmt.Errorf("bulkstore: %w", err)
+	}
+	width := (hi-lo)/cusipBuckets + 1
+	err = scan(func(_, raw []byte, v int64) error {
+		return sub.add(int((v-lo)/width), raw)
+	})
+	if err != nil {
+		sub.close()
+		return nil, fmt.Errorf("bulkstore: %w", err)
+	}
+	return sub, nil
 }

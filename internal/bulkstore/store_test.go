@@ -296,7 +296,7 @@ func TestProgressAndCoverage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(phases, ",") != "filings,infotable,holdings,by_cusip,done" || last.Rows != st.Rows || last.Window != "01jun2025-31aug2025" {
+	if strings.Join(phases, ",") != "filings,infotable,sorting,done" || last.Rows != st.Rows || last.Window != "01jun2025-31aug2025" {
 		t.Fatalf("phases %v, last %+v", phases, last)
 	}
 	for _, w := range []string{"01mar2025-31may2025", "01dec2025-28feb2026"} {
@@ -458,5 +458,28 @@ func TestResolverCannotLeak(t *testing.T) {
 		if err == nil {
 			t.Fatal("panel served a future filing")
 		}
+	}
+}
+
+// TestBucketsDoNotChangeFiles imports the mirror with buckets of a few
+// rows (many filing-order buckets, CUSIP buckets split down to full
+// CUSIPs) and checks the files are byte for byte those of a normal import.
+func TestBucketsDoNotChangeFiles(t *testing.T) {
+	zips := windowZips(t)
+	normal, tiny := t.TempDir(), t.TempDir()
+	for _, dir := range []string{normal, tiny} {
+		if dir == tiny {
+			old := bucketRows
+			bucketRows = 2
+			defer func() { bucketRows = old }()
+		}
+		s, _ := Open(dir, testRule)
+		for name, path := range zips {
+			importFile(t, s, name, path, Options{Redact: noRedact})
+		}
+	}
+	a, b := snapshot(t, normal), snapshot(t, tiny)
+	if len(a) < 100 || !mapsEqual(a, b) {
+		t.Fatalf("tiny buckets give other files (%d files, %d files)", len(a), len(b))
 	}
 }

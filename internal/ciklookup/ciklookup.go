@@ -15,6 +15,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/edgar13f/edgar13f/internal/edgarid"
 )
 
 // MaxLine is the longest line Parse accepts, in bytes.
@@ -67,15 +69,9 @@ func parseLine(line []byte) (Entry, error) {
 		return Entry{}, errors.New("no ':' between name and CIK")
 	}
 	digits := bytes.TrimSpace(rest[i+1:])
-	if len(digits) == 0 || len(digits) > 10 {
+	cik, ok := edgarid.ParseCIK(digits)
+	if !ok {
 		return Entry{}, fmt.Errorf("CIK %q is not 1 to 10 digits", digits)
-	}
-	var cik uint64
-	for _, c := range digits {
-		if c < '0' || c > '9' {
-			return Entry{}, fmt.Errorf("CIK %q is not 1 to 10 digits", digits)
-		}
-		cik = cik*10 + uint64(c-'0')
 	}
 	name := strings.TrimSpace(DecodeName(rest[:i]))
 	if name == "" {

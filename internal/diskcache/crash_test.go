@@ -1,18 +1,18 @@
 package diskcache
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/edgar13f/edgar13f/internal/helperproc"
 )
 
 // crashEnv names the cache directory the crash helper writes to.
@@ -59,28 +59,14 @@ func TestCrash(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "cache")
 	for i, delay := range []time.Duration{0, 1, 3, 7, 17, 40} {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashHelper$")
-		cmd.Env = append(os.Environ(), crashEnv+"="+dir)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		line, err := bufio.NewReader(out).ReadString('\n')
+		p := helperproc.Start(t, "TestCrashHelper", "", crashEnv+"="+dir)
+		line, err := p.Stdout.ReadString('\n')
 		if err != nil || line != "ready\n" {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("helper %d: read %q, %v; stderr: %s", i, line, err, stderr.String())
+			p.Kill()
+			t.Fatalf("helper %d: read %q, %v; stderr: %s", i, line, err, p.Stderr.String())
 		}
 		time.Sleep(delay * time.Millisecond)
-		if err := cmd.Process.Kill(); err != nil {
-			t.Fatal(err)
-		}
-		cmd.Wait()
+		p.Kill()
 
 		d, err := Open(dir)
 		if err != nil {

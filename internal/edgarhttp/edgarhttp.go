@@ -3,7 +3,8 @@
 // Waiter (retries, redirect hops and the transport's own re-sends each take
 // a start of their own), and transient failures (rate limiting, server
 // errors, cut or substituted bodies) are retried with exponential backoff
-// that honours Retry-After.
+// that honours Retry-After. Get reads a body whole, GetPrefix its start,
+// and GetTo streams it into a Sink (a file) without holding it in memory.
 package edgarhttp
 
 import (
@@ -18,6 +19,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -220,11 +222,18 @@ type outcome struct {
 // Get returns the body at url. It returns ctx.Err() when ctx ends first, and
 // otherwise an *Error when the request fails at once or after the last attempt.
 func (c *Client) Get(ctx context.Context, url string) ([]byte, error) {
-	return c.get(ctx, url, nil)
+	return c.get(ctx, url, reader{})
 }
 
-// get runs the attempts of Get or GetPrefix; a nil enough reads whole bodies.
-func (c *Client) get(ctx context.Context, url string, enough func([]byte) bool) ([]byte, error) {
+// A reader says how an attempt reads a successful body: whole (the zero
+// reader), up to the prefix that enough accepts, or streamed into dst.
+type reader struct {
+	enough func([]byte) bool
+	dst    Sink
+}
+
+// get runs the attempts of Get, GetPrefix or GetTo.
+func (c *Client) get(ctx context.Context, url string, rd reader) ([]byte, error) {
 	var last outcome
 	for attempt := 1; ; attempt++ {
 		if err := ctx.Err(); err != nil {
@@ -241,7 +250,7 @@ func (c *Client) get(ctx context.Context, url string, enough func([]byte) bool) 
 			}
 			actx = context.WithValue(ctx, gateKey{}, g)
 		}
-		body, o := c.attempt(actx, url, enough)
+		body, o := c.attempt(actx, url, rd)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -270,7 +279,7 @@ func (c *Client) backoff(attempt int) time.Duration {
 }
 
 // attempt sends one request and classifies its result.
-func (c *Client) attempt(ctx context.Context, rawURL string, enough func([]byte) bool) ([]byte, outcome) {
+func (c *Client) attempt(ctx context.Context, rawURL string, rd reader) ([]byte, outcome) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
 		return nil, outcome{err: fmt.Errorf("edgarhttp: %w", err)}
@@ -304,18 +313,32 @@ func (c *Client) attempt(ctx context.Context, rawURL string, enough func([]byte)
 	if !gz && resp.ContentLength > c.maxBytes {
 		return nil, outcome{status: code, err: fmt.Errorf("%w: %d bytes, limit %d", errTooLarge, resp.ContentLength, c.maxBytes)}
 	}
-	body, err := c.read(resp.Body, gz, resp.ContentLength, enough)
+	if rd.dst != nil {
+		return nil, c.stream(req.URL, resp, gz, rd.dst)
+	}
+	body, err := c.read(resp.Body, gz, resp.ContentLength, rd.enough)
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
 			return nil, outcome{status: code, err: err}
 		}
-		return nil, outcome{status: code, err: fmt.Errorf("edgarhttp: truncated body: %w", err), retry: true}
+		return nil, truncated(code, err)
 	}
 	if htmlInPlaceOfData(req.URL, resp.Header.Get("Content-Type"), body) {
-		return nil, outcome{status: code, err: errHTMLPage, retry: true,
-			retryAfter: retryAfter(resp.Header.Get("Retry-After"), c.now())}
+		return nil, c.htmlPage(resp)
 	}
 	return body, outcome{}
+}
+
+// truncated is the outcome of a body cut short: retried.
+func truncated(code int, err error) outcome {
+	return outcome{status: code, err: fmt.Errorf("edgarhttp: truncated body: %w", err), retry: true}
+}
+
+// htmlPage is the outcome of an HTML page served in place of data: retried
+// like a rate-limit response.
+func (c *Client) htmlPage(resp *http.Response) outcome {
+	return outcome{status: resp.StatusCode, err: errHTMLPage, retry: true,
+		retryAfter: retryAfter(resp.Header.Get("Retry-After"), c.now())}
 }
 
 // read returns the whole (decoded) body, or with a non-nil enough the
@@ -439,9 +462,9 @@ func retryAfter(v string, now time.Time) time.Duration {
 
 // htmlInPlaceOfData reports whether a 2xx body is an HTML page, such as a
 // rate-limit notice, where the URL asks for data rather than a web page.
+// body need only hold the start of the document.
 func htmlInPlaceOfData(u *url.URL, contentType string, body []byte) bool {
-	p := strings.ToLower(u.Path)
-	if strings.HasSuffix(p, ".htm") || strings.HasSuffix(p, ".html") {
+	if asksForPage(u) {
 		return false
 	}
 	if mt, _, err := mime.ParseMediaType(contentType); err == nil && mt == "text/html" {
@@ -455,4 +478,19 @@ func htmlInPlaceOfData(u *url.URL, contentType string, body []byte) bool {
 // hasPrefixFold reports whether b begins with the ASCII prefix, ignoring case.
 func hasPrefixFold(b []byte, prefix string) bool {
 	return len(b) >= len(prefix) && strings.EqualFold(string(b[:len(prefix)]), prefix)
+}
+
+// asksForPage reports whether u names a web page rather than data, judged by
+// the URL alone: a path ending in .htm or .html, in "/", or in a last
+// segment with no extension at all, such as
+// https://www.sec.gov/data-research/sec-markets-data/form-13f-data-sets
+// (the landing page of the Form 13F Data Sets). Every data document of
+// EDGAR has an extension (.json, .xml, .txt, .idx, .zip, ...), so an HTML
+// page served for one of those is still caught.
+func asksForPage(u *url.URL) bool {
+	p := strings.ToLower(u.Path)
+	if strings.HasSuffix(p, ".htm") || strings.HasSuffix(p, ".html") || p == "" || strings.HasSuffix(p, "/") {
+		return true
+	}
+	return path.Ext(path.Base(p)) == ""
 }

@@ -21,7 +21,7 @@ func (c *Client) GetPrefix(ctx context.Context, url string, enough func(prefix [
 	if enough == nil {
 		return nil, fmt.Errorf("edgarhttp: GetPrefix %s: nil enough", url)
 	}
-	return c.get(ctx, url, enough)
+	return c.get(ctx, url, reader{enough: enough})
 }
 
 // readPrefix reads r until enough accepts what was read or r ends.

@@ -23,6 +23,7 @@ import (
 	"fmt"
 
 	"github.com/edgar13f/edgar13f/internal/ciklookup"
+	"github.com/edgar13f/edgar13f/internal/edgarid"
 )
 
 // formColumn is the width of the form-type column.
@@ -30,7 +31,7 @@ const formColumn = 12
 
 // lastForm is the 13F form type that sorts last; rows after it end the
 // 13F block.
-const lastForm = "13F-NT/A"
+const lastForm = edgarid.Form13FNTA
 
 // headerWindow bounds the search for the dashed line under the column
 // header: the header of a real file takes about 700 bytes.
@@ -43,15 +44,6 @@ type Row struct {
 	CIK       uint64
 	Date      string // date filed, YYYY-MM-DD
 	Accession string // from the file name; "" when the name holds none
-}
-
-// is13F reports whether form is one of the four 13F form types.
-func is13F(form []byte) bool {
-	switch string(form) {
-	case "13F-HR", "13F-HR/A", "13F-NT", "13F-NT/A":
-		return true
-	}
-	return false
 }
 
 // dataStart returns the offset of the first row after the dashed line, or
@@ -126,7 +118,7 @@ func Parse(b []byte) ([]Row, error) {
 			continue
 		}
 		f := form(line)
-		if !is13F(f) {
+		if !edgarid.Is13F(f) {
 			if string(f) > lastForm {
 				break
 			}
@@ -157,7 +149,7 @@ func parseRow(line []byte) (Row, error) {
 		cikField := bytes.TrimRight(line[cikColumn:dateColumn], " ")
 		dateField := bytes.TrimRight(line[dateColumn:fileColumn], " ")
 		company := bytes.TrimSpace(line[formColumn:cikColumn])
-		if cik, ok := parseCIK(cikField); ok && len(company) > 0 {
+		if cik, ok := edgarid.ParseCIK(cikField); ok && len(company) > 0 {
 			if date, ok := parseDate(dateField); ok {
 				file := bytes.TrimSpace(line[fileColumn:])
 				return Row{Company: ciklookup.DecodeName(company), CIK: cik, Date: date, Accession: accession(file)}, nil
@@ -190,7 +182,7 @@ func splitRow(line []byte) (Row, error) {
 	}
 	var r Row
 	var ok bool
-	if r.CIK, ok = parseCIK(cikField); !ok {
+	if r.CIK, ok = edgarid.ParseCIK(cikField); !ok {
 		return Row{}, fmt.Errorf("CIK %q is not 1 to 10 digits", cikField)
 	}
 	if r.Date, ok = parseDate(dateField); !ok {
@@ -199,20 +191,6 @@ func splitRow(line []byte) (Row, error) {
 	r.Company = ciklookup.DecodeName(company)
 	r.Accession = accession(file)
 	return r, nil
-}
-
-func parseCIK(b []byte) (uint64, bool) {
-	if len(b) == 0 || len(b) > 10 {
-		return 0, false
-	}
-	var n uint64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + uint64(c-'0')
-	}
-	return n, true
 }
 
 func digits(b []byte) bool {
@@ -241,8 +219,7 @@ func parseDate(b []byte) (string, bool) {
 func accession(file []byte) string {
 	name := file[bytes.LastIndexByte(file, '/')+1:]
 	name, ok := bytes.CutSuffix(name, []byte(".txt"))
-	if !ok || len(name) != 20 || name[10] != '-' || name[13] != '-' ||
-		!digits(name[:10]) || !digits(name[11:13]) || !digits(name[14:]) {
+	if !ok || !edgarid.IsAccession(name) {
 		return ""
 	}
 	return string(name)

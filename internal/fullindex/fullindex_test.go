@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/edgar13f/edgar13f/internal/edgarid"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -156,7 +157,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		for _, r := range rows {
-			if !is13F([]byte(r.Form)) || r.Company == "" || len(r.Date) != 10 {
+			if !edgarid.Is13F(r.Form) || r.Company == "" || len(r.Date) != 10 {
 				t.Fatalf("bad row %+v", r)
 			}
 		}

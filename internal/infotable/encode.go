@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"slices"
+
+	"github.com/edgar13f/edgar13f/internal/varint"
 )
 
 // The encoding written by AppendEncoded, version 2:
@@ -200,10 +202,10 @@ func Summary(b []byte) (rows int, parsed Tally, err error) {
 	if err != nil {
 		return 0, Tally{}, err
 	}
-	d := decoder{b: body}
-	parsed = d.tally()
-	count, _ := d.uvarint(), d.uvarint()
-	if d.err != nil {
+	d := varint.NewReader(body)
+	parsed = readTally(&d)
+	count, _ := d.Uvarint(), d.Uvarint()
+	if d.Failed() {
 		return 0, Tally{}, errCorrupt
 	}
 	if count > uint64(len(body)/minRowBytes) {
@@ -242,21 +244,20 @@ func checkedBody(b []byte) ([]byte, error) {
 }
 
 func decodeBody(b []byte, each func(*Row)) error {
-	d := decoder{b: b}
-	d.tally()
-	count := d.uvarint()
-	strLen := d.uvarint()
-	if d.err != nil || strLen > uint64(len(d.b)) {
+	head := varint.NewReader(b)
+	readTally(&head)
+	count := head.Uvarint()
+	strs := string(head.Next(head.Uvarint()))
+	if head.Failed() {
 		return errCorrupt
 	}
-	d.s = string(d.b[:strLen])
-	d.b = d.b[strLen:]
-	if count > uint64(len(d.b)/minRowBytes) {
-		return fmt.Errorf("infotable: corrupt encoding (%d rows in %d bytes)", count, len(d.b))
+	d := decoder{b: varint.NewReader(b[len(b)-head.Len():]), s: varint.NewReader(strs)}
+	if count > uint64(d.b.Len()/minRowBytes) {
+		return fmt.Errorf("infotable: corrupt encoding (%d rows in %d bytes)", count, d.b.Len())
 	}
 	var r Row
 	for i := range count {
-		flags := d.byte()
+		flags := d.b.Byte()
 		shPrn, putCall, disc := flags&3, flags>>2&3, flags>>4&7
 		if flags&0x80 != 0 || putCall > litPutCall || disc > litDisc {
 			return fmt.Errorf("infotable: corrupt encoding (row %d flags %#x)", i+1, flags)
@@ -269,83 +270,42 @@ func decodeBody(b []byte, each func(*Row)) error {
 		r.ShPrn = d.enum(shPrnCodes, shPrn)
 		r.PutCall = d.enum(putCallCodes, putCall)
 		r.InvestmentDiscretion = d.enum(discCodes, disc)
-		r.Value = d.varint()
-		r.Shares = d.varint()
-		r.VotingSole = d.varint()
-		r.VotingShared = d.varint()
-		r.VotingNone = d.varint()
-		if d.err != nil {
+		r.Value = d.b.Varint()
+		r.Shares = d.b.Varint()
+		r.VotingSole = d.b.Varint()
+		r.VotingShared = d.b.Varint()
+		r.VotingNone = d.b.Varint()
+		if d.b.Failed() || d.s.Failed() {
 			return fmt.Errorf("infotable: corrupt encoding (row %d)", i+1)
 		}
 		each(&r)
 	}
-	if len(d.b) != 0 || d.off != len(d.s) {
+	if d.b.Len() != 0 || d.s.Len() != 0 {
 		return errCorrupt
 	}
 	return nil
 }
 
-// decoder reads row data from b and strings from s. Its methods return zero
-// values once err is set.
+// decoder reads row data from b and strings from s: each string's length
+// from b, its bytes from s.
 type decoder struct {
-	b   []byte
-	s   string
-	off int // next unread byte of s
-	err error
+	b varint.Reader[[]byte]
+	s varint.Reader[string]
 }
 
-func (d *decoder) byte() byte {
-	if len(d.b) == 0 {
-		d.err = errCorrupt
-		return 0
-	}
-	c := d.b[0]
-	d.b = d.b[1:]
-	return c
-}
+// str reads a length from b and returns the next string of that length from s.
+func (d *decoder) str() string { return d.s.Next(d.b.Uvarint()) }
 
-func (d *decoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.err = errCorrupt
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) varint() int64 {
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.err = errCorrupt
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-// tally reads a Tally; a negative row count is corrupt.
-func (d *decoder) tally() Tally {
-	n, v := d.uvarint(), d.varint()
+// readTally reads a Tally; a row count beyond int64 is corrupt.
+func readTally(d *varint.Reader[[]byte]) Tally {
+	n, v := d.Uvarint(), d.Varint()
 	if n > 1<<63-1 {
-		d.err = errCorrupt
+		d.Fail()
 	}
-	if d.err != nil {
+	if d.Failed() {
 		return Tally{}
 	}
 	return Tally{Rows: int64(n), Value: v}
-}
-
-// str reads a length and returns the next string of that length from s.
-func (d *decoder) str() string {
-	n := d.uvarint()
-	if d.err != nil || n > uint64(len(d.s)-d.off) {
-		d.err = errCorrupt
-		return ""
-	}
-	s := d.s[d.off : d.off+int(n)]
-	d.off += int(n)
-	return s
 }
 
 // enum returns codes[c], or a literal string when c is the literal code.

@@ -138,40 +138,95 @@ func (f *Fetcher) FetchMax(ctx context.Context, url string, maxBytes int64) ([]b
 // errIsDir is wrapped, with ErrNotFound and fs.ErrNotExist, for directories.
 var errIsDir = errors.New("is a directory")
 
-// readFile reads the regular file at p. A missing file or a directory wraps
+// openFile opens the regular file at p. A missing file or a directory wraps
 // ErrNotFound and fs.ErrNotExist; with maxBytes > 0, a file longer than
 // that wraps ErrTooLarge.
-func readFile(fsys fs.FS, p string, maxBytes int64) ([]byte, error) {
+func openFile(fsys fs.FS, p string, maxBytes int64) (fs.File, int64, error) {
 	f, err := fsys.Open(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%w: %w", ErrNotFound, err)
+			return nil, 0, fmt.Errorf("%w: %w", ErrNotFound, err)
 		}
-		return nil, err
+		return nil, 0, err
 	}
-	defer f.Close()
 	fi, err := f.Stat()
+	switch {
+	case err != nil:
+	case fi.IsDir():
+		err = fmt.Errorf("%w: %s %w (%w)", ErrNotFound, p, errIsDir, fs.ErrNotExist)
+	case maxBytes > 0 && fi.Size() > maxBytes:
+		err = fmt.Errorf("%w: %s holds %d bytes, limit %d", ErrTooLarge, p, fi.Size(), maxBytes)
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, fi.Size(), nil
+}
+
+// readFile reads the regular file at p, failing like openFile.
+func readFile(fsys fs.FS, p string, maxBytes int64) ([]byte, error) {
+	f, size, err := openFile(fsys, p, maxBytes)
 	if err != nil {
 		return nil, err
 	}
-	if fi.IsDir() {
-		return nil, fmt.Errorf("%w: %s %w (%w)", ErrNotFound, p, errIsDir, fs.ErrNotExist)
-	}
+	defer f.Close()
 	if maxBytes <= 0 {
 		return io.ReadAll(f)
 	}
-	if fi.Size() > maxBytes {
-		return nil, fmt.Errorf("%w: %s holds %d bytes, limit %d", ErrTooLarge, p, fi.Size(), maxBytes)
-	}
 	// Read into a buffer of the file's size (with room to notice a file
 	// that grew), so a large document is allocated once.
-	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
 	_, err = buf.ReadFrom(io.LimitReader(f, maxBytes+1))
 	b := buf.Bytes()
 	if err == nil && int64(len(b)) > maxBytes {
 		return nil, fmt.Errorf("%w: %s holds over %d bytes", ErrTooLarge, p, maxBytes)
 	}
 	return b, err
+}
+
+// CopyTo writes the file mirrored for url to w without holding it in
+// memory and returns the number of bytes written. It fails like FetchMax:
+// a missing file wraps ErrNotFound, one over maxBytes (when > 0) wraps
+// ErrTooLarge before anything is written, and ctx ending stops the copy.
+func (f *Fetcher) CopyTo(ctx context.Context, url string, maxBytes int64, w io.Writer) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	p, err := PathFor(url)
+	if err != nil {
+		return 0, err
+	}
+	file, _, err := openFile(f.fsys, p, maxBytes)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", url, err)
+	}
+	defer file.Close()
+	var r io.Reader = file
+	if maxBytes > 0 {
+		r = io.LimitReader(file, maxBytes+1)
+	}
+	n, err := io.Copy(w, ctxReader{ctx, r})
+	switch {
+	case err != nil:
+		return n, err
+	case maxBytes > 0 && n > maxBytes:
+		return n, fmt.Errorf("%s: %w: %s holds over %d bytes", url, ErrTooLarge, p, maxBytes)
+	}
+	return n, nil
+}
+
+// ctxReader stops reading once ctx ends.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // DirFS returns a read-only fs.FS of dir that cannot be escaped by ".." or by
@@ -204,14 +259,17 @@ var contentTypes = map[string]string{
 	".xml":  "application/xml",
 	".txt":  "text/plain",
 	".idx":  "text/plain",
+	".zip":  "application/zip",
 }
 
 // Handler serves a mirror tree over HTTP: GET /<host>/<path> returns the file
 // at <host>/<path> (404 when missing or a directory, 405 for methods other
 // than GET and HEAD). Content-Type: application/json for .json,
-// application/xml for .xml, text/plain for .txt and .idx, and
-// application/octet-stream otherwise. Serves gzip when the request says
-// Accept-Encoding: gzip.
+// application/xml for .xml, text/plain for .txt and .idx, application/zip
+// for .zip, sniffed from the content for a file without an extension (a
+// web page), and application/octet-stream otherwise. Serves gzip when the
+// request says Accept-Encoding: gzip, except for files compressed already
+// (.zip, .gz), which are streamed as stored.
 func Handler(fsys fs.FS) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -224,7 +282,7 @@ func Handler(fsys fs.FS) http.Handler {
 			http.NotFound(w, r)
 			return
 		}
-		body, err := readFile(fsys, p, 0)
+		f, size, err := openFile(fsys, p, 0)
 		switch {
 		case errors.Is(err, fs.ErrPermission):
 			http.Error(w, "forbidden", http.StatusForbidden)
@@ -235,27 +293,61 @@ func Handler(fsys fs.FS) http.Handler {
 			http.NotFound(w, r)
 			return
 		}
-		ct, ok := contentTypes[path.Ext(p)]
-		if !ok {
-			ct = "application/octet-stream"
-		}
+		defer f.Close()
 		h := w.Header()
-		h.Set("Content-Type", ct)
-		h.Set("Vary", "Accept-Encoding")
-		if acceptsGzip(r.Header.Get("Accept-Encoding")) {
-			var buf bytes.Buffer
-			zw := gzip.NewWriter(&buf)
-			zw.Write(body)
-			zw.Close()
-			body = buf.Bytes()
-			h.Set("Content-Encoding", "gzip")
+		h.Set("Content-Type", contentType(p, f))
+		if compressed[path.Ext(p)] || !acceptsGzip(r.Header.Get("Accept-Encoding")) {
+			// Streamed as stored, never held in memory: a Data Sets zip is
+			// about 100 MB.
+			h.Set("Content-Length", strconv.FormatInt(size, 10))
+			w.WriteHeader(http.StatusOK)
+			if r.Method != http.MethodHead {
+				io.Copy(w, f)
+			}
+			return
 		}
-		h.Set("Content-Length", strconv.Itoa(len(body)))
+		body, err := io.ReadAll(f)
+		if err != nil {
+			http.Error(w, "read error", http.StatusInternalServerError)
+			return
+		}
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write(body)
+		zw.Close()
+		h.Set("Vary", "Accept-Encoding")
+		h.Set("Content-Encoding", "gzip")
+		h.Set("Content-Length", strconv.Itoa(buf.Len()))
 		w.WriteHeader(http.StatusOK)
 		if r.Method != http.MethodHead {
-			w.Write(body)
+			w.Write(buf.Bytes())
 		}
 	})
+}
+
+// compressed lists the extensions of files that are compressed already:
+// Handler never gzips them again.
+var compressed = map[string]bool{".zip": true, ".gz": true}
+
+// contentType returns the Content-Type Handler sends for the file at p:
+// by extension, or, for a file with an extension not in contentTypes or
+// none (a web page such as the Data Sets landing page), sniffed from its
+// first 512 bytes. f is left at its start.
+func contentType(p string, f fs.File) string {
+	if ct, ok := contentTypes[path.Ext(p)]; ok {
+		return ct
+	}
+	if path.Ext(p) != "" {
+		return "application/octet-stream"
+	}
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(f, head)
+	if s, ok := f.(io.Seeker); ok {
+		if _, err := s.Seek(0, io.SeekStart); err == nil {
+			return http.DetectContentType(head[:n])
+		}
+	}
+	return "application/octet-stream"
 }
 
 // acceptsGzip reports whether an Accept-Encoding header value admits gzip

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f/internal/ciklookup"
+	"github.com/edgar13f/edgar13f/internal/varint"
 )
 
 // The encodings of an Index and of a parsed name file: a magic line, then
@@ -25,7 +26,7 @@ func EncodeNames(fetched time.Time, entries []ciklookup.Entry) []byte {
 	b = binary.AppendUvarint(b, uint64(len(entries)))
 	for _, e := range entries {
 		b = binary.AppendUvarint(b, e.CIK)
-		b = appendStr(b, e.Name)
+		b = varint.AppendString(b, e.Name)
 	}
 	return b
 }
@@ -36,13 +37,13 @@ func DecodeNames(b []byte) (fetched time.Time, entries []ciklookup.Entry, err er
 	if !ok {
 		return time.Time{}, nil, errBadEncoding
 	}
-	d := &decoder{s: s}
-	fetched = d.time()
-	entries = make([]ciklookup.Entry, d.count())
+	d := varint.NewReader(s)
+	fetched = readTime(&d)
+	entries = make([]ciklookup.Entry, d.Count())
 	for i := range entries {
-		entries[i] = ciklookup.Entry{CIK: d.uint(), Name: d.str()}
+		entries[i] = ciklookup.Entry{CIK: d.Uvarint(), Name: d.String()}
 	}
-	if d.err != nil || d.off != len(s) {
+	if d.Failed() || d.Len() != 0 {
 		return time.Time{}, nil, errBadEncoding
 	}
 	return fetched, entries, nil
@@ -64,13 +65,13 @@ func (x *Index) Encode() []byte {
 	for _, e := range x.ents {
 		b = binary.AppendUvarint(b, e.cik)
 		b = binary.AppendUvarint(b, uint64(e.first))
-		b = appendStr(b, e.name)
+		b = varint.AppendString(b, e.name)
 	}
 	b = binary.AppendUvarint(b, uint64(len(x.lineEnt)))
 	for _, e := range x.lineEnt {
 		b = binary.AppendUvarint(b, uint64(e))
 	}
-	return appendStr(b, x.text)
+	return varint.AppendString(b, x.text)
 }
 
 // Decode decodes what Encode wrote; damaged or truncated input is an error.
@@ -79,27 +80,27 @@ func Decode(b []byte) (*Index, error) {
 	if !ok {
 		return nil, errBadEncoding
 	}
-	d := &decoder{s: s}
-	x := &Index{NamesFetched: d.time()}
-	x.Last = Quarter{int(d.uint()), int(d.uint())}
-	x.Pending = make([]Pending, d.count())
+	d := varint.NewReader(s)
+	x := &Index{NamesFetched: readTime(&d)}
+	x.Last = Quarter{int(d.Uvarint()), int(d.Uvarint())}
+	x.Pending = make([]Pending, d.Count())
 	for i := range x.Pending {
-		x.Pending[i] = Pending{Quarter: Quarter{int(d.uint()), int(d.uint())}, Fetched: d.time()}
+		x.Pending[i] = Pending{Quarter: Quarter{int(d.Uvarint()), int(d.Uvarint())}, Fetched: readTime(&d)}
 	}
-	x.ents = make([]entity, d.count())
+	x.ents = make([]entity, d.Count())
 	for i := range x.ents {
-		x.ents[i] = entity{cik: d.uint(), first: int32(d.uint()), name: d.str()}
+		x.ents[i] = entity{cik: d.Uvarint(), first: int32(d.Uvarint()), name: d.String()}
 	}
-	x.lineEnt = make([]uint32, d.count())
+	x.lineEnt = make([]uint32, d.Count())
 	for i := range x.lineEnt {
-		if e := d.uint(); e < uint64(len(x.ents)) {
+		if e := d.Uvarint(); e < uint64(len(x.ents)) {
 			x.lineEnt[i] = uint32(e)
 		} else {
-			d.err = errBadEncoding
+			d.Fail()
 		}
 	}
-	x.text = d.str()
-	if d.err != nil || d.off != len(s) || len(x.text) > 1<<32-1 {
+	x.text = d.String()
+	if d.Failed() || d.Len() != 0 || len(x.text) > 1<<32-1 {
 		return nil, errBadEncoding
 	}
 	x.starts = make([]uint32, 0, len(x.lineEnt))
@@ -117,59 +118,7 @@ func Decode(b []byte) (*Index, error) {
 	return x, nil
 }
 
-// decoder reads uvarints and length-prefixed strings from s. Its methods
-// return zero values once err is set.
-type decoder struct {
-	s   string
-	off int
-	err error
-}
-
-func (d *decoder) uint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	var v uint64
-	for shift := 0; shift < 64; shift += 7 {
-		if d.off >= len(d.s) {
-			break
-		}
-		c := d.s[d.off]
-		d.off++
-		v |= uint64(c&0x7f) << shift
-		if c < 0x80 {
-			return v
-		}
-	}
-	d.err = errBadEncoding
-	return 0
-}
-
-func (d *decoder) str() string {
-	n := d.uint()
-	if d.err != nil || n > uint64(len(d.s)-d.off) {
-		d.err = errBadEncoding
-		return ""
-	}
-	s := d.s[d.off : d.off+int(n)]
-	d.off += int(n)
-	return s
-}
-
-func (d *decoder) time() time.Time { return time.Unix(0, int64(d.uint())) }
-
-// count reads a length that cannot exceed the bytes left.
-func (d *decoder) count() int {
-	n := d.uint()
-	if n > uint64(len(d.s)-d.off) {
-		d.err = errBadEncoding
-		return 0
-	}
-	return int(n)
-}
-
-func appendStr(b []byte, s string) []byte {
-	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
-}
+// readTime reads a time as appendTime writes it.
+func readTime(d *varint.Reader[string]) time.Time { return time.Unix(0, int64(d.Uvarint())) }
 
 func appendTime(b []byte, t time.Time) []byte { return binary.AppendUvarint(b, uint64(t.UnixNano())) }

@@ -52,7 +52,7 @@ type Answer struct {
 
 // Resolve applies the amendment rule to filings for period as known on asOf.
 func Resolve(filings []Filing, period, asOf int) Answer {
-	// §2: a filing is visible when it was filed on or before asOf.
+	// Visibility: a filing is visible when it was filed on or before asOf.
 	var visible []Filing
 	for _, f := range filings {
 		if f.Filed <= asOf {
@@ -60,7 +60,7 @@ func Resolve(filings []Filing, period, asOf int) Answer {
 		}
 	}
 
-	// §4 unknown_cik: no visible filing of the four forms.
+	// unknown_cik: no visible filing of the four forms.
 	known := false
 	for _, f := range visible {
 		if f.Form == FormHR || f.Form == FormHRA || f.Form == FormNT || f.Form == FormNTA {
@@ -71,7 +71,7 @@ func Resolve(filings []Filing, period, asOf int) Answer {
 		return Answer{Reason: UnknownCIK}
 	}
 
-	// §3: V = visible holdings reports of the period.
+	// The amendment rule: V = visible holdings reports of the period.
 	var v []Filing
 	for _, f := range visible {
 		if (f.Form == FormHR || f.Form == FormHRA) && f.Period == period {

@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/edgar13f/edgar13f/internal/edgarid"
 )
 
 // A Filing is one entry of EDGAR's filing list.
@@ -208,7 +210,7 @@ func (c *columns) filings() ([]Filing, error) {
 				f.Size = v
 			}
 		}
-		if !isAccession(f.Accession) {
+		if !edgarid.IsAccession(f.Accession) {
 			return nil, fmt.Errorf("submissions: entry %d: accessionNumber %q is not of the form 0000000000-00-000000", i, f.Accession)
 		}
 		if !isDate(f.FilingDate) {
@@ -229,33 +231,6 @@ func isDate(s string) bool {
 	}
 	_, err := time.Parse(time.DateOnly, s)
 	return err == nil
-}
-
-// isAccession reports whether s is a dashed accession number: 10, 2 and 6
-// digits separated by dashes.
-func isAccession(s string) bool {
-	if len(s) != 20 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if i == 10 || i == 13 {
-			if s[i] != '-' {
-				return false
-			}
-		} else if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// Is13F reports whether form is one of 13F-HR, 13F-HR/A, 13F-NT, 13F-NT/A.
-func Is13F(form string) bool {
-	switch form {
-	case "13F-HR", "13F-HR/A", "13F-NT", "13F-NT/A":
-		return true
-	}
-	return false
 }
 
 // RawCoverName returns the file name of the raw XML cover for a primaryDocument value:

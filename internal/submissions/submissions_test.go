@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/edgar13f/edgar13f/internal/edgarid"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -39,7 +40,7 @@ func decodeFile(t *testing.T, name string) *List {
 func count13F(fs []Filing) map[string]int {
 	m := map[string]int{}
 	for _, f := range fs {
-		if Is13F(f.Form) {
+		if edgarid.Is13F(f.Form) {
 			m[f.Form]++
 		}
 	}
@@ -111,7 +112,7 @@ func TestBuffettPrimaryDocuments(t *testing.T) {
 	l := decodeFile(t, buffettFile)
 	got := map[string]int{}
 	for _, f := range l.Recent {
-		if !Is13F(f.Form) {
+		if !edgarid.Is13F(f.Form) {
 			continue
 		}
 		var want string
@@ -161,7 +162,7 @@ func TestAcceptanceAfterFilingDate(t *testing.T) {
 	l := decodeFile(t, buffettFile)
 	var got []Filing
 	for _, f := range l.Recent {
-		if Is13F(f.Form) && f.AcceptanceDateTime[:10] > f.FilingDate {
+		if edgarid.Is13F(f.Form) && f.AcceptanceDateTime[:10] > f.FilingDate {
 			got = append(got, f)
 		}
 	}
@@ -349,7 +350,7 @@ func TestIs13F(t *testing.T) {
 		"13F-E": false, "13F-HR/A ": false, "13f-hr": false, "13F": false, "4": false, "": false,
 	}
 	for form, want := range tests {
-		if got := Is13F(form); got != want {
+		if got := edgarid.Is13F(form); got != want {
 			t.Errorf("Is13F(%q) = %v, want %v", form, got, want)
 		}
 	}
@@ -394,7 +395,7 @@ func FuzzDecode(f *testing.F) {
 			fs = append(fs, p...)
 		}
 		for _, x := range fs {
-			if !isAccession(x.Accession) || !isDate(x.FilingDate) || (x.ReportDate != "" && !isDate(x.ReportDate)) {
+			if !edgarid.IsAccession(x.Accession) || !isDate(x.FilingDate) || (x.ReportDate != "" && !isDate(x.ReportDate)) {
 				t.Errorf("accepted invalid filing %+v", x)
 			}
 		}

@@ -253,7 +253,10 @@ const groupPrefix = "GROUP:"
 
 const provHeader = `# Provenance of testdata/
 
-Every file under testdata/ is listed below as REAL or SYNTHETIC. REAL files are
+Every file under testdata/ is listed below as REAL or SYNTHETIC, except the SEC
+Form 13F Data Sets files (the window zips under mirror/www.sec.gov/files/, their
+landing page and datasets/), which testdata/mkdatasets writes and DATASETS.md
+lists. REAL files are
 byte-for-byte copies of documents in the shared collection (shared/edgar; its
 PROVENANCE.md gives sources and the fidelity tags quoted here: RAW-GIT, RAW-VCR,
 TRANSCRIBED, COLLAPSED), byte-exact cuts of a real complete submission, or

@@ -12,7 +12,6 @@ package wire
 import (
 	"errors"
 	"io"
-	"strings"
 
 	"github.com/edgar13f/edgar13f"
 )
@@ -72,17 +71,6 @@ func (w *writer) head(status string) {
 	w.str("disclaimer", Disclaimer)
 }
 
-// CIK returns cik without leading zeros ("0" for all zeros).
-func CIK(cik string) string {
-	if t := strings.TrimLeft(cik, "0"); t != "" {
-		return t
-	}
-	if cik == "" {
-		return ""
-	}
-	return "0"
-}
-
 func date(d edgar13f.Date) string {
 	if d.IsZero() {
 		return ""
@@ -90,11 +78,13 @@ func date(d edgar13f.Date) string {
 	return d.String()
 }
 
-// WriteFilings writes the list_13f_filings answer for cik on asOf.
+// WriteFilings writes the list_13f_filings answer for cik on asOf; cik is
+// as the library returns it ([edgar13f.FilingList.CIK], without leading
+// zeros).
 func WriteFilings(w io.Writer, cik string, asOf edgar13f.Date, filings []edgar13f.Filing) error {
 	o := newWriter(w)
 	o.head("ok")
-	o.str("cik", CIK(cik))
+	o.str("cik", cik)
 	o.str("as_of", date(asOf))
 	o.key("filings")
 	o.b = append(o.b, '[')
@@ -188,7 +178,7 @@ func (w *writer) filters(matched []string, order edgar13f.Order, total int, trun
 func WriteHoldings(w io.Writer, s *edgar13f.Snapshot, autoLimited bool) error {
 	o := newWriter(w)
 	o.head("ok")
-	o.str("cik", CIK(s.CIK))
+	o.str("cik", s.CIK)
 	o.str("period", date(s.Period))
 	o.str("as_of", date(s.AsOf))
 	o.str("accession_number", s.Base.Accession)
@@ -235,7 +225,7 @@ func WriteHoldings(w io.Writer, s *edgar13f.Snapshot, autoLimited bool) error {
 func WriteDiff(w io.Writer, c *edgar13f.Comparison, autoLimited bool) error {
 	o := newWriter(w)
 	o.head("ok")
-	o.str("cik", CIK(c.CIK))
+	o.str("cik", c.CIK)
 	o.str("period_a", date(c.PeriodA))
 	o.str("period_b", date(c.PeriodB))
 	o.str("as_of", date(c.AsOf))
@@ -324,7 +314,7 @@ func WriteManagers(w io.Writer, query string, ms []edgar13f.Manager) error {
 		}
 		n := o.n
 		o.open()
-		o.str("cik", CIK(m.CIK))
+		o.str("cik", m.CIK)
 		o.str("entity_name", m.Name)
 		o.bool("has_13f_filings", m.Has13F)
 		o.close()

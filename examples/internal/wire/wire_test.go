@@ -99,7 +99,7 @@ func writeCases() []writeCase {
 			"source_reconciliation_a":[{"accession_number":"0000950123-23-011029","table_entry_total":1,"table_value_total":10,"value_unit":"dollars","matched":true}],
 			"source_reconciliation_b":[{"accession_number":"0000950123-24-005653","table_entry_total":2,"table_value_total":41,"value_unit":"dollars","matched":false}],
 			"changes":[{"cusip":"037833100","name_of_issuer":"APPLE INC","put_call":null,"sh_prn":"SH","shares_a":1,"shares_b":3,"shares_delta":2,"value_a":10,"value_b":40,"value_delta":30,"value_usd_a":10000,"value_usd_b":40,"value_usd_delta":-9960,"change_type":"increased"}]}`},
-		{"filings", func(w io.Writer) error { return WriteFilings(w, "0001067983", d2, filings) }, `{"status":"ok","disclaimer":"` + Disclaimer + `","cik":"1067983","as_of":"2023-11-15","filings":[
+		{"filings", func(w io.Writer) error { return WriteFilings(w, "1067983", d2, filings) }, `{"status":"ok","disclaimer":"` + Disclaimer + `","cik":"1067983","as_of":"2023-11-15","filings":[
 			{"accession_number":"a-1","form_type":"13F-HR","filing_date":"2023-11-15","period_of_report":"2023-09-30","is_amendment":false,"amendment_no":null,"amendment_type":null,"report_type":"13F HOLDINGS REPORT","filing_manager_name":"M","edgar_url":"u"},
 			{"accession_number":"a-2","form_type":"13F-HR/A","filing_date":"2023-11-15","period_of_report":"2023-09-30","is_amendment":true,"amendment_no":2,"amendment_type":"NEW HOLDINGS","report_type":"","filing_manager_name":"","edgar_url":"v"}]}`},
 		{"no filings", func(w io.Writer) error { return WriteFilings(w, "0", d2, nil) }, `{"status":"ok","disclaimer":"` + Disclaimer + `","cik":"0","as_of":"2023-11-15","filings":[]}`},

@@ -2,6 +2,8 @@ package edgar13f
 
 import (
 	"time"
+
+	"github.com/edgar13f/edgar13f/internal/edgarid"
 )
 
 // This file holds the vocabulary of the answers: forms, filings, holdings,
@@ -19,9 +21,7 @@ const (
 	Form13FNTA Form = "13F-NT/A" // amendment to a notice
 )
 
-func (f Form) is13F() bool {
-	return f == Form13FHR || f == Form13FHRA || f == Form13FNT || f == Form13FNTA
-}
+func (f Form) is13F() bool { return edgarid.Is13F(f) }
 
 func (f Form) isHoldingsReport() bool { return f == Form13FHR || f == Form13FHRA }
 

@@ -1,0 +1,242 @@
+package edgar13f_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/edgar13f/edgar13f"
+)
+
+// Hostile documents: built to exhaust memory or time, each is refused in
+// bounded memory, never hangs, and leaves nothing in the cache.
+
+// hangGuard ends a call that never returns. It is no speed claim: these
+// calls take well under a second on an idle machine, and the guard is long
+// enough that no load makes a working call reach it.
+const hangGuard = 5 * time.Minute
+
+// multiGB is the size a hostile server claims or streams.
+const multiGB = 5 << 30
+
+// streamZeros writes up to n bytes of filler (as gzip when gz) until the
+// client goes away.
+func streamZeros(n int64, declare, gz bool) func(http.ResponseWriter, *http.Request, []byte) {
+	return func(w http.ResponseWriter, r *http.Request, _ []byte) {
+		if declare {
+			w.Header().Set("Content-Length", strconv.FormatInt(n, 10))
+		}
+		var out io.Writer = w
+		if gz {
+			w.Header().Set("Content-Encoding", "gzip")
+			zw := gzip.NewWriter(w)
+			defer zw.Close()
+			out = zw
+		}
+		w.WriteHeader(http.StatusOK)
+		chunk := bytes.Repeat([]byte(" "), 64<<10)
+		for sent := int64(0); sent < n; sent += int64(len(chunk)) {
+			if _, err := out.Write(chunk); err != nil || r.Context().Err() != nil {
+				return
+			}
+		}
+	}
+}
+
+// bigFS is a file system holding one file of a given size made of spaces.
+type bigFS struct {
+	name string
+	size int64
+}
+
+func (b bigFS) Open(name string) (fs.File, error) {
+	if name != b.name {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return &bigFile{bigFS: b}, nil
+}
+
+type bigFile struct {
+	bigFS
+	off int64
+}
+
+func (f *bigFile) Stat() (fs.FileInfo, error) { return bigInfo{f.bigFS}, nil }
+func (f *bigFile) Close() error               { return nil }
+func (f *bigFile) Read(p []byte) (int, error) {
+	if f.off >= f.size {
+		return 0, io.EOF
+	}
+	n := int(min(int64(len(p)), f.size-f.off))
+	for i := range p[:n] {
+		p[i] = ' '
+	}
+	f.off += int64(n)
+	return n, nil
+}
+
+type bigInfo struct{ bigFS }
+
+func (i bigInfo) Name() string     { return filepath.Base(i.name) }
+func (i bigInfo) Size() int64      { return i.size }
+func (bigInfo) Mode() fs.FileMode  { return 0o444 }
+func (bigInfo) ModTime() time.Time { return time.Time{} }
+func (bigInfo) IsDir() bool        { return false }
+func (bigInfo) Sys() any           { return nil }
+
+// billionLaughs is an XML document whose entities would expand to about 3 GB.
+const billionLaughs = `<?xml version="1.0"?>
+<!DOCTYPE lolz [
+ <!ENTITY lol "lollollollollollollollollollol">
+ <!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">
+ <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+ <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+ <!ENTITY lol5 "&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;">
+ <!ENTITY lol6 "&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;">
+ <!ENTITY lol7 "&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;">
+ <!ENTITY lol8 "&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;">
+ <!ENTITY lol9 "&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;">
+]>
+`
+
+// inXML puts hostile XML in place of the first element named tag of an XML
+// document (inside a submission text file or alone).
+func inXML(tag, hostile string) func([]byte) []byte {
+	return func(b []byte) []byte {
+		open := []byte("<" + tag)
+		i := bytes.Index(b, open)
+		if i < 0 {
+			panic("no <" + tag + "> in document")
+		}
+		return slices.Concat(b[:i], []byte(hostile), b[i:])
+	}
+}
+
+// TestHostileDocuments feeds documents built to exhaust memory or time; each
+// is refused with a clear error (or read correctly) within a bound on the
+// bytes allocated, and nothing of it stays in the cache. Nothing here is
+// timed: a document that made the Client hang would run into the hang
+// guard, a deadline generous enough for any load the machine is under.
+func TestHostileDocuments(t *testing.T) {
+	wantSnap, wantFilings := faultAnswers(t)
+	deep := "<edgarSubmission>" + strings.Repeat("<a>", 200_000) + strings.Repeat("</a>", 200_000) + "</edgarSubmission>"
+	deepTable := strings.Repeat("<infoTable>", 200_000)
+	laughsCover := billionLaughs + "<edgarSubmission><headerData><submissionType>&lol9;</submissionType></headerData></edgarSubmission>"
+	laughsRow := "<infoTable><nameOfIssuer>&lol9;</nameOfIssuer></infoTable>"
+	tests := []struct {
+		name     string
+		filings  bool
+		fault    *fault
+		maxAlloc int64 // bytes allocated by the whole call
+		fails    func(error) string
+		requests int // requests for the faulted path, 0 = not checked
+	}{
+		{name: "multi-GB filing list, no length", fault: &fault{match: faultList, serve: streamZeros(multiGB, false, false)},
+			maxAlloc: 400 << 20, fails: wantIs(edgar13f.ErrTooLarge), requests: 1}, // a 64 MiB limit read by doubling buffers
+		{name: "multi-GB cover, gzip bomb", filings: true, fault: &fault{match: faultCover, serve: streamZeros(multiGB, false, true)},
+			maxAlloc: 128 << 20, fails: wantIs(edgar13f.ErrTooLarge), requests: 1}, // 16 MiB limit
+		{name: "multi-GB submission text, declared", fault: &fault{match: faultTxt, serve: streamZeros(multiGB, true, false)},
+			maxAlloc: 20 << 20, fails: wantIs(edgar13f.ErrTooLarge), requests: 1},
+		{name: "billion laughs cover", filings: true, fault: &fault{match: faultCover, serve: replace([]byte(laughsCover))},
+			maxAlloc: 20 << 20, fails: wantParseError(faultCover)},
+		{name: "billion laughs in submission text", fault: &fault{match: faultTxt, serve: edit(inXML("infoTable", laughsRow))},
+			maxAlloc: 20 << 20, fails: wantParseError(faultTxt)},
+		{name: "deeply nested cover", filings: true, fault: &fault{match: faultCover, serve: replace([]byte(deep))},
+			maxAlloc: 200 << 20, fails: wantParseError(faultCover)},
+		{name: "deeply nested information table", fault: &fault{match: faultTxt, serve: edit(inXML("infoTable", deepTable))},
+			maxAlloc: 200 << 20, fails: wantParseError(faultTxt)},
+		{name: "invalid UTF-8 in filing list", fault: &fault{match: faultList, serve: edit(func(b []byte) []byte {
+			return bytes.Replace(b, []byte("TIMELINE"), []byte("TIME\xff\xfeLINE"), 1)
+		})}, maxAlloc: 20 << 20}, // the entity name is not part of any answer
+		{name: "invalid UTF-8 in information table", fault: &fault{match: faultTxt, serve: edit(func(b []byte) []byte {
+			return bytes.Replace(b, []byte("<nameOfIssuer>"), []byte("<nameOfIssuer>\xff\xfe"), 1)
+		})}, maxAlloc: 20 << 20, fails: wantParseError(faultTxt)},
+		{name: "NUL bytes in cover", filings: true, fault: &fault{match: faultCover, serve: edit(func(b []byte) []byte {
+			return bytes.Replace(b, []byte("<reportType>"), []byte("<reportType>\x00\x00"), 1)
+		})}, maxAlloc: 20 << 20, fails: wantParseError(faultCover)},
+		{name: "NUL bytes in information table", fault: &fault{match: faultTxt, serve: edit(func(b []byte) []byte {
+			return bytes.Replace(b, []byte("<nameOfIssuer>"), []byte("<nameOfIssuer>\x00"), 1)
+		})}, maxAlloc: 20 << 20, fails: wantParseError(faultTxt)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newFakeEDGAR(t, tt.fault)
+			c := e.client(t, "")
+			query, want := faultQuery(c, tt.filings, wantSnap, wantFilings)
+			ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+			defer cancel()
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			got, err := query(ctx)
+			runtime.ReadMemStats(&after)
+			alloc := int64(after.TotalAlloc - before.TotalAlloc)
+			t.Logf("%v; %d MiB allocated", err, alloc>>20)
+			if ctx.Err() != nil {
+				t.Fatalf("hang guard: the call was still running after %v (%v)", hangGuard, err)
+			}
+			if tt.fails == nil {
+				if err != nil {
+					t.Fatalf("call failed: %v", err)
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("answer (-want +got):\n%s", diff)
+				}
+			} else if msg := tt.fails(err); msg != "" {
+				t.Fatalf("call returned %v; %s", err, msg)
+			}
+			if alloc > tt.maxAlloc {
+				t.Errorf("call allocated %d MiB, want at most %d MiB", alloc>>20, tt.maxAlloc>>20)
+			}
+			if n := e.count(tt.fault.match); tt.requests != 0 && n != tt.requests {
+				t.Errorf("%d requests for %s, want %d (not retried)", n, tt.fault.match, tt.requests)
+			}
+			answersOnceCleared(t, e, query, want)
+		})
+	}
+}
+
+// TestMirrorFetcherSizeLimits checks that MirrorFetcher refuses files over
+// the limit of their kind without reading them, and reads files within it.
+func TestMirrorFetcherSizeLimits(t *testing.T) {
+	tests := []struct {
+		url     string
+		size    int64
+		tooBig  bool
+		maxRead int64
+	}{
+		{"https://www.sec.gov/Archives/edgar/data/1/000000000125000001/0000000001-25-000001.txt", multiGB, true, 0},
+		{"https://data.sec.gov/submissions/CIK0000000001.json", 64<<20 + 1, true, 0},
+		{"https://data.sec.gov/submissions/CIK0000000001.json", 1 << 20, false, 1 << 20},
+		{"https://www.sec.gov/Archives/edgar/data/1/000000000125000001/primary_doc.xml", 16<<20 + 1, true, 0},
+		{"https://www.sec.gov/Archives/edgar/data/1/000000000125000001/primary_doc.xml", 16 << 20, false, 16 << 20},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(filepath.Base(tt.url), "/", tt.size), func(t *testing.T) {
+			name := strings.TrimPrefix(strings.TrimPrefix(tt.url, "https://"), "/")
+			f := edgar13f.NewMirrorFetcher(bigFS{name: name, size: tt.size})
+			b, err := f.Fetch(context.Background(), tt.url)
+			if got := errors.Is(err, edgar13f.ErrTooLarge); got != tt.tooBig {
+				t.Fatalf("Fetch: %v; ErrTooLarge %v, want %v", err, got, tt.tooBig)
+			}
+			if int64(len(b)) != tt.maxRead {
+				t.Errorf("Fetch read %d bytes, want %d", len(b), tt.maxRead)
+			}
+		})
+	}
+}
