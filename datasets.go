@@ -140,7 +140,7 @@ func (d *Datasets) Coverage(ctx context.Context) (Coverage, error) {
 // Windows lists the windows SEC publishes, by date, read from the Data
 // Sets landing page (one request), each marked whether it is imported.
 func (d *Datasets) Windows(ctx context.Context) ([]DatasetWindow, error) {
-	page, err := d.c.edgar.FetchPage(ctx, datasets.LandingPageURL)
+	page, err := d.c.edgar.Fetch(ctx, datasets.LandingPageURL)
 	if err != nil {
 		return nil, err
 	}
@@ -206,8 +206,8 @@ type ImportResult struct {
 // zip's file name) and imports it, replacing any earlier import of that
 // window and nothing else. It reads the landing page to find the zip's
 // URL (the files live under more than one folder), then fetches the zip
-// as one request through the Client's access layer, streaming it to a
-// file in the cache directory, which is removed once imported.
+// afresh as one request through the Client's access layer, streaming it to
+// a file in the cache directory, which is removed once imported.
 //
 // A truncated or corrupt zip, a missing table, an unknown header or a row
 // with the wrong field count fails with an error naming the window, table
@@ -225,7 +225,7 @@ func (d *Datasets) Import(ctx context.Context, window string, opts ...ImportOpti
 	if i < 0 {
 		return ImportResult{}, fmt.Errorf("%swindow %s is not listed on %s", docerr.Prefix, w.Name, datasets.LandingPageURL)
 	}
-	return d.fetchAndImport(ctx, links[i], 1, 1, options(opts))
+	return d.fetchAndImport(ctx, links[i], true, 1, 1, options(opts))
 }
 
 // ImportFile imports a window zip from a local file; the window is named
@@ -275,7 +275,7 @@ func (d *Datasets) Sync(ctx context.Context, from, to Date, opts ...ImportOption
 	o := options(opts)
 	var out []ImportResult
 	for i, w := range todo {
-		r, err := d.fetchAndImport(ctx, w, i+1, len(todo), o)
+		r, err := d.fetchAndImport(ctx, w, false, i+1, len(todo), o)
 		if err != nil {
 			return out, err
 		}
@@ -312,25 +312,28 @@ func options(opts []ImportOption) importOptions {
 	return o
 }
 
-// fetchAndImport downloads a window's zip into the cache directory,
-// imports it and removes it.
-func (d *Datasets) fetchAndImport(ctx context.Context, w DatasetWindow, index, count int, o importOptions) (ImportResult, error) {
+// fetchAndImport downloads a window's zip into the cache directory
+// (reusing a copy left by an earlier download unless refresh), imports it
+// and removes it: the store is the durable form.
+func (d *Datasets) fetchAndImport(ctx context.Context, w DatasetWindow, refresh bool, index, count int, o importOptions) (ImportResult, error) {
 	if _, err := d.store(); err != nil {
 		return ImportResult{}, err
 	}
 	if o.progress != nil {
 		o.progress(ImportProgress{Window: w.Name, Stage: "download", Index: index, Count: count})
 	}
-	path := filepath.Join(d.root, "zips", w.Name+"_form13f.zip")
-	n, err := d.c.edgar.Download(ctx, w.URL, path)
+	f, err := d.c.edgar.Download(ctx, w.URL, refresh)
 	if err != nil {
 		return ImportResult{}, err
 	}
-	defer os.Remove(path)
 	if o.progress != nil {
-		o.progress(ImportProgress{Window: w.Name, Stage: "download", Done: n, Total: n, Index: index, Count: count})
+		o.progress(ImportProgress{Window: w.Name, Stage: "download", Done: f.Size, Total: f.Size, Index: index, Count: count})
 	}
-	return d.importZip(ctx, w, path, index, count, o)
+	r, err := d.importZip(ctx, w, f.Path, index, count, o)
+	if err == nil {
+		os.Remove(f.Path)
+	}
+	return r, err
 }
 
 // importZip imports the zip at path as window w.

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -390,7 +393,12 @@ func second[T any](_ T, err error) error { return err }
 func TestDatasetsImportOverHTTP(t *testing.T) {
 	ctx := context.Background()
 	cacheDir := t.TempDir()
-	c, srv := newHTTPClient(t, edgar13f.WithCacheDir(cacheDir))
+	// The first answer for one zip is cut short: it is fetched again whole.
+	srv := newFakeEDGAR(t, &fault{match: "2023q1_form13f.zip", times: 1, serve: func(w http.ResponseWriter, _ *http.Request, body []byte) {
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		w.Write(body[:len(body)/2])
+	}})
+	c := srv.client(t, cacheDir)
 	d := c.Datasets()
 	var stages []string
 	res, err := d.Sync(ctx, date("2022-10-01"), date("2023-12-31"), edgar13f.WithImportProgress(func(p edgar13f.ImportProgress) {
@@ -411,13 +419,13 @@ func TestDatasetsImportOverHTTP(t *testing.T) {
 	if want := []string{"2022q4", "2023q1", "2023q2", "2023q3", "2023q4"}; !slices.Equal(names, want) {
 		t.Fatalf("imported %v, want %v", names, want)
 	}
-	paths := srv.paths()
-	if len(paths) != 6 || !strings.HasSuffix(paths[0], "/form-13f-data-sets") {
-		t.Fatalf("requests %v: want the landing page and 5 zips", paths)
+	paths, _ := srv.requests()
+	if len(paths) != 7 || !strings.HasSuffix(paths[0], "/form-13f-data-sets") || srv.count("2023q1_form13f.zip") != 2 {
+		t.Fatalf("requests %v: want the landing page and 5 zips, one of them twice", paths)
 	}
-	for _, r := range srv.requests {
-		if r.Header.Get("User-Agent") != testUserAgent {
-			t.Errorf("%s sent User-Agent %q", r.URL.Path, r.Header.Get("User-Agent"))
+	for i, ua := range srv.userAgents() {
+		if ua != testUserAgent {
+			t.Errorf("%s sent User-Agent %q", paths[i], ua)
 		}
 	}
 	if !slices.Contains(stages, "download") || stages[len(stages)-1] != "done" {
@@ -432,8 +440,8 @@ func TestDatasetsImportOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(srv.paths()) != 0 {
-		t.Errorf("warm requests: %v", srv.paths())
+	if paths, _ := srv.requests(); len(paths) != 0 {
+		t.Errorf("warm requests: %v", paths)
 	}
 	if !snap.Complete || snap.DataThrough != date("2023-12-31") || len(snap.Holdings) == 0 {
 		t.Errorf("holdings: complete %v through %s, %d rows", snap.Complete, snap.DataThrough, len(snap.Holdings))
@@ -443,7 +451,13 @@ func TestDatasetsImportOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	zips, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), "zips", "*"))
+	var zips []string
+	filepath.WalkDir(cacheDir, func(p string, _ fs.DirEntry, _ error) error {
+		if strings.HasSuffix(p, ".zip") {
+			zips = append(zips, p)
+		}
+		return nil
+	})
 	parts, _ := filepath.Glob(filepath.Join(dir, "holdings", "window=*", "*.parquet"))
 	if len(zips) != 0 || len(parts) != 5 {
 		t.Errorf("zips left %v; %d holdings partitions", zips, len(parts))
@@ -478,8 +492,8 @@ func TestDatasetsImportOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(srv.paths()); n != 2 || r.Window.URL == "" || r.Filings == 0 {
-		t.Errorf("import: %d requests, %+v", n, r)
+	if paths, _ := srv.requests(); len(paths) != 2 || r.Window.URL == "" || r.Filings == 0 {
+		t.Errorf("import: requests %v, %+v", paths, r)
 	}
 }
 
