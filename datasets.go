@@ -167,8 +167,9 @@ func (d *Datasets) Windows(ctx context.Context) ([]DatasetWindow, error) {
 // An ImportProgress reports how far an import has come.
 type ImportProgress struct {
 	Window string // window being imported
-	// Stage is "download" (fetching the zip), "filings", "infotable"
-	// (reading the zip), "holdings", "by_cusip" (writing) or "done".
+	// Stage is "download" (fetching the zip), then the import's stages:
+	// "filings", "infotable" (reading the zip), "sorting" (writing the
+	// Parquet files) and "done".
 	Stage string
 	// Done and Total count bytes in the stages "download" and
 	// "infotable", rows in the others; Total is 0 when unknown.
@@ -282,6 +283,42 @@ func (d *Datasets) Sync(ctx context.Context, from, to Date, opts ...ImportOption
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// SyncFor imports what an answer for period as of asOf needs: the windows
+// from the period's end through asOf (or through today, by the Client's
+// clock, when asOf is later), and any between them and the windows already
+// imported, so that the imported windows have no gap and DataThrough
+// covers the answer. When they are all imported it sends no request.
+func (d *Datasets) SyncFor(ctx context.Context, period, asOf Date, opts ...ImportOption) ([]ImportResult, error) {
+	for _, x := range []struct {
+		name string
+		d    Date
+	}{{"period", period}, {"asOf", asOf}} {
+		if err := checkDate(x.name, x.d); err != nil {
+			return nil, err
+		}
+	}
+	from, to := period, asOf
+	if today := DateOf(d.c.clock.Now()); to.After(today) {
+		to = today
+	}
+	cov, err := d.Coverage(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if n := len(cov.Windows); n > 0 {
+		if first := cov.Windows[0].From; first.Before(from) {
+			from = first
+		}
+		if last := cov.Windows[n-1].To; last.After(to) {
+			to = last
+		}
+	}
+	if to.Before(from) {
+		return nil, nil
+	}
+	return d.Sync(ctx, from, to, opts...)
 }
 
 // coveredBy reports whether every filing date of [from, to] is in an

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -85,29 +84,8 @@ func (s *server) holders(ctx context.Context, raw json.RawMessage, progress func
 	if _, err := d.Holders(ctx, cusip, period, asOf, opts...); err != nil {
 		return nil, err
 	}
-	// Import the windows from the period's end through as_of (or today),
-	// and any between them and those already imported, so that the
-	// imported windows have no gap and data_through covers the answer.
-	from, to := period, asOf
-	if today := edgar13f.DateOf(time.Now()); to.After(today) {
-		to = today
-	}
-	cov, err := d.Coverage(ctx)
-	if err != nil {
+	if _, err := d.SyncFor(ctx, period, asOf, edgar13f.WithImportProgress(progress)); err != nil {
 		return nil, err
-	}
-	if n := len(cov.Windows); n > 0 {
-		if first := cov.Windows[0].From; first.Before(from) {
-			from = first
-		}
-		if last := cov.Windows[n-1].To; last.After(to) {
-			to = last
-		}
-	}
-	if !to.Before(from) {
-		if _, err := d.Sync(ctx, from, to, edgar13f.WithImportProgress(progress)); err != nil {
-			return nil, err
-		}
 	}
 	l, err := d.Holders(ctx, cusip, period, asOf, opts...)
 	if err != nil {

@@ -204,6 +204,13 @@ func WriteHoldings(w io.Writer, s *edgar13f.Snapshot, autoLimited bool) error {
 func (o *writer) holding(h *edgar13f.Holding) {
 	n := o.n
 	o.open()
+	o.holdingFields(h)
+	o.close()
+	o.n = n
+}
+
+// holdingFields writes the members of one information-table row.
+func (o *writer) holdingFields(h *edgar13f.Holding) {
 	o.str("accession_number", h.Accession)
 	o.str("name_of_issuer", h.NameOfIssuer)
 	o.str("title_of_class", h.TitleOfClass)
@@ -220,8 +227,6 @@ func (o *writer) holding(h *edgar13f.Holding) {
 	o.int("voting_authority_none", h.VotingNone)
 	o.int("value_usd", h.ValueDollars())
 	o.str("filing_date", date(h.FilingDate))
-	o.close()
-	o.n = n
 }
 
 // WriteDiff writes the diff_holdings answer of c. autoLimited marks an
