@@ -291,13 +291,8 @@ func (d *Datasets) Sync(ctx context.Context, from, to Date, opts ...ImportOption
 // imported, so that the imported windows have no gap and DataThrough
 // covers the answer. When they are all imported it sends no request.
 func (d *Datasets) SyncFor(ctx context.Context, period, asOf Date, opts ...ImportOption) ([]ImportResult, error) {
-	for _, x := range []struct {
-		name string
-		d    Date
-	}{{"period", period}, {"asOf", asOf}} {
-		if err := checkDate(x.name, x.d); err != nil {
-			return nil, err
-		}
+	if err := checkPeriodAsOf(period, asOf); err != nil {
+		return nil, err
 	}
 	from, to := period, asOf
 	if today := DateOf(d.c.clock.Now()); to.After(today) {
@@ -319,6 +314,21 @@ func (d *Datasets) SyncFor(ctx context.Context, period, asOf Date, opts ...Impor
 		return nil, nil
 	}
 	return d.Sync(ctx, from, to, opts...)
+}
+
+// checkPeriodAsOf checks that the dates of a bulk question are well formed
+// (whether the period is a quarter end is checked after the other
+// arguments, in the precedence of the declines).
+func checkPeriodAsOf(period, asOf Date) error {
+	for _, x := range []struct {
+		name string
+		d    Date
+	}{{"period", period}, {"asOf", asOf}} {
+		if err := checkDate(x.name, x.d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // coveredBy reports whether every filing date of [from, to] is in an

@@ -261,13 +261,8 @@ func (d *Datasets) Holders(ctx context.Context, cusip string, period, asOf Date,
 	if !isCUSIP(cusip) {
 		return nil, declinef(InvalidArgument, "CUSIP %q must be 9 letters or digits", cusip)
 	}
-	for _, x := range []struct {
-		name string
-		d    Date
-	}{{"period", period}, {"asOf", asOf}} {
-		if err := checkDate(x.name, x.d); err != nil {
-			return nil, err
-		}
+	if err := checkPeriodAsOf(period, asOf); err != nil {
+		return nil, err
 	}
 	if o.max < 1 || o.max > MaxHoldersLimit {
 		return nil, declinef(InvalidArgument, "max holders must be 1 to %d, not %d", MaxHoldersLimit, o.max)
@@ -319,14 +314,9 @@ type PanelRow struct {
 // coverage of the answer is [Datasets.Coverage].
 func (d *Datasets) Panel(ctx context.Context, period, asOf Date) iter.Seq2[PanelRow, error] {
 	return func(yield func(PanelRow, error) bool) {
-		for _, x := range []struct {
-			name string
-			d    Date
-		}{{"period", period}, {"asOf", asOf}} {
-			if err := checkDate(x.name, x.d); err != nil {
-				yield(PanelRow{}, err)
-				return
-			}
+		if err := checkPeriodAsOf(period, asOf); err != nil {
+			yield(PanelRow{}, err)
+			return
 		}
 		if !period.IsQuarterEnd() {
 			yield(PanelRow{}, declinef(InvalidPeriod, "period %s is not a calendar quarter end (03-31, 06-30, 09-30 or 12-31)", period))
