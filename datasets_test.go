@@ -506,6 +506,18 @@ func TestDatasetsImportFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := c.Datasets()
+	// Nothing imported: the bulk source knows nothing, and says so.
+	if _, err := d.Holdings(ctx, "1067983", date("2023-09-30"), date("2024-01-01")); !errors.Is(err, edgar13f.ErrNotImported) {
+		t.Errorf("holdings on an empty store: %v", err)
+	}
+	if _, err := d.Holders(ctx, "037833100", date("2023-09-30"), date("2024-01-01")); !errors.Is(err, edgar13f.ErrNotImported) {
+		t.Errorf("holders on an empty store: %v", err)
+	}
+	for _, err := range d.Panel(ctx, date("2023-09-30"), date("2024-01-01")) {
+		if !errors.Is(err, edgar13f.ErrNotImported) {
+			t.Errorf("panel on an empty store: %v", err)
+		}
+	}
 	src := filepath.Join(mirrorDir, "www.sec.gov/files/structureddata/data/form-13f-data-sets/2023q4_form13f.zip")
 	r, err := d.ImportFile(ctx, src)
 	if err != nil {
@@ -528,6 +540,11 @@ func TestDatasetsImportFile(t *testing.T) {
 	cov, err := d.Coverage(ctx)
 	if err != nil || len(cov.Windows) != 1 || cov.DataThrough != date("2023-12-31") {
 		t.Errorf("coverage after a failed import: %+v, %v", cov, err)
+	}
+	// A decline beyond the imported windows says what it rests on.
+	_, err = d.Holdings(ctx, "1067983", date("2023-12-31"), date("2024-03-01"))
+	if reasonOf(err) != edgar13f.NotYetFiled || !strings.Contains(err.Error(), "through 2023-12-31 only") {
+		t.Errorf("decline after data_through: %v", err)
 	}
 	if _, err := d.ImportFile(ctx, filepath.Join(t.TempDir(), "notes.zip")); reasonOf(err) != edgar13f.InvalidArgument {
 		t.Errorf("bad window name: %v", err)

@@ -3,6 +3,7 @@ package edgar13f
 import (
 	"context"
 	"errors"
+	"fmt"
 	"iter"
 	"strconv"
 
@@ -48,6 +49,11 @@ func (d *Datasets) Holdings(ctx context.Context, cik string, period, asOf Date, 
 		return nil, err
 	}
 	dec := decideBulk(fs, period, asOf)
+	var de *DeclineError
+	if errors.As(dec.err, &de) && !cov.Complete(asOf) {
+		// Say what the decline rests on: the imported windows end before asOf.
+		return nil, &DeclineError{Reason: de.Reason, Message: fmt.Sprintf("%s (from the Form 13F Data Sets imported, which cover filings through %s only)", de.Message, cov.DataThrough)}
+	}
 	if dec.err != nil {
 		return nil, dec.err
 	}
@@ -75,13 +81,21 @@ func (d *Datasets) Holdings(ctx context.Context, cik string, period, asOf Date, 
 	return snap, nil
 }
 
-// open opens the store and reads its coverage.
+// ErrNotImported is returned by the queries of [Datasets] when no window is
+// imported: the bulk source knows nothing yet ([Datasets.Sync] first).
+var ErrNotImported = errors.New("edgar13f: no Form 13F Data Sets window is imported yet (see Datasets.Sync)")
+
+// open opens the store and reads its coverage; with nothing imported it
+// fails with ErrNotImported.
 func (d *Datasets) open(ctx context.Context) (*bulkstore.Store, Coverage, error) {
 	st, err := d.store()
 	if err != nil {
 		return nil, Coverage{}, err
 	}
 	cov, err := d.Coverage(ctx)
+	if err == nil && len(cov.Windows) == 0 {
+		err = ErrNotImported
+	}
 	return st, cov, err
 }
 
@@ -322,7 +336,7 @@ func (d *Datasets) Panel(ctx context.Context, period, asOf Date) iter.Seq2[Panel
 			yield(PanelRow{}, declinef(InvalidPeriod, "period %s is not a calendar quarter end (03-31, 06-30, 09-30 or 12-31)", period))
 			return
 		}
-		st, err := d.store()
+		st, _, err := d.open(ctx)
 		if err != nil {
 			yield(PanelRow{}, err)
 			return

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
@@ -81,7 +82,7 @@ func (s *server) holders(ctx context.Context, raw json.RawMessage, progress func
 	d := s.c.Datasets()
 	// Check the arguments before anything is imported: a malformed
 	// question is declined at once.
-	if _, err := d.Holders(ctx, cusip, period, asOf, opts...); err != nil {
+	if _, err := d.Holders(ctx, cusip, period, asOf, opts...); err != nil && !errors.Is(err, edgar13f.ErrNotImported) {
 		return nil, err
 	}
 	if _, err := d.SyncFor(ctx, period, asOf, edgar13f.WithImportProgress(progress)); err != nil {

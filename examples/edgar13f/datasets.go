@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -137,7 +138,7 @@ func runHolders(ctx context.Context, c *edgar13f.Client, o *opts, args []string)
 	}
 	d := c.Datasets()
 	// Arguments first: a malformed question imports nothing.
-	if _, err := d.Holders(ctx, args[0], o.periodDate, o.asOfDate, hopts...); err != nil {
+	if _, err := d.Holders(ctx, args[0], o.periodDate, o.asOfDate, hopts...); err != nil && !errors.Is(err, edgar13f.ErrNotImported) {
 		return nil, err
 	}
 	_, err := d.SyncFor(ctx, o.periodDate, o.asOfDate, bar(o))
@@ -153,7 +154,7 @@ func runPanel(ctx context.Context, c *edgar13f.Client, o *opts, _ []string) (res
 	d := c.Datasets()
 	// A malformed period is declined before anything is imported.
 	for _, err := range d.Panel(ctx, o.periodDate, o.asOfDate) {
-		if err != nil {
+		if err != nil && !errors.Is(err, edgar13f.ErrNotImported) {
 			return nil, err
 		}
 		break
