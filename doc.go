@@ -213,12 +213,25 @@
 // facts from the company facts (internal/companyfacts, cached in its
 // compact form under the filing list's freshness rule) and
 // company_sections.go cuts Items out of 10-K and 10-Q documents
-// (internal/sections). What every reader shares is written once: CIKs,
-// accession numbers and the 13F form set in internal/edgarid, the compact
-// cache encodings' varints in internal/varint, the errors every reader
-// reports alike in internal/docerr. The capability planned next hangs off
-// the same Client and shares its one access layer, so a process has one
-// rate limiter and one cache whatever it asks: c.Datasets() for SEC's Form
-// 13F Data Sets (every manager at once: Import, Sync, Holders, Holdings,
-// Panel).
+// (internal/sections). [Client.Datasets] does for SEC's Form 13F Data
+// Sets: datasets.go lists the windows (internal/datasets reads the landing
+// page and the zips), downloads each zip with Download and imports it into
+// a Parquet store kept per source and redaction rule (internal/bulkstore);
+// datasetsquery.go answers Holders, Holdings and Panel from the store,
+// running pit.go's decide on the filings it holds. What every reader
+// shares is written once: CIKs, accession numbers and the 13F form set in
+// internal/edgarid, the compact cache encodings' varints in
+// internal/varint, calendar days in internal/civil, the errors every
+// reader reports alike in internal/docerr. Every capability hangs off the
+// same Client and shares its one access layer, so a process has one rate
+// limiter and one cache whatever it asks.
+//
+// # Every manager at once
+//
+// [Datasets] answers from SEC's Form 13F Data Sets: who held a security
+// ([Datasets.Holders]), a manager's holdings ([Datasets.Holdings], the
+// same answer as [Client.Holdings] for the filings both hold) and every
+// manager's holdings for a period ([Datasets.Panel], streamed). Every
+// answer states DataThrough and Complete: a filing dated after the
+// imported windows is unknown, never guessed.
 package edgar13f

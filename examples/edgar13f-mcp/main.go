@@ -40,7 +40,8 @@ Usage:
   edgar13f-mcp --help       show this help
   edgar13f-mcp --version    print the version
 
-Tools: find_manager, list_13f_filings, get_holdings_as_of, diff_holdings.
+Tools: find_manager, list_13f_filings, get_holdings_as_of, diff_holdings,
+get_holders_as_of.
 
 Environment:
   SEC_USER_AGENT        "Name email@domain", sent with every EDGAR request (required for EDGAR)

@@ -106,6 +106,7 @@ func period(name, what string) string {
 func (s *server) tools() []tool {
 	tools := []tool{
 		s.findManagerTool(),
+		s.holdersTool(),
 		{&mcp.Tool{
 			Name:  "list_13f_filings",
 			Title: "List 13F filings as of a date",

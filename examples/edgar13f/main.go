@@ -52,6 +52,9 @@ Usage:
   edgar13f 13f-filings CIK     list the 13F filings made by --as-of
   edgar13f holdings CIK        13F holdings for --period as known on --as-of
   edgar13f diff CIK            compare --period-a with --period-b as known on --as-of
+  edgar13f holders CUSIP       every manager holding a security for --period (Form 13F Data Sets)
+  edgar13f panel               every manager's holdings for --period (table, json, csv, parquet)
+  edgar13f datasets sync       import Form 13F Data Sets windows from --from
 
   edgar13f company NAME...     find a company's CIK by name or ticker
   edgar13f filings CIK         list filings of any form made by --as-of
@@ -82,7 +85,8 @@ type opts struct {
 	cusips                            cusipList
 	top, limit, years, maxChars       int
 	form                              string
-	noRedact                          bool
+	noRedact, showProgress            bool
+	from, to                          string          // datasets sync
 	set                               map[string]bool // the flags given
 	progress                          io.Writer       // stderr on a terminal, else nil
 
@@ -196,8 +200,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return usageError(err)
 	}
 	table := o.format == "table" || o.format == "" && isTerminal(stdout)
-	if isTerminal(stderr) {
+	if isTerminal(stderr) || o.showProgress {
 		o.progress = stderr
+	}
+	if o.format == "parquet" && isTerminal(stdout) {
+		return usageError(errors.New("--format parquet writes a binary file: redirect standard output to a file"))
 	}
 	c, err := newClient(&o)
 	if err != nil {
@@ -220,7 +227,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return exitDeclined
 	}
 	if err == nil {
-		switch {
+		switch pq, ok := res.(interface{ parquet(io.Writer) error }); {
+		case o.format == "parquet" && ok:
+			err = pq.parquet(stdout)
 		case table:
 			err = res.table(stdout)
 		case o.format == "csv":
@@ -263,7 +272,9 @@ func checkUsage(cmd *command, o *opts, pos []string) error {
 		return fmt.Errorf("want %s, got %d arguments", cmd.args, len(pos))
 	case missingFlag(o, cmd.required) != "":
 		return fmt.Errorf("missing --%s", missingFlag(o, cmd.required))
-	case o.format != "" && o.format != "table" && o.format != "json" && o.format != "csv":
+	case o.format == "parquet" && cmd.name != "panel":
+		return errors.New("--format parquet is for panel only")
+	case o.format != "" && o.format != "table" && o.format != "json" && o.format != "csv" && o.format != "parquet":
 		return fmt.Errorf("--format must be table, json or csv, not %q", o.format)
 	}
 	if err := o.config().Check(); err != nil {

@@ -1,8 +1,9 @@
-// Package check runs the shipped SQL (sql/*.sql) on a real DuckDB over a
-// bulk store built from the test mirror's Data Sets windows, and checks
-// every answer equals the Go answer of the store (resolved with the
-// reference amendment rule). It is a separate module so that DuckDB and cgo
-// stay out of the library's own module.
+// Package check runs the shipped SQL (sql/*.sql) on a real DuckDB over the
+// bulk store that the library's public API (Client.Datasets) builds from
+// the test mirror's Data Sets windows, and checks every answer equals the
+// library's answer (Datasets.Panel, Holders and Holdings). It is a
+// separate module so that DuckDB and cgo stay out of the library's own
+// module.
 package check
 
 import (
@@ -18,54 +19,32 @@ import (
 
 	_ "github.com/duckdb/duckdb-go/v2"
 
-	"github.com/edgar13f/edgar13f/internal/bulkstore"
+	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/datasets"
-	"github.com/edgar13f/edgar13f/internal/mirror"
-	"github.com/edgar13f/edgar13f/internal/oracle"
 )
 
 const mirrorRoot = "../../testdata/mirror"
 
-// resolve is the reference amendment rule.
-func resolve(fs []bulkstore.Filing, period, asOf datasets.Date) bulkstore.Resolution {
-	of := make([]oracle.Filing, len(fs))
-	for i, f := range fs {
-		of[i] = oracle.Filing{Accession: f.Accession, Form: f.Form, Filed: int(f.FilingDate), Period: int(f.Period),
-			AmendNo: int(f.AmendmentNo), AmendType: f.AmendmentType}
-	}
-	a := oracle.Resolve(of, int(period), int(asOf))
-	return bulkstore.Resolution{Base: a.Base, Supplements: a.Supplements, Reason: a.Reason}
-}
-
-// setup imports every window of the mirror into a new store and opens
-// DuckDB with the shipped views over it.
-func setup(t *testing.T) (*bulkstore.Store, *sql.DB) {
+// setup imports every window of the mirror through the public API into a
+// new cache directory and opens DuckDB with the shipped views over the
+// store.
+func setup(t *testing.T) (*edgar13f.Datasets, *sql.DB) {
 	t.Helper()
-	page, err := os.ReadFile(filepath.Join(mirrorRoot, "www.sec.gov", "data-research", "sec-markets-data", "form-13f-data-sets"))
+	fsys, err := edgar13f.MirrorDir(mirrorRoot)
 	if err != nil {
 		t.Fatal(err)
 	}
-	links, err := datasets.ParseLandingPage(page, datasets.LandingPageURL)
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(fsys)), edgar13f.WithCacheDir(t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := bulkstore.Open(t.TempDir(), "check")
+	d := c.Datasets()
+	if res, err := d.Sync(context.Background(), edgar13f.MustParseDate("2013-01-01"), edgar13f.Date{}); err != nil || len(res) == 0 {
+		t.Fatalf("sync: %d windows, %v", len(res), err)
+	}
+	dir, err := d.Dir()
 	if err != nil {
 		t.Fatal(err)
-	}
-	for _, l := range links {
-		p, err := mirror.PathFor(l.URL)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := os.ReadFile(filepath.Join(mirrorRoot, filepath.FromSlash(p)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.Import(context.Background(), l.Window.Name, strings.NewReader(string(b)), int64(len(b)),
-			bulkstore.Options{Redact: func(string, string, string) bool { return false }}); err != nil {
-			t.Fatal(err)
-		}
 	}
 	db, err := sql.Open("duckdb", "")
 	if err != nil {
@@ -80,10 +59,10 @@ func setup(t *testing.T) (*bulkstore.Store, *sql.DB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Exec(strings.ReplaceAll(string(views), "STORE_DIR", filepath.ToSlash(s.Dir()))); err != nil {
+	if _, err := db.Exec(strings.ReplaceAll(string(views), "STORE_DIR", filepath.ToSlash(dir))); err != nil {
 		t.Fatal(err)
 	}
-	return s, db
+	return d, db
 }
 
 // materialize copies the three views into DuckDB tables of the same names:
@@ -148,10 +127,13 @@ func day(t time.Time) datasets.Date { return datasets.DateOf(t.Year(), t.Month()
 
 func sqlDate(d datasets.Date) string { return d.String() }
 
+// pub converts a date to the library's.
+func pub(d datasets.Date) edgar13f.Date { return edgar13f.MustParseDate(d.String()) }
+
 // TestHoldingsSQL: holdings_asof.sql for every manager (the panel) equals
 // the Go panel, row for row, for every period and asOf of the corpus.
 func TestHoldingsSQL(t *testing.T) {
-	s, db := setup(t)
+	d, db := setup(t)
 	q := query(t, "holdings_asof.sql")
 	n, rowsSeen := 0, 0
 	for period, asOfs := range cases(t, db) {
@@ -160,13 +142,13 @@ func TestHoldingsSQL(t *testing.T) {
 				materialize(t, db)
 			}
 			var want []string
-			for pr, err := range s.Panel(period, asOf, resolve) {
+			for pr, err := range d.Panel(context.Background(), pub(period), pub(asOf)) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want = append(want, fmt.Sprintf("%d %s %s %s %d %s|%s|%s|%s %d %d %d %s %s %s %s %d %d %d",
-					pr.CIK, pr.Base, pr.Accession, pr.FilingDate, pr.RowNo, pr.NameOfIssuer, pr.TitleOfClass, pr.CUSIP, pr.FIGI,
-					pr.Value, pr.ValueUSD, pr.Shares, pr.ShPrn, pr.PutCall, pr.InvestmentDiscretion, pr.OtherManager,
+				want = append(want, fmt.Sprintf("%s %s %s %s %s|%s|%s|%s %d %d %d %s %s %s %s %d %d %d",
+					pr.CIK, pr.Base, pr.Accession, pr.FilingDate, pr.NameOfIssuer, pr.TitleOfClass, pr.CUSIP, pr.FIGI,
+					pr.Value, pr.ValueUSD, pr.SharesOrPrincipal, pr.ShPrn, pr.PutCall, pr.InvestmentDiscretion, pr.OtherManager,
 					pr.VotingSole, pr.VotingShared, pr.VotingNone))
 			}
 			rows, err := db.Query(q, sqlDate(asOf), sqlDate(period), nil)
@@ -186,8 +168,9 @@ func TestHoldingsSQL(t *testing.T) {
 					&shares, &shPrn, &putCall, &disc, &other, &vs, &vsh, &vn); err != nil {
 					t.Fatal(err)
 				}
-				got = append(got, fmt.Sprintf("%d %s %s %s %d %s|%s|%s|%s %d %d %d %s %s %s %s %d %d %d",
-					cik, base, acc, day(filed), rowNo, issuer, class, cusip, figi, value, valueUSD, shares, shPrn, putCall, disc, other, vs, vsh, vn))
+				_ = rowNo // the order of the rows is compared; the library does not expose row_no
+				got = append(got, fmt.Sprintf("%d %s %s %s %s|%s|%s|%s %d %d %d %s %s %s %s %d %d %d",
+					cik, base, acc, day(filed), issuer, class, cusip, figi, value, valueUSD, shares, shPrn, putCall, disc, other, vs, vsh, vn))
 			}
 			if err := rows.Err(); err != nil {
 				t.Fatal(err)
@@ -214,9 +197,9 @@ func TestHoldingsSQL(t *testing.T) {
 	for rows.Next() {
 		rows.Scan(&count)
 	}
-	h, err := s.Holdings(9000001, datasets.DateOf(2024, 12, 31), datasets.DateOf(2025, 11, 13), resolve)
-	if err != nil || count != len(h.Rows) || count == 0 {
-		t.Fatalf("cik 9000001: SQL %d rows, Go %d (%v)", count, len(h.Rows), err)
+	h, err := d.Holdings(context.Background(), "9000001", edgar13f.MustParseDate("2024-12-31"), edgar13f.MustParseDate("2025-11-13"))
+	if err != nil || count != len(h.Holdings) || count == 0 {
+		t.Fatalf("cik 9000001: SQL %d rows, Go %v (%v)", count, h, err)
 	}
 }
 
@@ -229,10 +212,10 @@ func firstDiff(a, b []string) string {
 	return "one is a prefix of the other"
 }
 
-// TestHoldersSQL: holders_asof.sql equals Store.Holders for every CUSIP,
+// TestHoldersSQL: holders_asof.sql equals Datasets.Holders for every CUSIP,
 // period and asOf of the corpus.
 func TestHoldersSQL(t *testing.T) {
-	s, db := setup(t)
+	d, db := setup(t)
 	q := query(t, "holders_asof.sql")
 	all := cases(t, db)
 	rows, err := db.Query(`SELECT DISTINCT cusip, period FROM holdings`)
@@ -264,14 +247,14 @@ func TestHoldersSQL(t *testing.T) {
 				materialize(t, db)
 			}
 			runs++
-			hs, err := s.Holders(k.cusip, k.period, asOf, resolve)
+			hl, err := d.Holders(context.Background(), k.cusip, pub(k.period), pub(asOf), edgar13f.MaxHolders(edgar13f.MaxHoldersLimit))
 			if err != nil {
 				t.Fatal(err)
 			}
 			var want []string
-			for _, h := range hs {
-				want = append(want, fmt.Sprintf("%d %s %s %s %d %s %s %d %d %d", h.CIK, h.ManagerName, h.Base.Accession,
-					h.Base.FilingDate, len(h.Sources), h.PutCall, h.ShPrn, h.Shares, h.ValueUSD, len(h.Rows)))
+			for _, h := range hl.Holders {
+				want = append(want, fmt.Sprintf("%s %s %s %s %d %s %s %d %d %d", h.CIK, h.ManagerName, h.Base.Accession,
+					h.Base.FilingDate, len(h.Sources), h.PutCall, h.ShPrn, h.Shares, h.ValueUSD, len(h.Holdings)))
 			}
 			if runs == onParquet+1 || stmt == nil {
 				if stmt != nil {

@@ -192,32 +192,41 @@ func WriteHoldings(w io.Writer, s *edgar13f.Snapshot, autoLimited bool) error {
 		if i > 0 {
 			o.b = append(o.b, ',')
 		}
-		h := &s.Holdings[i]
-		n := o.n
-		o.open()
-		o.str("accession_number", h.Accession)
-		o.str("name_of_issuer", h.NameOfIssuer)
-		o.str("title_of_class", h.TitleOfClass)
-		o.str("cusip", h.CUSIP)
-		o.strOrNull("figi", h.FIGI)
-		o.int("value", h.Value)
-		o.int("shares_or_principal_amount", h.SharesOrPrincipal)
-		o.str("sh_prn", string(h.ShPrn))
-		o.strOrNull("put_call", string(h.PutCall))
-		o.str("investment_discretion", h.InvestmentDiscretion)
-		o.strOrNull("other_manager", h.OtherManager)
-		o.int("voting_authority_sole", h.VotingSole)
-		o.int("voting_authority_shared", h.VotingShared)
-		o.int("voting_authority_none", h.VotingNone)
-		o.int("value_usd", h.ValueDollars())
-		o.str("filing_date", date(h.FilingDate))
-		o.close()
-		o.n = n
+		o.holding(&s.Holdings[i])
 		o.maybeFlush()
 	}
 	o.b = append(o.b, ']')
 	o.close()
 	return o.done()
+}
+
+// holding writes one information-table row as an object.
+func (o *writer) holding(h *edgar13f.Holding) {
+	n := o.n
+	o.open()
+	o.holdingFields(h)
+	o.close()
+	o.n = n
+}
+
+// holdingFields writes the members of one information-table row.
+func (o *writer) holdingFields(h *edgar13f.Holding) {
+	o.str("accession_number", h.Accession)
+	o.str("name_of_issuer", h.NameOfIssuer)
+	o.str("title_of_class", h.TitleOfClass)
+	o.str("cusip", h.CUSIP)
+	o.strOrNull("figi", h.FIGI)
+	o.int("value", h.Value)
+	o.int("shares_or_principal_amount", h.SharesOrPrincipal)
+	o.str("sh_prn", string(h.ShPrn))
+	o.strOrNull("put_call", string(h.PutCall))
+	o.str("investment_discretion", h.InvestmentDiscretion)
+	o.strOrNull("other_manager", h.OtherManager)
+	o.int("voting_authority_sole", h.VotingSole)
+	o.int("voting_authority_shared", h.VotingShared)
+	o.int("voting_authority_none", h.VotingNone)
+	o.int("value_usd", h.ValueDollars())
+	o.str("filing_date", date(h.FilingDate))
 }
 
 // WriteDiff writes the diff_holdings answer of c. autoLimited marks an

@@ -1,0 +1,376 @@
+package edgar13f
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"strconv"
+
+	"github.com/edgar13f/edgar13f/internal/bulkstore"
+	"github.com/edgar13f/edgar13f/internal/datasets"
+)
+
+// This file answers the bulk source's questions (Holdings, Holders,
+// Panel) from the store, with the amendment rule of pit.go (decide) run
+// on the filings the store holds: the Data Sets carry every cover fact the
+// rule needs, so it never asks for more.
+
+// A BulkSnapshot is [Datasets.Holdings]'s answer: a [Snapshot] as
+// [Client.Holdings] gives it, and how far the imported windows reach.
+type BulkSnapshot struct {
+	Snapshot
+	DataThrough Date // last filing date covered without a gap; zero when nothing is imported
+	Complete    bool // AsOf is on or before DataThrough
+}
+
+// Holdings returns cik's holdings for period as known on asOf, from the
+// imported windows, by the rules and in the shape of [Client.Holdings]
+// (the same options, declines and citations; Reconciliations too, see
+// below). A filing dated after DataThrough is unknown here: for a later
+// asOf the answer (or decline) is what the imported windows show, and
+// Complete is false.
+//
+// The Data Sets store rows after redaction, so a source table from which
+// redaction removed rows cannot be counted as filed: its Reconciliation
+// is Matched only when the rows kept are numbered without a gap and match
+// the cover's totals.
+func (d *Datasets) Holdings(ctx context.Context, cik string, period, asOf Date, opts ...Option) (*BulkSnapshot, error) {
+	q, err := newQuery(cik, map[string]Date{"period": period, "asOf": asOf}, []Date{period}, opts)
+	if err != nil {
+		return nil, err
+	}
+	st, cov, err := d.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	fs, err := st.Filings(cikNumber(q.cik), dateToDS(asOf))
+	if err != nil {
+		return nil, err
+	}
+	dec := decideBulk(fs, period, asOf)
+	var de *DeclineError
+	if errors.As(dec.err, &de) && !cov.Complete(asOf) {
+		// Say what the decline rests on: the imported windows end before asOf.
+		return nil, &DeclineError{Reason: de.Reason, Message: fmt.Sprintf("%s (from the Form 13F Data Sets imported, which cover filings through %s only)", de.Message, cov.DataThrough)}
+	}
+	if dec.err != nil {
+		return nil, dec.err
+	}
+	src := sourcesOf(dec.res, fs)
+	rows, err := st.Rows(src)
+	if err != nil {
+		return nil, err
+	}
+	redacted, err := redactedWindows(st)
+	if err != nil {
+		return nil, err
+	}
+	snap := &BulkSnapshot{Snapshot: Snapshot{CIK: q.cik, Period: period, AsOf: asOf}, DataThrough: cov.DataThrough, Complete: cov.Complete(asOf)}
+	snap.Holdings = make([]Holding, 0, len(rows))
+	for i := range rows {
+		snap.Holdings = append(snap.Holdings, holdingOfRow(&rows[i]))
+	}
+	for _, f := range src {
+		c := citationOf(q.cik, f)
+		snap.Sources = append(snap.Sources, c)
+		snap.Reconciliations = append(snap.Reconciliations, reconcileBulk(c, f, rows, redacted[f.Window]))
+	}
+	snap.Base = snap.Sources[0]
+	q.filterSnapshot(&snap.Snapshot)
+	return snap, nil
+}
+
+// ErrNotImported is returned by the queries of [Datasets] when no window is
+// imported: the bulk source knows nothing yet ([Datasets.Sync] first).
+var ErrNotImported = errors.New("edgar13f: no Form 13F Data Sets window is imported yet (see Datasets.Sync)")
+
+// open opens the store and reads its coverage; with nothing imported it
+// fails with ErrNotImported.
+func (d *Datasets) open(ctx context.Context) (*bulkstore.Store, Coverage, error) {
+	st, err := d.store()
+	if err != nil {
+		return nil, Coverage{}, err
+	}
+	cov, err := d.Coverage(ctx)
+	if err == nil && len(cov.Windows) == 0 {
+		err = ErrNotImported
+	}
+	return st, cov, err
+}
+
+// decideBulk runs the amendment rule (decide) on one CIK's filings from
+// the store. Every filing's cover facts are known, so it always decides.
+func decideBulk(fs []bulkstore.Filing, period, asOf Date) decision {
+	listed := make([]listedFiling, len(fs))
+	covers := make(map[string]coverFacts, len(fs))
+	for i, f := range fs {
+		l := listedFiling{Accession: f.Accession, Form: Form(f.Form), FilingDate: dateFromDS(f.FilingDate), Period: dateFromDS(f.Period)}
+		listed[i] = l
+		if l.Form.isHoldingsReport() {
+			covers[f.Accession] = coverFacts{Period: l.Period, AmendmentNo: int(f.AmendmentNo), Kind: kindOf(l.Form, AmendmentType(f.AmendmentType))}
+		}
+	}
+	d := decide(listed, period, asOf, covers)
+	if len(d.need) > 0 { // cannot happen: every cover is given
+		d.err = errors.New("edgar13f: bulk source: the amendment rule asked for a cover the Data Sets hold")
+	}
+	return d
+}
+
+// resolver is decideBulk as a bulkstore.Resolver, for Holders and Panel.
+func resolver(fs []bulkstore.Filing, period, asOf datasets.Date) bulkstore.Resolution {
+	d := decideBulk(fs, dateFromDS(period), dateFromDS(asOf))
+	var de *DeclineError
+	switch {
+	case errors.As(d.err, &de):
+		return bulkstore.Resolution{Reason: string(de.Reason)}
+	case d.err != nil:
+		return bulkstore.Resolution{Reason: d.err.Error()}
+	}
+	r := bulkstore.Resolution{Base: d.res.Base.Accession}
+	for _, s := range d.res.Supplements {
+		r.Supplements = append(r.Supplements, s.Accession)
+	}
+	return r
+}
+
+// sourcesOf returns the store's filings of a resolution: base, then
+// supplements.
+func sourcesOf(res resolution, fs []bulkstore.Filing) []bulkstore.Filing {
+	want := append([]classified{res.Base}, res.Supplements...)
+	out := make([]bulkstore.Filing, 0, len(want))
+	for _, w := range want {
+		for _, f := range fs {
+			if f.Accession == w.Accession {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// redactedWindows reports, by window, whether redaction removed rows at import.
+func redactedWindows(st *bulkstore.Store) (map[string]bool, error) {
+	ms, err := st.Partitions()
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]bool, len(ms))
+	for _, m := range ms {
+		out[m.Window] = m.Redacted > 0
+	}
+	return out, nil
+}
+
+// reconcileBulk checks a source filing's stored rows against its cover.
+// When its window had rows redacted, the filing's rows count as its whole
+// table only if they are numbered 1..n without a gap.
+func reconcileBulk(c Citation, f bulkstore.Filing, rows []bulkstore.Row, windowRedacted bool) Reconciliation {
+	cover := Totals{Stated: f.HasTotals, Entries: f.TableEntryTotal, Value: f.TableValueTotal}
+	var tally struct{ rows, value int64 }
+	whole := true
+	for i := range rows {
+		r := &rows[i]
+		if r.Accession != f.Accession {
+			continue
+		}
+		tally.rows++
+		tally.value = addSat(tally.value, r.Value)
+		if int64(r.RowNo) != tally.rows {
+			whole = false
+		}
+	}
+	m := Reconciliation{Citation: c, Cover: cover}
+	m.Matched = cover.Stated && (whole || !windowRedacted) && tally.rows == cover.Entries && tally.value == cover.Value
+	return m
+}
+
+// citationOf cites a filing of the store.
+func citationOf(cik string, f bulkstore.Filing) Citation {
+	return Citation{Accession: f.Accession, Form: Form(f.Form), FilingDate: dateFromDS(f.FilingDate), URL: indexURL(cik, f.Accession)}
+}
+
+// holdingOfRow converts a stored row.
+func holdingOfRow(r *bulkstore.Row) Holding {
+	return Holding{
+		Accession:            r.Accession,
+		FilingDate:           dateFromDS(r.FilingDate),
+		NameOfIssuer:         r.NameOfIssuer,
+		TitleOfClass:         r.TitleOfClass,
+		CUSIP:                r.CUSIP,
+		FIGI:                 r.FIGI,
+		Value:                r.Value,
+		SharesOrPrincipal:    r.Shares,
+		ShPrn:                ShPrn(r.ShPrn),
+		PutCall:              PutCall(r.PutCall),
+		InvestmentDiscretion: r.InvestmentDiscretion,
+		OtherManager:         r.OtherManager,
+		VotingSole:           r.VotingSole,
+		VotingShared:         r.VotingShared,
+		VotingNone:           r.VotingNone,
+	}
+}
+
+// The range of [MaxHolders].
+const (
+	MaxHoldersLimit   = 500
+	DefaultMaxHolders = 100
+)
+
+// A HoldersOption configures [Datasets.Holders].
+type HoldersOption func(*holdersOptions)
+
+type holdersOptions struct {
+	max    int
+	maxSet bool
+}
+
+// MaxHolders keeps the first n holders (1 to 500; the default is 100).
+func MaxHolders(n int) HoldersOption {
+	return func(o *holdersOptions) { o.max, o.maxSet = n, true }
+}
+
+// A Holder is one manager's position in a security for a period: the rows
+// of its effective holdings with the CUSIP that share a put/call and SH/PRN.
+type Holder struct {
+	CIK         string     // without leading zeros
+	ManagerName string     // on the base's cover
+	Base        Citation   // the manager's base report for the period
+	Sources     []Citation // base, then new-holdings supplements
+	PutCall     PutCall    // "" unless an option
+	ShPrn       ShPrn
+	Shares      int64     // summed as filed
+	ValueUSD    int64     // summed value in whole dollars, each row by its own filing's date
+	Holdings    []Holding // the rows as filed, base first, each filing's rows in filed order
+}
+
+// A HolderList is [Datasets.Holders]'s answer.
+type HolderList struct {
+	CUSIP        string // as asked
+	Period, AsOf Date
+	DataThrough  Date // last filing date covered without a gap; zero when nothing is imported
+	Complete     bool // AsOf is on or before DataThrough
+	TotalHolders int  // holders before the MaxHolders cut
+	Holders      []Holder
+}
+
+// Holders returns every manager whose effective holdings for period, as
+// known on asOf, hold the CUSIP (compared case-insensitively): one entry
+// per (CIK, put/call, SH/PRN), ordered by summed value in dollars
+// descending, then CIK (numerically), put/call (none first) and SH/PRN.
+// Each manager's holdings are resolved exactly as [Client.Holdings]
+// resolves them. A redacted CUSIP is an ordinary answer with no holders.
+// It declines InvalidArgument for a malformed CUSIP or date or an
+// out-of-range MaxHolders, and InvalidPeriod for a period that is not a
+// quarter end.
+func (d *Datasets) Holders(ctx context.Context, cusip string, period, asOf Date, opts ...HoldersOption) (*HolderList, error) {
+	o := holdersOptions{max: DefaultMaxHolders}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	if !isCUSIP(cusip) {
+		return nil, declinef(InvalidArgument, "CUSIP %q must be 9 letters or digits", cusip)
+	}
+	if err := checkPeriodAsOf(period, asOf); err != nil {
+		return nil, err
+	}
+	if o.max < 1 || o.max > MaxHoldersLimit {
+		return nil, declinef(InvalidArgument, "max holders must be 1 to %d, not %d", MaxHoldersLimit, o.max)
+	}
+	if !period.IsQuarterEnd() {
+		return nil, declinef(InvalidPeriod, "period %s is not a calendar quarter end (03-31, 06-30, 09-30 or 12-31)", period)
+	}
+	st, cov, err := d.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	hs, err := st.Holders(cusip, dateToDS(period), dateToDS(asOf), resolver)
+	if err != nil {
+		return nil, err
+	}
+	out := &HolderList{CUSIP: cusip, Period: period, AsOf: asOf, DataThrough: cov.DataThrough, Complete: cov.Complete(asOf),
+		TotalHolders: len(hs), Holders: []Holder{}}
+	for _, h := range hs[:min(len(hs), o.max)] {
+		cik := itoa(h.CIK)
+		x := Holder{CIK: cik, ManagerName: h.ManagerName, Base: citationOf(cik, h.Base), PutCall: PutCall(h.PutCall),
+			ShPrn: ShPrn(h.ShPrn), Shares: h.Shares, ValueUSD: h.ValueUSD}
+		for _, f := range h.Sources {
+			x.Sources = append(x.Sources, citationOf(cik, f))
+		}
+		for i := range h.Rows {
+			x.Holdings = append(x.Holdings, holdingOfRow(&h.Rows[i]))
+		}
+		out.Holders = append(out.Holders, x)
+	}
+	return out, nil
+}
+
+// A PanelRow is one row of a period's panel: a manager, the base report
+// its rows resolve to, and one row of its effective holdings as filed.
+type PanelRow struct {
+	CIK         string // without leading zeros
+	ManagerName string // on the base's cover
+	Base        string // accession of the manager's base report
+	Holding            // the row as filed, with its own filing's accession and date
+	ValueUSD    int64  // Holding.Value in whole dollars by the row's filing date
+}
+
+// Panel streams every manager's effective holdings for period as known on
+// asOf: by CIK (numerically), each manager's rows base first then each
+// supplement, each filing's rows in filed order, resolved exactly as
+// [Client.Holdings] resolves them. It holds one manager's rows at a time,
+// never the panel. A decline (a malformed date, a period that is not a
+// quarter end) or a failure is yielded as the error of a last pair; the
+// coverage of the answer is [Datasets.Coverage].
+func (d *Datasets) Panel(ctx context.Context, period, asOf Date) iter.Seq2[PanelRow, error] {
+	return func(yield func(PanelRow, error) bool) {
+		if err := checkPeriodAsOf(period, asOf); err != nil {
+			yield(PanelRow{}, err)
+			return
+		}
+		if !period.IsQuarterEnd() {
+			yield(PanelRow{}, declinef(InvalidPeriod, "period %s is not a calendar quarter end (03-31, 06-30, 09-30 or 12-31)", period))
+			return
+		}
+		st, _, err := d.open(ctx)
+		if err != nil {
+			yield(PanelRow{}, err)
+			return
+		}
+		// Manager names by base accession: the period's filing list, one
+		// entry per filing, not per row.
+		fs, err := st.PeriodFilings(dateToDS(period), dateToDS(asOf))
+		if err != nil {
+			yield(PanelRow{}, err)
+			return
+		}
+		names := make(map[string]string, len(fs))
+		for _, f := range fs {
+			names[f.Accession] = f.ManagerName
+		}
+		var cik string
+		var lastCIK int64 = -1
+		for r, err := range st.Panel(dateToDS(period), dateToDS(asOf), resolver) {
+			if err == nil {
+				err = ctx.Err()
+			}
+			if err != nil {
+				yield(PanelRow{}, err)
+				return
+			}
+			if r.CIK != lastCIK {
+				lastCIK, cik = r.CIK, itoa(r.CIK)
+			}
+			row := PanelRow{CIK: cik, ManagerName: names[r.Base], Base: r.Base, Holding: holdingOfRow(&r.Row), ValueUSD: r.ValueUSD}
+			if !yield(row, nil) {
+				return
+			}
+		}
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

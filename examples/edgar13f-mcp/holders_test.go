@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/examples/internal/testkit"
+)
+
+// TestHolders answers get_holders_as_of from the test mirror's Data Sets
+// windows, imported on first use; declines name the reason.
+func TestHolders(t *testing.T) {
+	s := testkit.Connect(t, command(t, "EDGAR13F_FIXTURE_DIR="+mirror))
+	// Import every window first, so that each answer's data_through is
+	// the mirror's last window whichever cases run.
+	if r := call(t, s, "get_holders_as_of", `{"cusip":"037833100","period":"2013-06-30","as_of":"2026-11-30"}`); r.obj["data_through"] != "2026-08-31" {
+		t.Fatalf("warm-up: %v", r.obj)
+	}
+	ia, ip := edgar13f.InvalidArgument, edgar13f.InvalidPeriod
+	tests := []struct {
+		name, args string
+		decline    edgar13f.Reason
+	}{
+		{"holders_apple_2023q3", `{"cusip":"037833100","period":"2023-09-30","as_of":"2024-05-15"}`, ""},
+		{"holders_max_1", `{"cusip":"037833100","period":"2023-09-30","as_of":"2024-05-15","max_holders":1}`, ""},
+		{"holders_option_lower_case", `{"cusip":"n14506104","period":"2026-06-30","as_of":"2026-08-14"}`, ""},
+		{"holders_before_filing", `{"cusip":"037833100","period":"2023-09-30","as_of":"2023-10-01"}`, ""},
+		{"holders_redacted_cusip", `{"cusip":"78462F103","period":"2023-09-30","as_of":"2024-05-15"}`, ""},
+		{"holders_bad_cusip", `{"cusip":"03783310","period":"2023-09-30","as_of":"2024-05-15"}`, ia},
+		{"holders_cusip_array", `{"cusip":["037833100"],"period":"2023-09-30","as_of":"2024-05-15"}`, ia},
+		{"holders_max_zero", `{"cusip":"037833100","period":"2023-09-30","as_of":"2024-05-15","max_holders":0}`, ia},
+		{"holders_max_501", `{"cusip":"037833100","period":"2023-09-30","as_of":"2024-05-15","max_holders":501}`, ia},
+		{"holders_max_string", `{"cusip":"037833100","period":"2023-09-30","as_of":"2024-05-15","max_holders":"5"}`, ia},
+		{"holders_unknown_argument", `{"cusip":"037833100","period":"2023-09-30","as_of":"2024-05-15","cik":"1067983"}`, ia},
+		{"holders_bad_period", `{"cusip":"037833100","period":"2023-09-29","as_of":"2024-05-15"}`, ip},
+		{"holders_bad_cusip_bad_period", `{"cusip":"x","period":"2023-09-29","as_of":"2024-05-15"}`, ia},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := call(t, s, "get_holders_as_of", tt.args)
+			if r.isError {
+				t.Fatalf("isError true: %v", r.obj)
+			}
+			if tt.decline == "" {
+				if r.obj["status"] != "ok" {
+					t.Fatalf("status %v, want ok: %v", r.obj["status"], r.obj)
+				}
+				testkit.GoldenJSON(t, tt.name, r.obj)
+				return
+			}
+			got := map[string]any{"status": r.obj["status"], "reason": r.obj["reason"]}
+			want := map[string]any{"status": "declined", "reason": string(tt.decline)}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s\nmessage: %v", diff, r.obj["message"])
+			}
+		})
+	}
+}
+
+// TestHoldersProgress: the first call imports its windows and sends MCP
+// progress notifications for the caller's token; a second call imports
+// nothing and sends none.
+func TestHoldersProgress(t *testing.T) {
+	var mu sync.Mutex
+	var notes []*mcp.ProgressNotificationParams
+	client := mcp.NewClient(&mcp.Implementation{Name: "edgar13f-example-test", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			mu.Lock()
+			notes = append(notes, req.Params)
+			mu.Unlock()
+		},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := client.Connect(ctx, &mcp.CommandTransport{Command: command(t, "EDGAR13F_FIXTURE_DIR="+mirror)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ask := func() {
+		p := &mcp.CallToolParams{Name: "get_holders_as_of", Arguments: json.RawMessage(`{"cusip":"037833100","period":"2023-09-30","as_of":"2024-05-15"}`)}
+		p.SetProgressToken("holders-1")
+		res, err := s.CallTool(ctx, p)
+		if err != nil || res.IsError {
+			t.Fatalf("call: %v %v", res, err)
+		}
+	}
+	ask()
+	// Notifications may arrive just after the result.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		n := len(notes)
+		mu.Unlock()
+		if n > 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	mu.Lock()
+	got := notes
+	notes = nil
+	mu.Unlock()
+	windows := map[string]bool{}
+	for _, n := range got {
+		if n.ProgressToken != "holders-1" || n.Total != 4 || n.Progress > n.Total {
+			t.Errorf("notification %+v", n)
+		}
+		if _, w, ok := strings.Cut(n.Message, "window "); ok {
+			windows[strings.Fields(w)[0]] = true
+		}
+	}
+	if len(windows) != 4 {
+		t.Errorf("progress named windows %v, want the 4 covering 2023-09-30 to 2024-05-15", windows)
+	}
+	ask()
+	time.Sleep(100 * time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(notes) != 0 {
+		t.Errorf("warm call sent %d notifications", len(notes))
+	}
+}

@@ -1,0 +1,383 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"iter"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/snappy"
+
+	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/examples/internal/wire"
+)
+
+// The commands answered from SEC's Form 13F Data Sets.
+func init() {
+	commands = append(commands,
+		command{
+			name: "holders", args: "CUSIP", positional: 1, required: []string{"period"},
+			about: "Print every manager holding a security (by CUSIP) for --period as known on --as-of,\n" +
+				"largest value first, from SEC's Form 13F Data Sets. The windows the question needs\n" +
+				"are imported first (about 100 MB each from EDGAR; see \"edgar13f datasets\").",
+			examples: "  edgar13f holders 037833100 --period 2023-09-30 --as-of 2024-05-15\n" +
+				"  edgar13f holders 037833100 --period 2023-09-30 --max 20 --format csv\n",
+			flags: func(fs *flag.FlagSet, o *opts) {
+				fs.StringVar(&o.period, "period", "", "period of report, a quarter end YYYY-MM-DD (required)")
+				fs.IntVar(&o.limit, "max", 0, "most holders printed (1-500, default 100)")
+				fs.BoolVar(&o.showProgress, "progress", false, "report imports on stderr even when it is not a terminal")
+			},
+			run: runHolders,
+		},
+		command{
+			name: "panel", args: "", positional: 0, required: []string{"period"},
+			about: "Stream every manager's holdings for --period as known on --as-of, from SEC's Form 13F\n" +
+				"Data Sets, one row per information-table row. --format parquet writes an Apache\n" +
+				"Parquet file to standard output (redirect it to a file).",
+			examples: "  edgar13f panel --period 2023-09-30 --as-of 2024-05-15 --format csv > panel.csv\n" +
+				"  edgar13f panel --period 2023-09-30 --as-of 2024-05-15 --format parquet > panel.parquet\n",
+			flags: func(fs *flag.FlagSet, o *opts) {
+				fs.StringVar(&o.period, "period", "", "period of report, a quarter end YYYY-MM-DD (required)")
+				fs.BoolVar(&o.showProgress, "progress", false, "report imports on stderr even when it is not a terminal")
+			},
+			run: runPanel,
+		},
+		command{
+			name: "datasets", args: "sync", positional: 1,
+			about: "Import SEC's Form 13F Data Sets windows (one zip of about 100 MB per window of filing\n" +
+				"dates) into the cache directory as Parquet, for holders and panel: every window\n" +
+				"published that overlaps --from through --to and is not imported yet. A progress bar\n" +
+				"is drawn on stderr on a terminal (or with --progress).",
+			examples: "  edgar13f datasets sync --from 2023-01-01\n  edgar13f datasets sync --from 2024-01-01 --to 2024-12-31 --progress\n",
+			flags: func(fs *flag.FlagSet, o *opts) {
+				fs.StringVar(&o.from, "from", "", "first filing date to cover, YYYY-MM-DD (required)")
+				fs.StringVar(&o.to, "to", "", "last filing date to cover (default: every window published)")
+				fs.BoolVar(&o.showProgress, "progress", false, "draw the progress bar even when stderr is not a terminal")
+			},
+			run: runSync,
+		},
+	)
+}
+
+// bar draws import progress on o.progress (nil: nothing), redrawing only
+// when the line changes.
+func bar(o *opts) edgar13f.ImportOption {
+	last := ""
+	return edgar13f.WithImportProgress(func(p edgar13f.ImportProgress) {
+		if o.progress == nil {
+			return
+		}
+		const width = 20
+		frac := 0.0
+		if p.Total > 0 {
+			frac = float64(p.Done) / float64(p.Total)
+		}
+		if p.Stage == "done" {
+			frac = 1
+		}
+		n := int(frac * width)
+		line := fmt.Sprintf("\r\033[K[%s%s] window %d/%d %s %s %3.0f%%", strings.Repeat("#", n), strings.Repeat(" ", width-n),
+			p.Index, p.Count, p.Window, p.Stage, 100*frac)
+		if line != last {
+			fmt.Fprint(o.progress, line)
+			last = line
+		}
+	})
+}
+
+// endBar clears the progress line.
+func endBar(o *opts) {
+	if o.progress != nil {
+		fmt.Fprint(o.progress, "\r\033[K")
+	}
+}
+
+func runSync(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
+	if args[0] != "sync" {
+		return nil, usagef("unknown datasets command %q (want sync)", args[0])
+	}
+	if o.from == "" {
+		return nil, usagef("missing --from")
+	}
+	from, err := edgar13f.ParseDate(o.from)
+	if err != nil {
+		return nil, usagef("--from must be a date YYYY-MM-DD, not %q", o.from)
+	}
+	var to edgar13f.Date
+	if o.to != "" {
+		if to, err = edgar13f.ParseDate(o.to); err != nil {
+			return nil, usagef("--to must be a date YYYY-MM-DD, not %q", o.to)
+		}
+	}
+	d := c.Datasets()
+	res, err := d.Sync(ctx, from, to, bar(o))
+	endBar(o)
+	if err != nil {
+		return nil, err
+	}
+	cov, err := d.Coverage(ctx)
+	return synced{res, cov}, err
+}
+
+// usagef reports a malformed argument as the library does.
+func usagef(format string, a ...any) error {
+	return &edgar13f.DeclineError{Reason: edgar13f.InvalidArgument, Message: fmt.Sprintf(format, a...)}
+}
+
+func runHolders(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
+	var hopts []edgar13f.HoldersOption
+	if o.set["max"] {
+		hopts = append(hopts, edgar13f.MaxHolders(o.limit))
+	}
+	d := c.Datasets()
+	// Arguments first: a malformed question imports nothing.
+	if _, err := d.Holders(ctx, args[0], o.periodDate, o.asOfDate, hopts...); err != nil && !errors.Is(err, edgar13f.ErrNotImported) {
+		return nil, err
+	}
+	_, err := d.SyncFor(ctx, o.periodDate, o.asOfDate, bar(o))
+	endBar(o)
+	if err != nil {
+		return nil, err
+	}
+	l, err := d.Holders(ctx, args[0], o.periodDate, o.asOfDate, hopts...)
+	return holders{l}, err
+}
+
+func runPanel(ctx context.Context, c *edgar13f.Client, o *opts, _ []string) (result, error) {
+	d := c.Datasets()
+	// A malformed period is declined before anything is imported.
+	for _, err := range d.Panel(ctx, o.periodDate, o.asOfDate) {
+		if err != nil && !errors.Is(err, edgar13f.ErrNotImported) {
+			return nil, err
+		}
+		break
+	}
+	_, err := d.SyncFor(ctx, o.periodDate, o.asOfDate, bar(o))
+	endBar(o)
+	if err != nil {
+		return nil, err
+	}
+	cov, err := d.Coverage(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return panel{o.periodDate, o.asOfDate, cov, d.Panel(ctx, o.periodDate, o.asOfDate)}, nil
+}
+
+type synced struct {
+	res []edgar13f.ImportResult
+	cov edgar13f.Coverage
+}
+
+func (s synced) table(w io.Writer) error {
+	g := &grid{head: []string{"WINDOW", "FILINGS", "ROWS", "REDACTED", "ZIP_BYTES", "STORE_BYTES"}, right: []bool{false, true, true, true, true, true}}
+	for _, r := range s.res {
+		g.add(r.Window.Name, num(int64(r.Filings)), num(r.Rows), num(r.Redacted), num(r.ZipBytes), num(r.Bytes))
+	}
+	fmt.Fprintf(w, "Imported %d windows; %d in the store, data through %s.\n", len(s.res), len(s.cov.Windows), through(s.cov))
+	if len(s.res) == 0 {
+		return nil
+	}
+	return g.write(w)
+}
+
+func (s synced) rows() [][]string {
+	var rows [][]string
+	for _, r := range s.res {
+		rows = append(rows, []string{r.Window.Name, r.Window.From.String(), r.Window.To.String(), strconv.Itoa(r.Filings),
+			strconv.FormatInt(r.Rows, 10), strconv.FormatInt(r.Redacted, 10), strconv.FormatInt(r.ZipBytes, 10), strconv.FormatInt(r.Bytes, 10)})
+	}
+	return rows
+}
+
+func (s synced) csv(w io.Writer) error {
+	return writeCSV(w, []string{"window", "from", "to", "filings", "rows", "redacted", "zip_bytes", "store_bytes"}, s.rows())
+}
+
+func (s synced) json(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString(`{"status":"ok","data_through":`)
+	if s.cov.DataThrough.IsZero() {
+		b.WriteString("null")
+	} else {
+		b.WriteString(strconv.Quote(s.cov.DataThrough.String()))
+	}
+	b.WriteString(`,"imported":[`)
+	for i, r := range s.rows() {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"window":%q,"from":%q,"to":%q,"filings":%s,"rows":%s,"redacted":%s,"zip_bytes":%s,"store_bytes":%s}`,
+			r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7])
+	}
+	b.WriteString("]}\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func through(c edgar13f.Coverage) string {
+	if c.DataThrough.IsZero() {
+		return "(nothing imported)"
+	}
+	return c.DataThrough.String()
+}
+
+type holders struct{ l *edgar13f.HolderList }
+
+func (h holders) json(w io.Writer) error { return wire.WriteHolders(w, h.l) }
+
+func (h holders) table(w io.Writer) error {
+	l := h.l
+	fmt.Fprintf(w, "Holders of %s for %s as of %s: %d (data through %s%s).\n", l.CUSIP, l.Period, l.AsOf, l.TotalHolders,
+		through(edgar13f.Coverage{DataThrough: l.DataThrough}), map[bool]string{true: "", false: "; NOT complete for this date"}[l.Complete])
+	if len(l.Holders) == 0 {
+		return nil
+	}
+	g := &grid{head: []string{"CIK", "MANAGER", "BASE", "FILED", "PUT/CALL", "SH/PRN", "SHARES", "VALUE_USD", "ROWS"},
+		right: []bool{false, false, false, false, false, false, true, true, true}}
+	for _, x := range l.Holders {
+		g.add(x.CIK, x.ManagerName, x.Base.Accession, x.Base.FilingDate.String(), string(x.PutCall), string(x.ShPrn),
+			num(x.Shares), num(x.ValueUSD), strconv.Itoa(len(x.Holdings)))
+	}
+	return g.write(w)
+}
+
+func (h holders) csv(w io.Writer) error {
+	var rows [][]string
+	for _, x := range h.l.Holders {
+		var srcs []string
+		for _, s := range x.Sources {
+			srcs = append(srcs, s.Accession)
+		}
+		rows = append(rows, []string{x.CIK, x.ManagerName, x.Base.Accession, strings.Join(srcs, " "), x.Base.FilingDate.String(),
+			string(x.PutCall), string(x.ShPrn), strconv.FormatInt(x.Shares, 10), strconv.FormatInt(x.ValueUSD, 10), strconv.Itoa(len(x.Holdings))})
+	}
+	return writeCSV(w, []string{"cik", "manager_name", "accession_number", "source_accessions", "filing_date", "put_call", "sh_prn", "shares", "value_usd", "rows"}, rows)
+}
+
+// panel is a streamed answer: each format reads the rows as it writes.
+type panel struct {
+	period, asOf edgar13f.Date
+	cov          edgar13f.Coverage
+	rows         iter.Seq2[edgar13f.PanelRow, error]
+}
+
+func (p panel) json(w io.Writer) error { return wire.WritePanel(w, p.period, p.asOf, p.cov, p.rows) }
+
+// panelColumns are the columns of the table and CSV forms.
+var panelColumns = []string{"cik", "base_accession", "accession_number", "filing_date", "cusip", "name_of_issuer", "title_of_class",
+	"value", "value_usd", "shares_or_principal_amount", "sh_prn", "put_call"}
+
+func panelCells(r *edgar13f.PanelRow) []string {
+	return []string{r.CIK, r.Base, r.Accession, r.FilingDate.String(), r.CUSIP, r.NameOfIssuer, r.TitleOfClass,
+		strconv.FormatInt(r.Value, 10), strconv.FormatInt(r.ValueUSD, 10), strconv.FormatInt(r.SharesOrPrincipal, 10), string(r.ShPrn), string(r.PutCall)}
+}
+
+// table writes fixed-width lines as the rows stream (a panel is never
+// held whole, so columns are not measured).
+func (p panel) table(w io.Writer) error {
+	fmt.Fprintf(w, "Panel for %s as of %s (data through %s%s).\n", p.period, p.asOf, through(p.cov),
+		map[bool]string{true: "", false: "; NOT complete for this date"}[p.cov.Complete(p.asOf)])
+	line := func(c []string) string {
+		return strings.TrimRight(fmt.Sprintf("%-10s  %-20s  %-20s  %-10s  %-9s  %-30.30s  %-12.12s  %18s  %18s  %15s  %-3s  %s",
+			c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11]), " ") + "\n"
+	}
+	head := make([]string, len(panelColumns))
+	for i, c := range panelColumns {
+		head[i] = strings.ToUpper(c)
+	}
+	head[5], head[6], head[7], head[9] = "ISSUER", "CLASS", "VALUE", "SHARES"
+	if _, err := io.WriteString(w, line(head)); err != nil {
+		return err
+	}
+	for r, err := range p.rows {
+		if err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, line(panelCells(&r))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p panel) csv(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write(panelColumns)
+	for r, err := range p.rows {
+		if err != nil {
+			return err
+		}
+		if err := cw.Write(panelCells(&r)); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// parquetRow is one row of an exported panel.
+type parquetRow struct {
+	CIK                  int64  `parquet:"cik"`
+	ManagerName          string `parquet:"manager_name,dict"`
+	BaseAccession        string `parquet:"base_accession,dict"`
+	Accession            string `parquet:"accession_number,dict"`
+	FilingDate           int32  `parquet:"filing_date,date"`
+	NameOfIssuer         string `parquet:"name_of_issuer,dict"`
+	TitleOfClass         string `parquet:"title_of_class,dict"`
+	CUSIP                string `parquet:"cusip,dict"`
+	FIGI                 string `parquet:"figi,optional,dict"`
+	Value                int64  `parquet:"value"`
+	ValueUSD             int64  `parquet:"value_usd"`
+	Shares               int64  `parquet:"shares_or_principal_amount"`
+	ShPrn                string `parquet:"sh_prn,dict"`
+	PutCall              string `parquet:"put_call,optional,dict"`
+	InvestmentDiscretion string `parquet:"investment_discretion,dict"`
+	OtherManager         string `parquet:"other_manager,optional,dict"`
+	VotingSole           int64  `parquet:"voting_authority_sole"`
+	VotingShared         int64  `parquet:"voting_authority_shared"`
+	VotingNone           int64  `parquet:"voting_authority_none"`
+}
+
+// parquet streams the panel into an Apache Parquet file on w, in row
+// groups of 64Ki rows, Snappy-compressed.
+func (p panel) parquet(w io.Writer) error {
+	pw := parquet.NewGenericWriter[parquetRow](w, parquet.Compression(&snappy.Codec{}), parquet.MaxRowsPerRowGroup(64<<10),
+		parquet.KeyValueMetadata("period", p.period.String()), parquet.KeyValueMetadata("as_of", p.asOf.String()),
+		parquet.KeyValueMetadata("data_through", p.cov.DataThrough.String()),
+		parquet.KeyValueMetadata("complete", strconv.FormatBool(p.cov.Complete(p.asOf))))
+	buf := make([]parquetRow, 0, 1024)
+	flush := func() error {
+		_, err := pw.Write(buf)
+		buf = buf[:0]
+		return err
+	}
+	for r, err := range p.rows {
+		if err != nil {
+			return err
+		}
+		cik, _ := strconv.ParseInt(r.CIK, 10, 64)
+		f := r.FilingDate
+		buf = append(buf, parquetRow{CIK: cik, ManagerName: r.ManagerName, BaseAccession: r.Base, Accession: r.Accession,
+			FilingDate:   int32(time.Date(f.Year, f.Month, f.Day, 0, 0, 0, 0, time.UTC).Unix() / 86400),
+			NameOfIssuer: r.NameOfIssuer, TitleOfClass: r.TitleOfClass, CUSIP: r.CUSIP, FIGI: r.FIGI, Value: r.Value, ValueUSD: r.ValueUSD,
+			Shares: r.SharesOrPrincipal, ShPrn: string(r.ShPrn), PutCall: string(r.PutCall), InvestmentDiscretion: r.InvestmentDiscretion,
+			OtherManager: r.OtherManager, VotingSole: r.VotingSole, VotingShared: r.VotingShared, VotingNone: r.VotingNone})
+		if len(buf) == cap(buf) {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	return pw.Close()
+}

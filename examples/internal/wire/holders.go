@@ -1,0 +1,53 @@
+package wire
+
+import (
+	"io"
+
+	"github.com/edgar13f/edgar13f"
+)
+
+// WriteHolders writes the get_holders_as_of answer of l.
+func WriteHolders(w io.Writer, l *edgar13f.HolderList) error {
+	o := newWriter(w)
+	o.head("ok")
+	o.str("cusip", l.CUSIP)
+	o.str("period", date(l.Period))
+	o.str("as_of", date(l.AsOf))
+	o.strOrNull("data_through", date(l.DataThrough))
+	o.bool("complete", l.Complete)
+	o.int("total_holders", int64(l.TotalHolders))
+	o.key("holders")
+	o.b = append(o.b, '[')
+	for i := range l.Holders {
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		h := &l.Holders[i]
+		n := o.n
+		o.open()
+		o.str("cik", h.CIK)
+		o.str("manager_name", h.ManagerName)
+		o.str("accession_number", h.Base.Accession)
+		o.strs("source_accessions", accessions(h.Sources))
+		o.str("filing_date", date(h.Base.FilingDate))
+		o.strOrNull("put_call", string(h.PutCall))
+		o.str("sh_prn", string(h.ShPrn))
+		o.int("shares", h.Shares)
+		o.int("value_usd", h.ValueUSD)
+		o.key("rows")
+		o.b = append(o.b, '[')
+		for j := range h.Holdings {
+			if j > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.holding(&h.Holdings[j])
+		}
+		o.b = append(o.b, ']')
+		o.close()
+		o.n = n
+		o.maybeFlush()
+	}
+	o.b = append(o.b, ']')
+	o.close()
+	return o.done()
+}
