@@ -229,11 +229,13 @@ const batchRows = 512
 func scan(of *openFile, want func(parquet.RowGroup, columns) bool, fn func(*Row) bool) error {
 	cols := columnsOf(of.pf)
 	buf := make([]Row, batchRows)
+	g := newGroupReader()
+	defer g.close()
 	for _, rg := range of.pf.RowGroups() {
 		if !want(rg, cols) {
 			continue
 		}
-		more, err := readGroup(rg, of.layout, 0, buf, fn)
+		more, err := g.readGroup(rg, of.layout, 0, buf, fn)
 		if err != nil {
 			return err
 		}
@@ -244,16 +246,15 @@ func scan(of *openFile, want func(parquet.RowGroup, columns) bool, fn func(*Row)
 	return nil
 }
 
-// readGroup reads rg from row first on, calling fn per row; it reports
-// whether fn wanted more.
-func readGroup(rg parquet.RowGroup, l *layout, first int64, buf []Row, fn func(*Row) bool) (bool, error) {
-	r, err := newGroupReader(rg, l, first)
-	if err != nil {
+// readGroup reads rg from row first on with g, calling fn per row; it
+// reports whether fn wanted more.
+func (g *groupReader) readGroup(rg parquet.RowGroup, l *layout, first int64, buf []Row, fn func(*Row) bool) (bool, error) {
+	if err := g.reset(rg, l, first); err != nil {
 		return false, err
 	}
-	defer r.close()
+	defer g.close()
 	for {
-		n, err := r.read(buf)
+		n, err := g.read(buf)
 		for i := 0; i < n; i++ {
 			if !fn(&buf[i]) {
 				return false, nil
@@ -276,13 +277,15 @@ func scanKey(of *openFile, key string, fn func(*Row) bool) error {
 	cols := columnsOf(of.pf)
 	k := []byte(key)
 	buf := make([]Row, 64)
+	g := newGroupReader()
+	defer g.close()
 	for _, rg := range of.pf.RowGroups() {
 		lo, hi, ok := bounds(rg, cols.cusipKey)
 		if ok && (bytes.Compare(k, lo.ByteArray()) < 0 || bytes.Compare(k, hi.ByteArray()) > 0) {
 			continue
 		}
 		first := firstRow(rg, cols.cusipKey, k)
-		more, err := readGroup(rg, of.layout, first, buf, fn)
+		more, err := g.readGroup(rg, of.layout, first, buf, fn)
 		if err != nil {
 			return err
 		}
@@ -387,7 +390,7 @@ func (s *Store) Holders(cusip string, period, asOf datasets.Date, resolve Resolv
 	if err != nil || len(rows) == 0 {
 		return nil, err
 	}
-	all, err := s.PeriodFilings(period, asOf)
+	ps, err := s.visible(asOf)
 	if err != nil {
 		return nil, err
 	}
@@ -400,12 +403,7 @@ func (s *Store) Holders(cusip string, period, asOf datasets.Date, resolve Resolv
 		}
 		mine := rows[:n]
 		rows = rows[n:]
-		lo, _ := slices.BinarySearchFunc(all, cik, func(f Filing, c int64) int { return cmp.Compare(f.CIK, c) })
-		hi := lo
-		for hi < len(all) && all[hi].CIK == cik {
-			hi++
-		}
-		fs := all[lo:hi]
+		fs := cikFilings(nil, ps, cik, period, asOf)
 		src, err := sources(resolve(fs, period, asOf), fs)
 		if err != nil {
 			return nil, err
@@ -438,13 +436,45 @@ func (s *Store) Holders(cusip string, period, asOf datasets.Date, resolve Resolv
 			out = append(out, *g)
 		}
 	}
-	slices.SortFunc(out, compareHolders)
-	return out, nil
+	// Sort by index: a Holder is a large value to move around.
+	idx := make([]int, len(out))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return compareHolders(&out[a], &out[b]) })
+	sorted := make([]Holder, len(out))
+	for i, j := range idx {
+		sorted[i] = out[j]
+	}
+	return sorted, nil
+}
+
+// cikFilings appends to dst the filings of cik for period dated on or
+// before asOf in the partitions ps, sorted by (filing date, accession): what
+// PeriodFilings returns for that CIK, found by binary search.
+func cikFilings(dst []Filing, ps []*partition, cik int64, period, asOf datasets.Date) []Filing {
+	start := len(dst)
+	for _, p := range ps {
+		// filings are sorted by period, then CIK.
+		i, _ := slices.BinarySearchFunc(p.filings, period, func(f Filing, t datasets.Date) int {
+			if c := cmp.Compare(f.Period, t); c != 0 {
+				return c
+			}
+			return cmp.Compare(f.CIK, cik)
+		})
+		for ; i < len(p.filings) && p.filings[i].Period == period && p.filings[i].CIK == cik; i++ {
+			if p.filings[i].FilingDate <= asOf {
+				dst = append(dst, p.filings[i])
+			}
+		}
+	}
+	slices.SortFunc(dst[start:], compareFiled)
+	return dst
 }
 
 // compareHolders orders holders by summed value_usd descending, then CIK,
 // put/call (none first) and SH/PRN.
-func compareHolders(a, b Holder) int {
+func compareHolders(a, b *Holder) int {
 	if c := cmp.Compare(b.ValueUSD, a.ValueUSD); c != 0 {
 		return c
 	}
@@ -679,7 +709,7 @@ func (c *cursor) fill() error {
 				return nil
 			}
 			if c.g == nil {
-				c.g = &groupReader{cols: make([]colReader, len(rowFields))}
+				c.g = newGroupReader()
 			}
 			if err := c.g.reset(c.groups[0], c.layout, 0); err != nil {
 				return err

@@ -81,13 +81,9 @@ type groupReader struct {
 	left int64 // rows not yet read
 }
 
-// newGroupReader reads rg from row first on.
-func newGroupReader(rg parquet.RowGroup, l *layout, first int64) (*groupReader, error) {
-	g := &groupReader{cols: make([]colReader, len(rowFields))}
-	if err := g.reset(rg, l, first); err != nil {
-		return nil, err
-	}
-	return g, nil
+// newGroupReader returns a reader to reset onto a row group.
+func newGroupReader() *groupReader {
+	return &groupReader{cols: make([]colReader, len(rowFields))}
 }
 
 // reset makes g read rg from row first on, keeping its buffers.
