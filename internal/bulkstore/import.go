@@ -473,17 +473,7 @@ func (im *importer) writeSorted(sp *spill, table string, groupRows int64, byCUSI
 		if err != nil {
 			return err
 		}
-		slices.SortFunc(keys, func(x, y sortKey) int {
-			if byCUSIP {
-				if c := strings.Compare(x.cusip, y.cusip); c != 0 {
-					return c
-				}
-			}
-			if c := cmp.Compare(x.ord, y.ord); c != 0 {
-				return c
-			}
-			return cmp.Compare(x.rowNo, y.rowNo)
-		})
+		slices.SortFunc(keys, func(x, y sortKey) int { return compareKeys(&x, &y, data) })
 		for i := 0; i < len(keys); i += len(batch) {
 			n := min(len(batch), len(keys)-i)
 			for j := 0; j < n; j++ {
