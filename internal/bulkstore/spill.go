@@ -451,3 +451,94 @@ func split(sp *spill, b, depth int, dir string) (*spill, error) {
 	}
 	return sub, nil
 }
+
+// A spillWriter encodes records into batches and appends them to the two
+// spills in its own goroutine, so that writing the spills overlaps with
+// parsing the table.
+type spillWriter struct {
+	byFiling, byCUSIP *spill
+	cur               *spillBatch
+	full, free        chan *spillBatch
+	done              chan error
+	closed            bool
+}
+
+// A spillBatch is a run of encoded records (each length-prefixed) and
+// their buckets.
+type spillBatch struct {
+	data []byte
+	recs []spillRec
+}
+
+type spillRec struct {
+	filing, cusip int32  // buckets
+	end           uint32 // end of the record in data
+}
+
+const (
+	spillBatchBytes = 256 << 10
+	spillBatches    = 3
+)
+
+func newSpillWriter(byFiling, byCUSIP *spill) *spillWriter {
+	w := &spillWriter{byFiling: byFiling, byCUSIP: byCUSIP, full: make(chan *spillBatch, spillBatches),
+		free: make(chan *spillBatch, spillBatches), done: make(chan error, 1)}
+	for i := 0; i < spillBatches; i++ {
+		w.free <- &spillBatch{data: make([]byte, 0, spillBatchBytes+4<<10)}
+	}
+	go w.run()
+	return w
+}
+
+func (w *spillWriter) run() {
+	var err error
+	for b := range w.full {
+		start := uint32(0)
+		for _, r := range b.recs {
+			rec := b.data[start:r.end]
+			start = r.end
+			if err == nil {
+				err = w.byFiling.add(int(r.filing), rec)
+			}
+			if err == nil {
+				err = w.byCUSIP.add(int(r.cusip), rec)
+			}
+		}
+		b.data, b.recs = b.data[:0], b.recs[:0]
+		w.free <- b
+	}
+	w.done <- err
+}
+
+// add encodes one row for filing bucket fb and CUSIP bucket cb.
+func (w *spillWriter) add(fb, cb, ord, rowNo int, r *datasets.InfoRow) error {
+	if w.cur == nil {
+		w.cur = <-w.free
+	}
+	b := w.cur
+	b.data = encode(b.data, ord, rowNo, r)
+	b.recs = append(b.recs, spillRec{filing: int32(fb), cusip: int32(cb), end: uint32(len(b.data))})
+	if len(b.data) >= spillBatchBytes {
+		w.full <- b
+		w.cur = nil
+	}
+	return nil
+}
+
+// close flushes the last batch, waits for the goroutine and returns its
+// first error. Calls after the first return nil.
+func (w *spillWriter) close() error {
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	if w.cur != nil && len(w.cur.recs) > 0 {
+		w.full <- w.cur
+	}
+	w.cur = nil
+	close(w.full)
+	if err := <-w.done; err != nil {
+		return fmt.Errorf("bulkstore: %w", err)
+	}
+	return nil
+}
