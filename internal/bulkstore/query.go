@@ -525,13 +525,7 @@ func (s *Store) Panel(period, asOf datasets.Date, resolve Resolver) iter.Seq2[Pa
 		// Resolve every CIK first: a resolver error ends the panel before
 		// any row.
 		var managers [][]Filing
-		for lo := 0; lo < len(all); {
-			hi := lo
-			for hi < len(all) && all[hi].CIK == all[lo].CIK {
-				hi++
-			}
-			fs := all[lo:hi]
-			lo = hi
+		for fs := range cikRuns(all) {
 			ss, err := sources(resolve(fs, period, asOf), fs)
 			if err != nil {
 				yield(PanelRow{}, err)
@@ -620,6 +614,22 @@ func (s *Store) Panel(period, asOf datasets.Date, resolve Resolver) iter.Seq2[Pa
 					c.advance()
 				}
 			}
+		}
+	}
+}
+
+// cikRuns yields the runs of filings of one CIK of fs (sorted by CIK).
+func cikRuns(fs []Filing) iter.Seq[[]Filing] {
+	return func(yield func([]Filing) bool) {
+		for lo := 0; lo < len(fs); {
+			hi := lo
+			for hi < len(fs) && fs[hi].CIK == fs[lo].CIK {
+				hi++
+			}
+			if !yield(fs[lo:hi]) {
+				return
+			}
+			lo = hi
 		}
 	}
 }

@@ -527,13 +527,7 @@ func TestPanelSourcesOutOfFileOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 		var want []PanelRow
-		for lo := 0; lo < len(all); {
-			hi := lo
-			for hi < len(all) && all[hi].CIK == all[lo].CIK {
-				hi++
-			}
-			fs := all[lo:hi]
-			lo = hi
+		for fs := range cikRuns(all) {
 			src, err := sources(reverse(fs, period, asOf), fs)
 			if err != nil {
 				t.Fatal(err)
