@@ -45,12 +45,14 @@
 // read into memory; INFOTABLE rows are normalised (see package datasets),
 // redacted with the caller's predicate (removed rows are never written)
 // and spilled in a compact encoding to two sets of bucket files: ranges of
-// filing order (cut by the cover totals) and ranges of CUSIP prefixes.
+// filing order (cut by the cover totals) and ranges of CUSIP prefixes (a
+// bucket that skew made too large is split by longer prefixes). The zip
+// member is inflated, parsed and spilled by three goroutines side by side.
 // Then two goroutines each take one set bucket by bucket, sort the bucket's
-// records in memory and write them to holdings and holdings_by_cusip, rows
-// decoded a batch at a time as views of the bucket's bytes. At most one
-// bucket per set (some 200Ki rows, a few tens of MB) is in memory at a
-// time. value_usd is computed per row by its own filing's date (x1000 when
+// records in memory (by integer keys) and write them to holdings and
+// holdings_by_cusip, rows decoded a batch at a time as views of the
+// bucket's bytes. At most one bucket per set (some 100Ki-250Ki rows, a few
+// tens of MB) is in memory at a time. value_usd is computed per row by its own filing's date (x1000 when
 // filed before 2023-01-03).
 //
 // The partition is built under <dir>/.staging and renamed into place: the
@@ -64,6 +66,12 @@
 // others. Re-importing a window replaces that window and nothing else.
 //
 // # Queries
+//
+// Rows are read from the Parquet files column by column, a page at a time,
+// straight into the fields of a batch of [Row] values; their strings are
+// ordinary Go strings (copied out of each page or dictionary once, shared
+// by the rows that repeat them), valid for as long as the caller keeps
+// them.
 //
 // Filings, PeriodFilings, Rows and CUSIPRows are the primitives: every one
 // takes asOf, reads only windows beginning on or before it and returns only

@@ -340,7 +340,9 @@ func (im *importer) readInfoTable(a *datasets.Archive) (byFiling, byCUSIP *spill
 		byFiling.close()
 		return nil, nil, fmt.Errorf("bulkstore: %w", err)
 	}
+	sw := newSpillWriter(byFiling, byCUSIP)
 	fail := func(e error) (*spill, *spill, error) {
+		sw.close()
 		byFiling.close()
 		byCUSIP.close()
 		return nil, nil, e
@@ -355,7 +357,6 @@ func (im *importer) readInfoTable(a *datasets.Archive) (byFiling, byCUSIP *spill
 	redact := memo(im.opt.Redact)
 	var (
 		row       datasets.InfoRow
-		buf       []byte
 		rows, red int64
 		lastAcc   []byte
 		lastOrd   int
@@ -379,12 +380,8 @@ func (im *importer) readInfoTable(a *datasets.Archive) (byFiling, byCUSIP *spill
 			red++
 			continue
 		}
-		buf = encode(buf[:0], ord, int(rowNo[ord]), &row)
-		if err := byFiling.add(bucketOf[ord], buf); err != nil {
-			return fail(fmt.Errorf("bulkstore: %w", err))
-		}
-		if err := byCUSIP.add(cusipBucket(row.CUSIP), buf); err != nil {
-			return fail(fmt.Errorf("bulkstore: %w", err))
+		if err := sw.add(bucketOf[ord], cusipBucket(row.CUSIP), ord, int(rowNo[ord]), &row); err != nil {
+			return fail(err)
 		}
 		rows++
 		if rows%progressEvery == 0 {
@@ -395,6 +392,9 @@ func (im *importer) readInfoTable(a *datasets.Archive) (byFiling, byCUSIP *spill
 		}
 	}
 	if err := t.Err(); err != nil {
+		return fail(err)
+	}
+	if err := sw.close(); err != nil {
 		return fail(err)
 	}
 	im.meta.Rows, im.meta.Redacted = rows, red
@@ -473,17 +473,7 @@ func (im *importer) writeSorted(sp *spill, table string, groupRows int64, byCUSI
 		if err != nil {
 			return err
 		}
-		slices.SortFunc(keys, func(x, y sortKey) int {
-			if byCUSIP {
-				if c := strings.Compare(x.cusip, y.cusip); c != 0 {
-					return c
-				}
-			}
-			if c := cmp.Compare(x.ord, y.ord); c != 0 {
-				return c
-			}
-			return cmp.Compare(x.rowNo, y.rowNo)
-		})
+		slices.SortFunc(keys, func(x, y sortKey) int { return compareKeys(&x, &y, data) })
 		for i := 0; i < len(keys); i += len(batch) {
 			n := min(len(batch), len(keys)-i)
 			for j := 0; j < n; j++ {

@@ -126,7 +126,7 @@ func (s *Store) Rows(filings []Filing) ([]Row, error) {
 			continue
 		}
 		start := len(out)
-		err := scan(p.holdings.pf, func(rg parquet.RowGroup, cols columns) bool {
+		err := scan(p.holdings, func(rg parquet.RowGroup, cols columns) bool {
 			return inInt32(rg, cols.period, int32(f.Period)) && inInt64(rg, cols.cik, f.CIK)
 		}, func(r *Row) bool {
 			if r.Accession == f.Accession {
@@ -158,7 +158,7 @@ func (s *Store) CUSIPRows(cusip string, period, asOf datasets.Date) ([]Row, erro
 		if p.meta.Rows == 0 || !p.hasPeriod(period, asOf) {
 			continue
 		}
-		err := scanKey(p.byCUSIP.pf, key, func(r *Row) bool {
+		err := scanKey(p.byCUSIP, key, func(r *Row) bool {
 			if r.CUSIPKey != key {
 				return r.CUSIPKey < key // rows before the key: keep going
 			}
@@ -226,14 +226,16 @@ const batchRows = 512
 
 // scan reads the rows of the row groups that want accepts, calling fn for
 // each until it returns false.
-func scan(pf *parquet.File, want func(parquet.RowGroup, columns) bool, fn func(*Row) bool) error {
-	cols := columnsOf(pf)
+func scan(of *openFile, want func(parquet.RowGroup, columns) bool, fn func(*Row) bool) error {
+	cols := columnsOf(of.pf)
 	buf := make([]Row, batchRows)
-	for _, rg := range pf.RowGroups() {
+	g := newGroupReader()
+	defer g.close()
+	for _, rg := range of.pf.RowGroups() {
 		if !want(rg, cols) {
 			continue
 		}
-		more, err := readGroup(rg, 0, buf, fn)
+		more, err := g.readGroup(rg, of.layout, 0, buf, fn)
 		if err != nil {
 			return err
 		}
@@ -244,18 +246,15 @@ func scan(pf *parquet.File, want func(parquet.RowGroup, columns) bool, fn func(*
 	return nil
 }
 
-// readGroup reads rg from row first on, calling fn per row; it reports
-// whether fn wanted more.
-func readGroup(rg parquet.RowGroup, first int64, buf []Row, fn func(*Row) bool) (bool, error) {
-	r := parquet.NewGenericRowGroupReader[Row](rg)
-	defer r.Close()
-	if first > 0 {
-		if err := r.SeekToRow(first); err != nil {
-			return false, fmt.Errorf("bulkstore: %w", err)
-		}
+// readGroup reads rg from row first on with g, calling fn per row; it
+// reports whether fn wanted more.
+func (g *groupReader) readGroup(rg parquet.RowGroup, l *layout, first int64, buf []Row, fn func(*Row) bool) (bool, error) {
+	if err := g.reset(rg, l, first); err != nil {
+		return false, err
 	}
+	defer g.close()
 	for {
-		n, err := r.Read(buf)
+		n, err := g.read(buf)
 		for i := 0; i < n; i++ {
 			if !fn(&buf[i]) {
 				return false, nil
@@ -274,17 +273,19 @@ func readGroup(rg parquet.RowGroup, first int64, buf []Row, fn func(*Row) bool) 
 // that can hold key, calling fn for each until it returns false. Row
 // groups and pages whose key range excludes key are skipped by their
 // statistics and page index.
-func scanKey(pf *parquet.File, key string, fn func(*Row) bool) error {
-	cols := columnsOf(pf)
+func scanKey(of *openFile, key string, fn func(*Row) bool) error {
+	cols := columnsOf(of.pf)
 	k := []byte(key)
 	buf := make([]Row, 64)
-	for _, rg := range pf.RowGroups() {
+	g := newGroupReader()
+	defer g.close()
+	for _, rg := range of.pf.RowGroups() {
 		lo, hi, ok := bounds(rg, cols.cusipKey)
 		if ok && (bytes.Compare(k, lo.ByteArray()) < 0 || bytes.Compare(k, hi.ByteArray()) > 0) {
 			continue
 		}
 		first := firstRow(rg, cols.cusipKey, k)
-		more, err := readGroup(rg, first, buf, fn)
+		more, err := g.readGroup(rg, of.layout, first, buf, fn)
 		if err != nil {
 			return err
 		}
@@ -389,7 +390,7 @@ func (s *Store) Holders(cusip string, period, asOf datasets.Date, resolve Resolv
 	if err != nil || len(rows) == 0 {
 		return nil, err
 	}
-	all, err := s.PeriodFilings(period, asOf)
+	ps, err := s.visible(asOf)
 	if err != nil {
 		return nil, err
 	}
@@ -402,12 +403,7 @@ func (s *Store) Holders(cusip string, period, asOf datasets.Date, resolve Resolv
 		}
 		mine := rows[:n]
 		rows = rows[n:]
-		lo, _ := slices.BinarySearchFunc(all, cik, func(f Filing, c int64) int { return cmp.Compare(f.CIK, c) })
-		hi := lo
-		for hi < len(all) && all[hi].CIK == cik {
-			hi++
-		}
-		fs := all[lo:hi]
+		fs := cikFilings(nil, ps, cik, period, asOf)
 		src, err := sources(resolve(fs, period, asOf), fs)
 		if err != nil {
 			return nil, err
@@ -440,13 +436,45 @@ func (s *Store) Holders(cusip string, period, asOf datasets.Date, resolve Resolv
 			out = append(out, *g)
 		}
 	}
-	slices.SortFunc(out, compareHolders)
-	return out, nil
+	// Sort by index: a Holder is a large value to move around.
+	idx := make([]int, len(out))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return compareHolders(&out[a], &out[b]) })
+	sorted := make([]Holder, len(out))
+	for i, j := range idx {
+		sorted[i] = out[j]
+	}
+	return sorted, nil
+}
+
+// cikFilings appends to dst the filings of cik for period dated on or
+// before asOf in the partitions ps, sorted by (filing date, accession): what
+// PeriodFilings returns for that CIK, found by binary search.
+func cikFilings(dst []Filing, ps []*partition, cik int64, period, asOf datasets.Date) []Filing {
+	start := len(dst)
+	for _, p := range ps {
+		// filings are sorted by period, then CIK.
+		i, _ := slices.BinarySearchFunc(p.filings, period, func(f Filing, t datasets.Date) int {
+			if c := cmp.Compare(f.Period, t); c != 0 {
+				return c
+			}
+			return cmp.Compare(f.CIK, cik)
+		})
+		for ; i < len(p.filings) && p.filings[i].Period == period && p.filings[i].CIK == cik; i++ {
+			if p.filings[i].FilingDate <= asOf {
+				dst = append(dst, p.filings[i])
+			}
+		}
+	}
+	slices.SortFunc(dst[start:], compareFiled)
+	return dst
 }
 
 // compareHolders orders holders by summed value_usd descending, then CIK,
 // put/call (none first) and SH/PRN.
-func compareHolders(a, b Holder) int {
+func compareHolders(a, b *Holder) int {
 	if c := cmp.Compare(b.ValueUSD, a.ValueUSD); c != 0 {
 		return c
 	}
@@ -482,9 +510,11 @@ type PanelRow struct {
 
 // Panel streams every manager's effective holdings for period as known on
 // asOf: in CIK order, each manager's rows base first then supplements, each
-// filing's rows in filed order. Only one manager's rows are held at a
-// time (plus the period's filing list); the iteration stops at the first
-// error, which is yielded.
+// filing's rows in filed order. Rows stream straight from the files:
+// memory does not grow with the period or with a manager's size (only the
+// rows of a supplement stored ahead of an earlier source of the same
+// manager are held until their turn). The period's filing list is held;
+// the iteration stops at the first error, which is yielded.
 func (s *Store) Panel(period, asOf datasets.Date, resolve Resolver) iter.Seq2[PanelRow, error] {
 	return func(yield func(PanelRow, error) bool) {
 		all, err := s.PeriodFilings(period, asOf)
@@ -492,28 +522,17 @@ func (s *Store) Panel(period, asOf datasets.Date, resolve Resolver) iter.Seq2[Pa
 			yield(PanelRow{}, err)
 			return
 		}
-		// Resolve every CIK; remember where each source sits.
-		type src struct {
-			base string
-			rank int
-		}
-		want := map[string]src{}
-		windows := map[string]bool{}
-		for lo := 0; lo < len(all); {
-			hi := lo
-			for hi < len(all) && all[hi].CIK == all[lo].CIK {
-				hi++
-			}
-			fs := all[lo:hi]
-			lo = hi
+		// Resolve every CIK first: a resolver error ends the panel before
+		// any row.
+		var managers [][]Filing
+		for fs := range cikRuns(all) {
 			ss, err := sources(resolve(fs, period, asOf), fs)
 			if err != nil {
 				yield(PanelRow{}, err)
 				return
 			}
-			for i, f := range ss {
-				want[f.Accession] = src{base: ss[0].Accession, rank: i}
-				windows[f.Window] = true
+			if len(ss) > 0 {
+				managers = append(managers, ss)
 			}
 		}
 		ps, err := s.visible(asOf)
@@ -521,90 +540,151 @@ func (s *Store) Panel(period, asOf datasets.Date, resolve Resolver) iter.Seq2[Pa
 			yield(PanelRow{}, err)
 			return
 		}
-		var curs []*cursor
-		for _, p := range ps {
-			if windows[p.window.Name] {
-				c := newCursor(p.holdings.pf, period)
-				defer c.close()
-				curs = append(curs, c)
-			}
-		}
-		var group []PanelRow
-		var ranks []int
-		for {
-			// The smallest CIK at the head of any cursor.
-			cik := int64(-1)
+		curs := map[string]*cursor{}
+		defer func() {
 			for _, c := range curs {
-				r, ok, err := c.peek()
+				c.close()
+			}
+		}()
+		cursorOf := func(window string) (*cursor, error) {
+			if c := curs[window]; c != nil {
+				return c, nil
+			}
+			for _, p := range ps {
+				if p.window.Name == window {
+					c := newCursor(p, period)
+					curs[window] = c
+					return c, nil
+				}
+			}
+			return nil, fmt.Errorf("bulkstore: window %q of a source is not in the store", window)
+		}
+		var held map[int][]Row // rank -> rows read ahead of their turn
+		for _, ss := range managers {
+			clear(held)
+			base := ss[0].Accession
+			for i, src := range ss {
+				if rows, ok := held[i]; ok {
+					for j := range rows {
+						if !yield(PanelRow{Row: rows[j], Base: base}, nil) {
+							return
+						}
+					}
+					continue
+				}
+				c, err := cursorOf(src.Window)
 				if err != nil {
 					yield(PanelRow{}, err)
 					return
 				}
-				if ok && (cik < 0 || r.CIK < cik) {
-					cik = r.CIK
+				target, ok := c.ords[src.Accession]
+				if !ok {
+					yield(PanelRow{}, fmt.Errorf("bulkstore: source %s is not in window %s", src.Accession, src.Window))
+					return
 				}
-			}
-			if cik < 0 {
-				return
-			}
-			group, ranks = group[:0], ranks[:0]
-			for _, c := range curs {
+				// The file is in filing order: skip to the source's rows,
+				// holding those of later sources met on the way.
 				for {
 					r, ok, err := c.peek()
 					if err != nil {
 						yield(PanelRow{}, err)
 						return
 					}
-					if !ok || r.CIK != cik {
+					if !ok {
 						break
 					}
-					if w, ok := want[r.Accession]; ok && r.FilingDate <= asOf {
-						group = append(group, PanelRow{Row: *r, Base: w.base})
-						ranks = append(ranks, w.rank)
+					o, err := c.ord(r)
+					if err != nil {
+						yield(PanelRow{}, err)
+						return
+					}
+					if o > target {
+						break
+					}
+					if o == target {
+						if !yield(PanelRow{Row: *r, Base: base}, nil) {
+							return
+						}
+					} else if j := laterSource(ss, i, r.Accession, src.Window); j > 0 {
+						if held == nil {
+							held = map[int][]Row{}
+						}
+						held[j] = append(held[j], *r)
 					}
 					c.advance()
-				}
-			}
-			idx := make([]int, len(group))
-			for i := range idx {
-				idx[i] = i
-			}
-			slices.SortFunc(idx, func(a, b int) int {
-				if c := cmp.Compare(ranks[a], ranks[b]); c != 0 {
-					return c
-				}
-				return cmp.Compare(group[a].RowNo, group[b].RowNo)
-			})
-			for _, i := range idx {
-				if !yield(group[i], nil) {
-					return
 				}
 			}
 		}
 	}
 }
 
+// cikRuns yields the runs of filings of one CIK of fs (sorted by CIK).
+func cikRuns(fs []Filing) iter.Seq[[]Filing] {
+	return func(yield func([]Filing) bool) {
+		for lo := 0; lo < len(fs); {
+			hi := lo
+			for hi < len(fs) && fs[hi].CIK == fs[lo].CIK {
+				hi++
+			}
+			if !yield(fs[lo:hi]) {
+				return
+			}
+			lo = hi
+		}
+	}
+}
+
+// laterSource returns the index in ss, after i, of the source acc of
+// window, or 0.
+func laterSource(ss []Filing, i int, acc, window string) int {
+	for j := i + 1; j < len(ss); j++ {
+		if ss[j].Accession == acc && ss[j].Window == window {
+			return j
+		}
+	}
+	return 0
+}
+
 // cursor walks the rows of one period in a holdings.parquet (sorted by
-// period, then CIK), reading only the row groups whose period range holds
-// the period.
+// filing order: period, CIK, ...), reading only the row groups whose
+// period range holds the period.
 type cursor struct {
 	groups []parquet.RowGroup
+	layout *layout
 	period datasets.Date
-	r      *parquet.GenericReader[Row]
+	ords   map[string]int // accession -> rank in filing order of the window
+	r      *groupReader   // reading the current group; nil between groups
+	g      *groupReader   // the reader, kept for its buffers
 	buf    []Row
 	i, n   int
 	done   bool
+
+	lastAcc string // accession of the last row ord looked up, and its rank
+	lastOrd int
 }
 
-func newCursor(pf *parquet.File, period datasets.Date) *cursor {
-	cols := columnsOf(pf)
-	c := &cursor{period: period, buf: make([]Row, batchRows)}
-	for _, rg := range pf.RowGroups() {
+func newCursor(p *partition, period datasets.Date) *cursor {
+	of := p.holdings
+	cols := columnsOf(of.pf)
+	c := &cursor{period: period, layout: of.layout, ords: p.ords, buf: make([]Row, batchRows), lastOrd: -1}
+	for _, rg := range of.pf.RowGroups() {
 		if inInt32(rg, cols.period, int32(period)) {
 			c.groups = append(c.groups, rg)
 		}
 	}
 	return c
+}
+
+// ord returns the rank in filing order of r's filing.
+func (c *cursor) ord(r *Row) (int, error) {
+	if c.lastOrd < 0 || r.Accession != c.lastAcc {
+		o, ok := c.ords[r.Accession]
+		if !ok {
+			return 0, fmt.Errorf("bulkstore: row of filing %s, which the window does not list", r.Accession)
+		}
+		c.lastAcc, c.lastOrd = r.Accession, o
+	}
+	return c.lastOrd, nil
 }
 
 // peek returns the current row of the period, reading on as needed.
@@ -638,13 +718,19 @@ func (c *cursor) fill() error {
 				c.done = true
 				return nil
 			}
-			c.r = parquet.NewGenericRowGroupReader[Row](c.groups[0])
+			if c.g == nil {
+				c.g = newGroupReader()
+			}
+			if err := c.g.reset(c.groups[0], c.layout, 0); err != nil {
+				return err
+			}
+			c.r = c.g
 			c.groups = c.groups[1:]
 		}
-		n, err := c.r.Read(c.buf)
+		n, err := c.r.read(c.buf)
 		c.i, c.n = 0, n
 		if errors.Is(err, io.EOF) {
-			c.r.Close()
+			c.r.close()
 			c.r = nil
 			err = nil
 		}
@@ -659,6 +745,6 @@ func (c *cursor) fill() error {
 
 func (c *cursor) close() {
 	if c.r != nil {
-		c.r.Close()
+		c.r.close()
 	}
 }

@@ -61,9 +61,9 @@ type Filing struct {
 // without a join.
 type Row struct {
 	CUSIPKey             string        `parquet:"cusip_key"` // CUSIP in upper case: the lookup key
-	Period               datasets.Date `parquet:"period,date"`
-	CIK                  int64         `parquet:"cik"`
-	FilingDate           datasets.Date `parquet:"filing_date,date"`
+	Period               datasets.Date `parquet:"period,date,dict"`
+	CIK                  int64         `parquet:"cik,dict"`
+	FilingDate           datasets.Date `parquet:"filing_date,date,dict"`
 	Accession            string        `parquet:"accession,dict"`
 	RowNo                int32         `parquet:"row_no"`       // 1-based position of the row in its filing's table
 	SK                   int64         `parquet:"infotable_sk"` // the SEC's INFOTABLE_SK

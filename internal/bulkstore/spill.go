@@ -2,12 +2,14 @@ package bulkstore
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"unsafe"
 
 	"github.com/edgar13f/edgar13f/internal/datasets"
@@ -248,15 +250,48 @@ func upperKey(s string) string {
 	return s
 }
 
-// sortKey is a record of a bucket with what orders it.
+// sortKey is a record of a bucket with what orders it, as integers.
 type sortKey struct {
-	cusip      string // upper-case CUSIP (CUSIP order only)
-	ord, rowNo uint32
-	off, n     uint32 // the record body within the bucket's bytes
+	hi, lo uint64 // bytes 0-7 and 8-15 of the upper-case CUSIP, big-endian, zero-padded (CUSIP order only)
+	pos    uint64 // ord<<32 | row_no: filing order
+	off, n uint32 // the record body within the bucket's bytes
+	klen   uint32 // length of the CUSIP
+}
+
+// compareKeys orders keys by CUSIP (when set), then filing order. data is
+// the bucket, read again for the rare CUSIP longer than 16 bytes.
+func compareKeys(x, y *sortKey, data []byte) int {
+	if x.hi != y.hi {
+		return cmp.Compare(x.hi, y.hi)
+	}
+	if x.lo != y.lo {
+		return cmp.Compare(x.lo, y.lo)
+	}
+	if x.klen != y.klen || x.klen > 16 {
+		if x.klen <= 16 && y.klen <= 16 {
+			// Equal padded bytes: the shorter is a prefix of the longer.
+			return cmp.Compare(x.klen, y.klen)
+		}
+		if c := strings.Compare(recordCUSIP(data, x), recordCUSIP(data, y)); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(x.pos, y.pos)
+}
+
+// recordCUSIP returns the upper-case CUSIP of k's record.
+func recordCUSIP(data []byte, k *sortKey) string {
+	r := decoder{b: data[k.off : k.off+k.n]}
+	r.uvarint() // ord
+	r.uvarint() // row_no
+	r.uvarint() // infotable_sk
+	r.str()     // issuer
+	r.str()     // class
+	return upperKey(r.str())
 }
 
 // keysOf splits a bucket into its records and their keys. withCUSIP also
-// extracts the upper-case CUSIP.
+// sets the CUSIP part.
 func keysOf(data []byte, withCUSIP bool) ([]sortKey, error) {
 	var keys []sortKey
 	d := decoder{b: data}
@@ -266,13 +301,23 @@ func keysOf(data []byte, withCUSIP bool) ([]sortKey, error) {
 			break
 		}
 		r := decoder{b: rec}
-		k := sortKey{ord: uint32(r.uvarint()), rowNo: uint32(r.uvarint()),
+		ord, rowNo := r.uvarint(), r.uvarint()
+		k := sortKey{pos: ord<<32 | rowNo&(1<<32-1),
 			off: uint32(len(data) - len(d.b) - len(rec)), n: uint32(len(rec))}
 		if withCUSIP {
 			r.uvarint() // infotable_sk
 			r.str()     // issuer
 			r.str()     // class
-			k.cusip = upperKey(r.str())
+			c := r.str()
+			var b [16]byte
+			copy(b[:], c)
+			for i := range b {
+				if 'a' <= b[i] && b[i] <= 'z' {
+					b[i] -= 'a' - 'A'
+				}
+			}
+			k.hi, k.lo = binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:])
+			k.klen = uint32(len(c))
 		}
 		if r.err != nil {
 			return nil, r.err
@@ -283,29 +328,23 @@ func keysOf(data []byte, withCUSIP bool) ([]sortKey, error) {
 }
 
 // cusipBucket returns the CUSIP bucket of an upper- or lower-case CUSIP: the
-// prefix classes cut into nBuckets ranges of equal width, so bucket order
-// is key order.
+// classes of its first three characters cut into cusipBuckets ranges of
+// equal width, so bucket order is key order.
 func cusipBucket(cusip []byte) int {
-	return cusipPrefix(cusip) * cusipBuckets / prefixClasses
+	return int(prefixValue(cusip, 3) * cusipBuckets / prefixClasses)
 }
 
 // cusipBuckets is the number of CUSIP buckets. CUSIPs of US issuers start
-// with a digit: 10 of the 39 first-character classes, so about 16 buckets
-// share most rows (some 220Ki rows each in a full window).
-const cusipBuckets = 64
+// with a digit: 10 of the 39 first-character classes, so about 33 buckets
+// share most rows (some 100Ki rows each in a full window); a bucket that
+// skew makes too large is split before it is sorted.
+const cusipBuckets = 128
 
-// prefixClasses is the number of classes of cusipPrefix.
-const prefixClasses = classes * classes
+// prefixClasses is the number of classes of cusipBucket's prefix.
+const prefixClasses = classes * classes * classes
 
 // classes is the number of classes of one character (see charClass).
 const classes = 39
-
-// cusipPrefix maps the first two characters of a CUSIP, upper-cased, to
-// one of prefixClasses classes whose order is the byte order of the keys:
-// a bucket holding lower classes only holds lower keys.
-func cusipPrefix(c []byte) int {
-	return charClass(c, 0)*classes + charClass(c, 1)
-}
 
 // charClass classes byte i of c after upper-casing: 0 for a missing byte
 // or one below '0', 1-10 for digits, 11 for ':' to '@', 12-37 for letters,
@@ -411,4 +450,95 @@ func split(sp *spill, b, depth int, dir string) (*spill, error) {
 		return nil, fmt.Errorf("bulkstore: %w", err)
 	}
 	return sub, nil
+}
+
+// A spillWriter encodes records into batches and appends them to the two
+// spills in its own goroutine, so that writing the spills overlaps with
+// parsing the table.
+type spillWriter struct {
+	byFiling, byCUSIP *spill
+	cur               *spillBatch
+	full, free        chan *spillBatch
+	done              chan error
+	closed            bool
+}
+
+// A spillBatch is a run of encoded records (each length-prefixed) and
+// their buckets.
+type spillBatch struct {
+	data []byte
+	recs []spillRec
+}
+
+type spillRec struct {
+	filing, cusip int32  // buckets
+	end           uint32 // end of the record in data
+}
+
+const (
+	spillBatchBytes = 256 << 10
+	spillBatches    = 3
+)
+
+func newSpillWriter(byFiling, byCUSIP *spill) *spillWriter {
+	w := &spillWriter{byFiling: byFiling, byCUSIP: byCUSIP, full: make(chan *spillBatch, spillBatches),
+		free: make(chan *spillBatch, spillBatches), done: make(chan error, 1)}
+	for i := 0; i < spillBatches; i++ {
+		w.free <- &spillBatch{data: make([]byte, 0, spillBatchBytes+4<<10)}
+	}
+	go w.run()
+	return w
+}
+
+func (w *spillWriter) run() {
+	var err error
+	for b := range w.full {
+		start := uint32(0)
+		for _, r := range b.recs {
+			rec := b.data[start:r.end]
+			start = r.end
+			if err == nil {
+				err = w.byFiling.add(int(r.filing), rec)
+			}
+			if err == nil {
+				err = w.byCUSIP.add(int(r.cusip), rec)
+			}
+		}
+		b.data, b.recs = b.data[:0], b.recs[:0]
+		w.free <- b
+	}
+	w.done <- err
+}
+
+// add encodes one row for filing bucket fb and CUSIP bucket cb.
+func (w *spillWriter) add(fb, cb, ord, rowNo int, r *datasets.InfoRow) error {
+	if w.cur == nil {
+		w.cur = <-w.free
+	}
+	b := w.cur
+	b.data = encode(b.data, ord, rowNo, r)
+	b.recs = append(b.recs, spillRec{filing: int32(fb), cusip: int32(cb), end: uint32(len(b.data))})
+	if len(b.data) >= spillBatchBytes {
+		w.full <- b
+		w.cur = nil
+	}
+	return nil
+}
+
+// close flushes the last batch, waits for the goroutine and returns its
+// first error. Calls after the first return nil.
+func (w *spillWriter) close() error {
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	if w.cur != nil && len(w.cur.recs) > 0 {
+		w.full <- w.cur
+	}
+	w.cur = nil
+	close(w.full)
+	if err := <-w.done; err != nil {
+		return fmt.Errorf("bulkstore: %w", err)
+	}
+	return nil
 }

@@ -214,8 +214,9 @@ func (s *Store) commit(name, build string) error {
 type partition struct {
 	meta    Meta
 	window  datasets.Window
-	dir     string   // the store's directory
-	filings []Filing // loaded on first use
+	dir     string         // the store's directory
+	filings []Filing       // loaded on first use
+	ords    map[string]int // accession -> index in filings
 
 	once     sync.Once
 	err      error
@@ -225,8 +226,9 @@ type partition struct {
 
 // openFile is an opened Parquet file.
 type openFile struct {
-	f  *os.File
-	pf *parquet.File
+	f      *os.File
+	pf     *parquet.File
+	layout *layout // where Row's fields are
 }
 
 // partitions returns the usable partitions, sorted by window. A partition
@@ -353,6 +355,10 @@ func (p *partition) open() error {
 		if p.err != nil {
 			return
 		}
+		p.ords = make(map[string]int, len(p.filings))
+		for i, f := range p.filings {
+			p.ords[f.Accession] = i
+		}
 		if p.holdings, p.err = openParquet(PartitionPath(p.dir, HoldingsTable, p.window.Name)); p.err != nil {
 			return
 		}
@@ -384,7 +390,12 @@ func openParquet(path string) (*openFile, error) {
 		f.Close()
 		return nil, fmt.Errorf("bulkstore: %s: %w", path, err)
 	}
-	return &openFile{f: f, pf: pf}, nil
+	l, err := layoutOf(pf)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("bulkstore: %s: %w", path, err)
+	}
+	return &openFile{f: f, pf: pf, layout: l}, nil
 }
 
 func readFilings(path, window string) ([]Filing, error) {

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/parquet-go/parquet-go"
 	"pgregory.net/rapid"
 
@@ -481,5 +483,85 @@ func TestBucketsDoNotChangeFiles(t *testing.T) {
 	a, b := snapshot(t, normal), snapshot(t, tiny)
 	if len(a) < 100 || !mapsEqual(a, b) {
 		t.Fatalf("tiny buckets give other files (%d files, %d files)", len(a), len(b))
+	}
+}
+
+// TestPanelSourcesOutOfFileOrder: with a resolver that takes the latest
+// filing as base and the earlier ones as supplements, latest first (so the
+// panel meets later sources in the file before the base), the panel is
+// still every manager's sources in the resolver's order, each in filed
+// order, as Rows reads them.
+func TestPanelSourcesOutOfFileOrder(t *testing.T) {
+	s := mirrorStore(t)
+	reverse := func(fs []Filing, period, asOf datasets.Date) Resolution {
+		var accs []string
+		for i := len(fs) - 1; i >= 0; i-- {
+			if fs[i].Period == period && fs[i].Form != "13F-NT" && fs[i].Form != "13F-NT/A" {
+				accs = append(accs, fs[i].Accession)
+			}
+		}
+		if len(accs) == 0 {
+			return Resolution{Reason: "none"}
+		}
+		return Resolution{Base: accs[0], Supplements: accs[1:]}
+	}
+	cov, err := s.Coverage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	periods := map[datasets.Date]bool{}
+	ps, _ := s.partitions()
+	for _, p := range ps {
+		if err := p.open(); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range p.filings {
+			periods[f.Period] = true
+		}
+	}
+	multi := 0
+	for period := range periods {
+		asOf := cov.DataThrough
+		all, err := s.PeriodFilings(period, asOf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []PanelRow
+		for fs := range cikRuns(all) {
+			src, err := sources(reverse(fs, period, asOf), fs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(src) == 0 {
+				continue
+			}
+			rows, err := s.Rows(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, r := range rows {
+				want = append(want, PanelRow{Row: r, Base: src[0].Accession})
+				if r.Accession != src[0].Accession {
+					n++
+				}
+			}
+			if n > 0 {
+				multi++
+			}
+		}
+		var got []PanelRow
+		for pr, err := range s.Panel(period, asOf, reverse) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, pr)
+		}
+		if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("Panel(%s, %s) (-Rows +Panel):\n%s", period, asOf, diff)
+		}
+	}
+	if multi == 0 {
+		t.Fatal("no manager with rows from a supplement stored ahead of its base")
 	}
 }

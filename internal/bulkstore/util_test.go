@@ -16,4 +16,6 @@ func uniq(ds []datasets.Date) []datasets.Date {
 func sortInts(xs []int64) { slices.Sort(xs) }
 
 // sortHolders orders holders as Holders does.
-func sortHolders(hs []Holder) { slices.SortFunc(hs, compareHolders) }
+func sortHolders(hs []Holder) {
+	slices.SortFunc(hs, func(a, b Holder) int { return compareHolders(&a, &b) })
+}

@@ -83,6 +83,7 @@ func Open(r io.ReaderAt, size int64, window string) (*Archive, error) {
 	if err != nil {
 		return nil, &Error{Window: window, Err: fmt.Errorf("corrupt or truncated zip: %w", err)}
 	}
+	zr.RegisterDecompressor(zip.Deflate, inflate)
 	a := &Archive{window: window, members: map[string]*zip.File{}}
 	for _, f := range zr.File {
 		base := strings.ToUpper(path.Base(strings.ReplaceAll(f.Name, `\`, "/")))
@@ -120,10 +121,11 @@ func (a *Archive) Table(table string) (*TableReader, error) {
 	if f == nil {
 		return nil, &Error{Window: a.window, Table: table, Err: ErrNoTable}
 	}
-	rc, err := f.Open()
+	zrc, err := f.Open()
 	if err != nil {
 		return nil, &Error{Window: a.window, Table: table, Err: fmt.Errorf("corrupt zip member: %w", err)}
 	}
+	rc := newReadAhead(zrc, int64(min(f.UncompressedSize64, 1<<40)))
 	t := &TableReader{window: a.window, table: table, rc: rc, cols: len(cols),
 		br: bufio.NewReaderSize(rc, 1<<20), fields: make([][]byte, 0, len(cols))}
 	if !t.next() {
