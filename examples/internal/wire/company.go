@@ -32,24 +32,6 @@ func (w *writer) number(k, v string) {
 	w.strOrNull(k, v)
 }
 
-// array writes the member k, an array of n objects written by each.
-func (w *writer) array(k string, n int, each func(i int)) {
-	w.key(k)
-	w.b = append(w.b, '[')
-	for i := range n {
-		if i > 0 {
-			w.b = append(w.b, ',')
-		}
-		m := w.n
-		w.open()
-		each(i)
-		w.close()
-		w.n = m
-		w.maybeFlush()
-	}
-	w.b = append(w.b, ']')
-}
-
 // WriteDeclineWith writes the answer for a declined question with the
 // given disclaimer ("" for none).
 func WriteDeclineWith(w io.Writer, d *edgar13f.DeclineError, disclaimer string) error {

@@ -16,15 +16,8 @@ func WriteHolders(w io.Writer, l *edgar13f.HolderList) error {
 	o.strOrNull("data_through", date(l.DataThrough))
 	o.bool("complete", l.Complete)
 	o.int("total_holders", int64(l.TotalHolders))
-	o.key("holders")
-	o.b = append(o.b, '[')
-	for i := range l.Holders {
-		if i > 0 {
-			o.b = append(o.b, ',')
-		}
+	o.array("holders", len(l.Holders), func(i int) {
 		h := &l.Holders[i]
-		n := o.n
-		o.open()
 		o.str("cik", h.CIK)
 		o.str("manager_name", h.ManagerName)
 		o.str("accession_number", h.Base.Accession)
@@ -34,20 +27,8 @@ func WriteHolders(w io.Writer, l *edgar13f.HolderList) error {
 		o.str("sh_prn", string(h.ShPrn))
 		o.int("shares", h.Shares)
 		o.int("value_usd", h.ValueUSD)
-		o.key("rows")
-		o.b = append(o.b, '[')
-		for j := range h.Holdings {
-			if j > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.holding(&h.Holdings[j])
-		}
-		o.b = append(o.b, ']')
-		o.close()
-		o.n = n
-		o.maybeFlush()
-	}
-	o.b = append(o.b, ']')
+		o.array("rows", len(h.Holdings), func(j int) { o.holdingFields(&h.Holdings[j]) })
+	})
 	o.close()
 	return o.done()
 }

@@ -47,6 +47,24 @@ func (w *writer) maybeFlush() {
 	}
 }
 
+// array writes the member k, an array of n objects written by each.
+func (w *writer) array(k string, n int, each func(i int)) {
+	w.key(k)
+	w.b = append(w.b, '[')
+	for i := range n {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		m := w.n
+		w.open()
+		each(i)
+		w.close()
+		w.n = m
+		w.maybeFlush()
+	}
+	w.b = append(w.b, ']')
+}
+
 func (w *writer) flush() {
 	if w.err == nil && len(w.b) > 0 {
 		_, w.err = w.w.Write(w.b)
@@ -86,15 +104,8 @@ func WriteFilings(w io.Writer, cik string, asOf edgar13f.Date, filings []edgar13
 	o.head("ok")
 	o.str("cik", cik)
 	o.str("as_of", date(asOf))
-	o.key("filings")
-	o.b = append(o.b, '[')
-	for i, f := range filings {
-		if i > 0 {
-			o.b = append(o.b, ',')
-		}
-		// Each filing is a nested object; obj counts members per level.
-		n := o.n
-		o.open()
+	o.array("filings", len(filings), func(i int) {
+		f := &filings[i]
 		o.str("accession_number", f.Accession)
 		o.str("form_type", string(f.Form))
 		o.str("filing_date", date(f.FilingDate))
@@ -110,11 +121,7 @@ func WriteFilings(w io.Writer, cik string, asOf edgar13f.Date, filings []edgar13
 		o.str("report_type", f.ReportType)
 		o.str("filing_manager_name", f.ManagerName)
 		o.str("edgar_url", f.URL)
-		o.close()
-		o.n = n
-		o.maybeFlush()
-	}
-	o.b = append(o.b, ']')
+	})
 	o.close()
 	return o.done()
 }
@@ -131,14 +138,8 @@ func accessions(cs []edgar13f.Citation) []string {
 // table against its cover: the cover's totals as filed (null when it states
 // none) and whether the table, counted before redaction, matched them.
 func (w *writer) reconciliations(name string, rs []edgar13f.Reconciliation) {
-	w.key(name)
-	w.b = append(w.b, '[')
-	for i, r := range rs {
-		if i > 0 {
-			w.b = append(w.b, ',')
-		}
-		n := w.n
-		w.open()
+	w.array(name, len(rs), func(i int) {
+		r := &rs[i]
 		w.str("accession_number", r.Accession)
 		if r.Cover.Stated {
 			w.int("table_entry_total", r.Cover.Entries)
@@ -151,10 +152,7 @@ func (w *writer) reconciliations(name string, rs []edgar13f.Reconciliation) {
 		}
 		w.str("value_unit", string(r.ValueUnit()))
 		w.bool("matched", r.Matched)
-		w.close()
-		w.n = n
-	}
-	w.b = append(w.b, ']')
+	})
 }
 
 // filters writes the members that the issuer and max_positions filters and
@@ -186,27 +184,9 @@ func WriteHoldings(w io.Writer, s *edgar13f.Snapshot, autoLimited bool) error {
 	o.str("filing_date", date(s.Base.FilingDate))
 	o.reconciliations("source_reconciliation", s.Reconciliations)
 	o.filters(s.MatchedCUSIPs, s.Order, s.TotalPositions, s.Truncated, autoLimited)
-	o.key("holdings")
-	o.b = append(o.b, '[')
-	for i := range s.Holdings {
-		if i > 0 {
-			o.b = append(o.b, ',')
-		}
-		o.holding(&s.Holdings[i])
-		o.maybeFlush()
-	}
-	o.b = append(o.b, ']')
+	o.array("holdings", len(s.Holdings), func(i int) { o.holdingFields(&s.Holdings[i]) })
 	o.close()
 	return o.done()
-}
-
-// holding writes one information-table row as an object.
-func (o *writer) holding(h *edgar13f.Holding) {
-	n := o.n
-	o.open()
-	o.holdingFields(h)
-	o.close()
-	o.n = n
 }
 
 // holdingFields writes the members of one information-table row.
@@ -245,15 +225,8 @@ func WriteDiff(w io.Writer, c *edgar13f.Comparison, autoLimited bool) error {
 	o.reconciliations("source_reconciliation_a", c.ReconciliationsA)
 	o.reconciliations("source_reconciliation_b", c.ReconciliationsB)
 	o.filters(c.MatchedCUSIPs, c.Order, c.TotalPositions, c.Truncated, autoLimited)
-	o.key("changes")
-	o.b = append(o.b, '[')
-	for i := range c.Changes {
-		if i > 0 {
-			o.b = append(o.b, ',')
-		}
+	o.array("changes", len(c.Changes), func(i int) {
 		ch := &c.Changes[i]
-		n := o.n
-		o.open()
 		o.str("cusip", ch.CUSIP)
 		o.str("name_of_issuer", ch.NameOfIssuer)
 		o.strOrNull("put_call", string(ch.PutCall))
@@ -268,11 +241,7 @@ func WriteDiff(w io.Writer, c *edgar13f.Comparison, autoLimited bool) error {
 		o.int("value_usd_b", ch.ValueUSDB)
 		o.int("value_usd_delta", ch.ValueUSDDelta)
 		o.str("change_type", string(ch.Type))
-		o.close()
-		o.n = n
-		o.maybeFlush()
-	}
-	o.b = append(o.b, ']')
+	})
 	o.close()
 	return o.done()
 }
@@ -311,21 +280,11 @@ func WriteManagers(w io.Writer, query string, ms []edgar13f.Manager) error {
 	o := newWriter(w)
 	o.head("ok")
 	o.str("query", query)
-	o.key("candidates")
-	o.b = append(o.b, '[')
-	for i, m := range ms {
-		if i > 0 {
-			o.b = append(o.b, ',')
-		}
-		n := o.n
-		o.open()
-		o.str("cik", m.CIK)
-		o.str("entity_name", m.Name)
-		o.bool("has_13f_filings", m.Has13F)
-		o.close()
-		o.n = n
-	}
-	o.b = append(o.b, ']')
+	o.array("candidates", len(ms), func(i int) {
+		o.str("cik", ms[i].CIK)
+		o.str("entity_name", ms[i].Name)
+		o.bool("has_13f_filings", ms[i].Has13F)
+	})
 	o.str("note", ManagerNote)
 	o.close()
 	return o.done()
