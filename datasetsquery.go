@@ -9,6 +9,7 @@ import (
 
 	"github.com/edgar13f/edgar13f/internal/bulkstore"
 	"github.com/edgar13f/edgar13f/internal/datasets"
+	"github.com/edgar13f/edgar13f/internal/infotable"
 )
 
 // This file answers the bulk source's questions (Holdings, Holders,
@@ -31,10 +32,9 @@ type BulkSnapshot struct {
 // asOf the answer (or decline) is what the imported windows show, and
 // Complete is false.
 //
-// The Data Sets store rows after redaction, so a source table from which
-// redaction removed rows cannot be counted as filed: its Reconciliation
-// is Matched only when the rows kept are numbered without a gap and match
-// the cover's totals.
+// Reconciliations count each source table before redaction, as the
+// per-manager path does: the store records every filing's row count and
+// value sum at import, redacted rows included.
 func (d *Datasets) Holdings(ctx context.Context, cik string, period, asOf Date, opts ...Option) (*BulkSnapshot, error) {
 	q, err := newQuery(cik, map[string]Date{"period": period, "asOf": asOf}, []Date{period}, opts)
 	if err != nil {
@@ -62,10 +62,6 @@ func (d *Datasets) Holdings(ctx context.Context, cik string, period, asOf Date, 
 	if err != nil {
 		return nil, err
 	}
-	redacted, err := redactedWindows(st)
-	if err != nil {
-		return nil, err
-	}
 	snap := &BulkSnapshot{Snapshot: Snapshot{CIK: q.cik, Period: period, AsOf: asOf}, DataThrough: cov.DataThrough, Complete: cov.Complete(asOf)}
 	snap.Holdings = make([]Holding, 0, len(rows))
 	for i := range rows {
@@ -74,7 +70,7 @@ func (d *Datasets) Holdings(ctx context.Context, cik string, period, asOf Date, 
 	for _, f := range src {
 		c := citationOf(q.cik, f)
 		snap.Sources = append(snap.Sources, c)
-		snap.Reconciliations = append(snap.Reconciliations, reconcileBulk(c, f, rows, redacted[f.Window]))
+		snap.Reconciliations = append(snap.Reconciliations, reconcileBulk(c, f))
 	}
 	snap.Base = snap.Sources[0]
 	q.filterSnapshot(&snap.Snapshot)
@@ -151,40 +147,11 @@ func sourcesOf(res resolution, fs []bulkstore.Filing) []bulkstore.Filing {
 	return out
 }
 
-// redactedWindows reports, by window, whether redaction removed rows at import.
-func redactedWindows(st *bulkstore.Store) (map[string]bool, error) {
-	ms, err := st.Partitions()
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]bool, len(ms))
-	for _, m := range ms {
-		out[m.Window] = m.Redacted > 0
-	}
-	return out, nil
-}
-
-// reconcileBulk checks a source filing's stored rows against its cover.
-// When its window had rows redacted, the filing's rows count as its whole
-// table only if they are numbered 1..n without a gap.
-func reconcileBulk(c Citation, f bulkstore.Filing, rows []bulkstore.Row, windowRedacted bool) Reconciliation {
-	cover := Totals{Stated: f.HasTotals, Entries: f.TableEntryTotal, Value: f.TableValueTotal}
-	var tally struct{ rows, value int64 }
-	whole := true
-	for i := range rows {
-		r := &rows[i]
-		if r.Accession != f.Accession {
-			continue
-		}
-		tally.rows++
-		tally.value = addSat(tally.value, r.Value)
-		if int64(r.RowNo) != tally.rows {
-			whole = false
-		}
-	}
-	m := Reconciliation{Citation: c, Cover: cover}
-	m.Matched = cover.Stated && (whole || !windowRedacted) && tally.rows == cover.Entries && tally.value == cover.Value
-	return m
+// reconcileBulk checks a source filing's table, as tallied at import
+// before redaction, against the totals its cover states.
+func reconcileBulk(c Citation, f bulkstore.Filing) Reconciliation {
+	return reconcile(c, Totals{Stated: f.HasTotals, Entries: f.TableEntryTotal, Value: f.TableValueTotal},
+		infotable.Tally{Rows: f.TableRows, Value: f.TableValue})
 }
 
 // citationOf cites a filing of the store.

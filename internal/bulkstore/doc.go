@@ -15,7 +15,10 @@
 //
 // filings has one row per submission (SUBMISSION joined with COVERPAGE and
 // SUMMARYPAGE; see [Filing]), notices included, sorted in "filing order":
-// (period, CIK, filing date, amendment number, accession).
+// (period, CIK, filing date, amendment number, accession). Beside the
+// cover's totals it carries the tally of the filing's INFOTABLE rows
+// before redaction (table_rows, table_value), so a table can be reconciled
+// with its cover after redaction removed rows.
 //
 // holdings has one row per stored information-table row (see [Row]): the
 // filing's period, CIK, filing date and accession are repeated on every

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/edgar13f/edgar13f/internal/datasets"
+	"github.com/edgar13f/edgar13f/internal/infotable"
 )
 
 // A Progress reports how far an import has come.
@@ -159,11 +160,15 @@ func (im *importer) run(r io.ReaderAt, size int64) error {
 			return err
 		}
 	}
-	if err := im.writeFilings(); err != nil {
-		return err
-	}
 	byFiling, byCUSIP, err := im.readInfoTable(a)
 	if err != nil {
+		return err
+	}
+	// Written after INFOTABLE is read: each filing carries the tally of
+	// its table before redaction.
+	if err := im.writeFilings(); err != nil {
+		byFiling.close()
+		byCUSIP.close()
 		return err
 	}
 	defer byFiling.close()
@@ -354,6 +359,7 @@ func (im *importer) readInfoTable(a *datasets.Archive) (byFiling, byCUSIP *spill
 	defer t.Close()
 	totalBytes := a.Size(datasets.InfoTable)
 	rowNo := make([]int32, len(im.filings))
+	tally := make([]infotable.Tally, len(im.filings)) // each table before redaction, as the per-manager path counts it
 	redact := memo(im.opt.Redact)
 	var (
 		row       datasets.InfoRow
@@ -376,6 +382,7 @@ func (im *importer) readInfoTable(a *datasets.Archive) (byFiling, byCUSIP *spill
 			lastAcc = append(lastAcc[:0], row.Accession...)
 		}
 		rowNo[ord]++ // position in the filing counts redacted rows too
+		tally[ord].Add(row.Value)
 		if redact != nil && redact(row.NameOfIssuer, row.TitleOfClass, row.CUSIP) {
 			red++
 			continue
@@ -396,6 +403,9 @@ func (im *importer) readInfoTable(a *datasets.Archive) (byFiling, byCUSIP *spill
 	}
 	if err := sw.close(); err != nil {
 		return fail(err)
+	}
+	for i := range im.filings {
+		im.filings[i].TableRows, im.filings[i].TableValue = tally[i].Rows, tally[i].Value
 	}
 	im.meta.Rows, im.meta.Redacted = rows, red
 	im.progress(Progress{Phase: "infotable", Rows: rows, TotalRows: total, Bytes: totalBytes, TotalBytes: totalBytes})

@@ -209,7 +209,9 @@ func mirrorFilings(t testing.TB) map[int64][]xmlFiling {
 				if err != nil {
 					t.Fatal(err)
 				}
+				var tally infotable.Tally
 				for n, r := range rows {
+					tally.Add(r.Value)
 					f.rows = append(f.rows, Row{CUSIPKey: strings.ToUpper(r.CUSIP), Period: f.Period, CIK: cik,
 						FilingDate: filed, Accession: acc, RowNo: int32(n + 1), NameOfIssuer: r.NameOfIssuer,
 						TitleOfClass: r.TitleOfClass, CUSIP: r.CUSIP, FIGI: r.FIGI, Value: r.Value,
@@ -217,6 +219,7 @@ func mirrorFilings(t testing.TB) map[int64][]xmlFiling {
 						PutCall: r.PutCall, InvestmentDiscretion: r.InvestmentDiscretion, OtherManager: r.OtherManager,
 						VotingSole: r.VotingSole, VotingShared: r.VotingShared, VotingNone: r.VotingNone})
 				}
+				f.TableRows, f.TableValue = tally.Rows, tally.Value
 			}
 			out[cik] = append(out[cik], f)
 		}

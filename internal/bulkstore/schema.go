@@ -30,7 +30,7 @@ func PartitionPath(dir, table, window string) string {
 
 // FormatVersion is the layout version recorded in each partition. A
 // partition of another version is ignored (and replaced by a re-import).
-const FormatVersion = 1
+const FormatVersion = 2
 
 // A Filing is one submission of the store: a row of filings.parquet.
 //
@@ -52,7 +52,9 @@ type Filing struct {
 	TableValueTotal       int64         `parquet:"table_value_total"`   // cover total of values, as filed
 	OtherIncludedManagers int32         `parquet:"other_included_managers"`
 	ConfidentialOmitted   bool          `parquet:"confidential_omitted"`
-	Window                string        `parquet:"-"` // the window (partition) the filing sits in; not stored in the file
+	TableRows             int64         `parquet:"table_rows"`  // INFOTABLE rows of the filing, redacted rows counted
+	TableValue            int64         `parquet:"table_value"` // sum of their values as filed, redacted rows counted (saturating)
+	Window                string        `parquet:"-"`           // the window (partition) the filing sits in; not stored in the file
 }
 
 // A Row is one information-table row of the store: a row of

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -146,6 +147,43 @@ func TestRuleMismatch(t *testing.T) {
 	}
 	if c, _ := a.Coverage(); len(c.Windows) != 0 {
 		t.Fatalf("the redacting store serves an unredacted partition: %v", c.Windows)
+	}
+}
+
+// TestOtherFormatIgnored: a partition recorded under another layout
+// version (one without the columns this version reads) is never read, and
+// a re-import replaces it.
+func TestOtherFormatIgnored(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := Open(dir, testRule)
+	const window = "01jan2024-29feb2024"
+	if _, err := importBytes(t, s, window, tsvZip(t, smallWindow("100")), Options{Redact: spyRedacts}); err != nil {
+		t.Fatal(err)
+	}
+	meta := filepath.Join(dir, metaDir, window+".json")
+	b, err := os.ReadFile(meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := strings.Replace(string(b), fmt.Sprintf(`"format": %d,`, FormatVersion), fmt.Sprintf(`"format": %d,`, FormatVersion-1), 1)
+	if old == string(b) {
+		t.Fatalf("no format in %s", b)
+	}
+	if err := os.WriteFile(meta, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s2, _ := Open(dir, testRule)
+	if c, err := s2.Coverage(); err != nil || len(c.Windows) != 0 {
+		t.Fatalf("a version %d partition is served: %v (%v)", FormatVersion-1, c.Windows, err)
+	}
+	if fs, _ := s2.Filings(1, datasets.DateOf(2030, 1, 1)); len(fs) != 0 {
+		t.Fatalf("filings of another version read: %v", fs)
+	}
+	if _, err := importBytes(t, s2, window, tsvZip(t, smallWindow("100")), Options{Redact: spyRedacts}); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := s2.Coverage(); len(c.Windows) != 1 {
+		t.Fatalf("re-import: %v", c.Windows)
 	}
 }
 

@@ -108,8 +108,8 @@ type Tally struct {
 	Value int64
 }
 
-// add counts one row of value v.
-func (t *Tally) add(v int64) {
+// Add counts one row of value v; the sum saturates at the int64 limits.
+func (t *Tally) Add(v int64) {
 	t.Rows++
 	if s := t.Value + v; (s > t.Value) == (v > 0) {
 		t.Value = s

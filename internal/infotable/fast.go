@@ -50,7 +50,7 @@ func Parse(data []byte, keep func(*Row) bool) ([]Row, error) {
 func ParseTally(data []byte, keep func(*Row) bool) ([]Row, Tally, error) {
 	var t Tally
 	count := func(r *Row) bool {
-		t.add(r.Value)
+		t.Add(r.Value)
 		return keep == nil || keep(r)
 	}
 	rows, err := parseFast(data, count)

@@ -51,8 +51,8 @@ func TestParseTally(t *testing.T) {
 		t.Errorf("malformed table: tally %+v, error %v", tally, err)
 	}
 	var s Tally
-	s.add(1<<63 - 2)
-	s.add(5)
+	s.Add(1<<63 - 2)
+	s.Add(5)
 	if s != (Tally{Rows: 2, Value: 1<<63 - 1}) {
 		t.Errorf("saturating sum: %+v", s)
 	}
