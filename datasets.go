@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/edgar13f/edgar13f/internal/bulkstore"
 	"github.com/edgar13f/edgar13f/internal/datasets"
@@ -137,17 +138,21 @@ func (d *Datasets) Coverage(ctx context.Context) (Coverage, error) {
 	return out, nil
 }
 
-// Windows lists the windows SEC publishes, by date, read from the Data
-// Sets landing page (one request), each marked whether it is imported.
+// Windows lists the windows SEC publishes, by date, each marked whether
+// it is imported. The list is read from the Data Sets landing page (one
+// request) and kept in the cache for a day by the Client's clock: SEC adds
+// a window a few times a year, and an answer whose asOf reaches past the
+// last published window must not read the page on every call.
 func (d *Datasets) Windows(ctx context.Context) ([]DatasetWindow, error) {
-	page, err := d.c.edgar.Fetch(ctx, datasets.LandingPageURL)
+	links, _, err := d.landing(ctx, false)
 	if err != nil {
 		return nil, err
 	}
-	links, err := datasets.ParseLandingPage(page, datasets.LandingPageURL)
-	if err != nil {
-		return nil, &ParseError{Document: datasets.LandingPageURL, Err: err}
-	}
+	return d.marked(ctx, links)
+}
+
+// marked converts the landing page's links, marking the imported windows.
+func (d *Datasets) marked(ctx context.Context, links []datasets.Link) ([]DatasetWindow, error) {
 	cov, err := d.Coverage(ctx)
 	if err != nil {
 		return nil, err
@@ -161,6 +166,56 @@ func (d *Datasets) Windows(ctx context.Context) ([]DatasetWindow, error) {
 		out = append(out, windowOf(l.Window, l.URL, have[l.Window.Name]))
 	}
 	slices.SortFunc(out, func(a, b DatasetWindow) int { return a.From.Compare(b.From) })
+	return out, nil
+}
+
+// landingList is the landing page's list of windows as cached.
+type landingList struct {
+	FetchedAt time.Time     `json:"fetched_at"`
+	Links     []landingLink `json:"links"`
+}
+
+type landingLink struct {
+	Window string `json:"window"`
+	URL    string `json:"url"`
+}
+
+// landing returns the windows the landing page lists: the cached list when
+// it is fresh (fetched less than a day ago by the Client's clock) and
+// refresh is false, else the page read afresh. cached says which.
+func (d *Datasets) landing(ctx context.Context, refresh bool) (links []datasets.Link, cached bool, err error) {
+	var l landingList
+	if !refresh && d.c.cachedJSON(ctx, keyLanding, &l) && fresh(l.FetchedAt, d.c.clock.Now()) {
+		if links, err := l.parsed(); err == nil {
+			return links, true, nil
+		}
+	}
+	page, err := d.c.edgar.Fetch(ctx, datasets.LandingPageURL)
+	if err != nil {
+		return nil, false, err
+	}
+	links, err = datasets.ParseLandingPage(page, datasets.LandingPageURL)
+	if err != nil {
+		return nil, false, &ParseError{Document: datasets.LandingPageURL, Err: err}
+	}
+	l = landingList{FetchedAt: d.c.clock.Now()}
+	for _, k := range links {
+		l.Links = append(l.Links, landingLink{Window: k.Window.Name, URL: k.URL})
+	}
+	d.c.keepJSON(ctx, keyLanding, l)
+	return links, false, nil
+}
+
+// parsed returns the cached list's links.
+func (l landingList) parsed() ([]datasets.Link, error) {
+	out := make([]datasets.Link, 0, len(l.Links))
+	for _, k := range l.Links {
+		w, err := datasets.ParseWindow(k.Window)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, datasets.Link{Window: w, URL: k.URL})
+	}
 	return out, nil
 }
 
@@ -205,8 +260,9 @@ type ImportResult struct {
 
 // Import fetches one window's zip (name as in [DatasetWindow].Name, or the
 // zip's file name) and imports it, replacing any earlier import of that
-// window and nothing else. It reads the landing page to find the zip's
-// URL (the files live under more than one folder), then fetches the zip
+// window and nothing else. It finds the zip's URL on the landing page (the
+// files live under more than one folder; the page is read again unless
+// the list of [Datasets.Windows] is fresh and names the window), then fetches the zip
 // afresh as one request through the Client's access layer, streaming it to
 // a file in the cache directory, which is removed once imported.
 //
@@ -218,15 +274,22 @@ func (d *Datasets) Import(ctx context.Context, window string, opts ...ImportOpti
 	if err != nil {
 		return ImportResult{}, declinef(InvalidArgument, "%v", err)
 	}
-	links, err := d.Windows(ctx)
+	links, cached, err := d.landing(ctx, false)
+	listed := func() int {
+		return slices.IndexFunc(links, func(l datasets.Link) bool { return l.Window.Name == w.Name })
+	}
+	if err == nil && cached && listed() < 0 {
+		// A window published since the list was cached: read the page again.
+		links, _, err = d.landing(ctx, true)
+	}
 	if err != nil {
 		return ImportResult{}, err
 	}
-	i := slices.IndexFunc(links, func(l DatasetWindow) bool { return l.Name == w.Name })
+	i := listed()
 	if i < 0 {
 		return ImportResult{}, fmt.Errorf("%swindow %s is not listed on %s", docerr.Prefix, w.Name, datasets.LandingPageURL)
 	}
-	return d.fetchAndImport(ctx, links[i], true, 1, 1, options(opts))
+	return d.fetchAndImport(ctx, windowOf(links[i].Window, links[i].URL, false), true, 1, 1, options(opts))
 }
 
 // ImportFile imports a window zip from a local file; the window is named
@@ -242,8 +305,9 @@ func (d *Datasets) ImportFile(ctx context.Context, path string, opts ...ImportOp
 // Sync imports every window SEC publishes whose filing dates overlap
 // [from, to] and that is not imported yet (to zero means no upper bound),
 // in date order; it returns what it imported. When the windows of the
-// range are all imported it sends no request at all; otherwise it reads
-// the landing page once, then one zip per window.
+// range are all imported it sends no request at all; otherwise it lists
+// the windows as [Datasets.Windows] does (at most one request a day for
+// the landing page), then fetches one zip per window.
 func (d *Datasets) Sync(ctx context.Context, from, to Date, opts ...ImportOption) ([]ImportResult, error) {
 	if err := checkDate("from", from); err != nil {
 		return nil, err

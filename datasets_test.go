@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -394,7 +395,9 @@ func TestDatasetsImportOverHTTP(t *testing.T) {
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 		w.Write(body[:len(body)/2])
 	}})
-	c := srv.client(t, cacheDir)
+	var now atomic.Int64 // the Client's clock, moved on below
+	now.Store(fixedNow.UnixNano())
+	c := srv.client(t, cacheDir, edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return time.Unix(0, now.Load()).UTC() })))
 	d := c.Datasets()
 	var stages []string
 	res, err := d.Sync(ctx, date("2022-10-01"), date("2023-12-31"), edgar13f.WithImportProgress(func(p edgar13f.ImportProgress) {
@@ -478,18 +481,47 @@ func TestDatasetsImportOverHTTP(t *testing.T) {
 		t.Errorf("a redacted store answered with redaction off: %+v, %v", cov, err)
 	}
 
-	// Import of one window: the landing page and its zip.
+	// Import of one window: the landing page's list, read less than a day
+	// ago, names it: one request, for its zip. A window it does not name
+	// has the page read again.
 	srv.reset()
-	if _, err := d.Import(ctx, "2024q1"); err == nil {
+	if _, err := d.Import(ctx, "01sep2026-30nov2026"); err == nil {
 		t.Error("import of a window that does not exist succeeded")
+	}
+	if paths, _ := srv.requests(); len(paths) != 1 || !strings.HasSuffix(paths[0], "/form-13f-data-sets") {
+		t.Errorf("import of an unlisted window: requests %v, want the landing page", paths)
 	}
 	srv.reset()
 	r, err := d.Import(ctx, "01jan2024-29feb2024_form13f.zip")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if paths, _ := srv.requests(); len(paths) != 2 || r.Window.URL == "" || r.Filings == 0 {
+	if paths, _ := srv.requests(); len(paths) != 1 || r.Window.URL == "" || r.Filings == 0 {
 		t.Errorf("import: requests %v, %+v", paths, r)
+	}
+
+	// Past the last published window: every window is imported, the range
+	// is never covered, and the landing page is read at most once a day.
+	if _, err := d.Sync(ctx, date("2022-10-01"), date("2030-12-31")); err != nil {
+		t.Fatal(err)
+	}
+	srv.reset()
+	for range 3 {
+		if res, err := d.Sync(ctx, date("2022-10-01"), date("2030-12-31")); err != nil || len(res) != 0 {
+			t.Fatalf("Sync past the last window: %v, %v", res, err)
+		}
+	}
+	if paths, _ := srv.requests(); len(paths) != 0 {
+		t.Errorf("Sync past the last window, list fresh: requests %v", paths)
+	}
+	now.Add(int64(25 * time.Hour))
+	for range 2 {
+		if _, err := d.Sync(ctx, date("2022-10-01"), date("2030-12-31")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if paths, _ := srv.requests(); len(paths) != 1 || !strings.HasSuffix(paths[0], "/form-13f-data-sets") {
+		t.Errorf("Sync past the last window a day later: requests %v, want the landing page once", paths)
 	}
 }
 

@@ -154,6 +154,7 @@
 // see [WithCacheDir]); nothing is written elsewhere. A cached filing list
 // answers for asOf only if it was fetched at least two days after asOf,
 // because filings accepted after hours are dated the next business day.
+// The Form 13F Data Sets landing page's list of windows is kept for a day.
 // Every entry belongs to the source it was read from: live EDGAR, an HTTP
 // mirror at a base URL ([WithBaseURL]), a mirror directory ([MirrorDir]) or
 // a [Fetcher] that names its source; an entry is never served to a Client
