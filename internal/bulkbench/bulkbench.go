@@ -60,12 +60,19 @@ func Rows() int {
 
 // StoreDir returns where the benchmarks keep a store holding the window
 // of rows rows.
-func StoreDir(rows int) string { return filepath.Join(Dir(), "store-"+strconv.Itoa(rows)) }
+func StoreDir(rows int) string {
+	return filepath.Join(Dir(), fmt.Sprintf("store-v%d-%d", generation, rows))
+}
+
+// generation names the generator's output in file names: it changes when
+// Write writes other content, so that files of an earlier generator are
+// never benchmarked as if they were current.
+const generation = 2
 
 // Ensure returns the zip of rows INFOTABLE rows under dir, writing it (once)
 // when missing.
 func Ensure(dir string, rows int) (Info, error) {
-	path := filepath.Join(dir, fmt.Sprintf("bench-%d_%s_form13f.zip", rows, Window))
+	path := filepath.Join(dir, fmt.Sprintf("bench-v%d-%d_%s_form13f.zip", generation, rows, Window))
 	info := describe(rows)
 	info.Path = path
 	if st, err := os.Stat(path); err == nil {
@@ -174,7 +181,7 @@ func Write(w io.Writer, rows int) (int64, error) {
 		case k == 9:
 			n *= 4
 		}
-		if i == nf-1 || n > left {
+		if n > left {
 			n = left
 		}
 		n = max(n, 0)
@@ -182,7 +189,10 @@ func Write(w io.Writer, rows int) (int64, error) {
 		left -= n
 		fs[i] = f
 	}
-	for left > 0 { // spread what the skew left over
+	// Spread what the skew left over (about 15% of the rows) over every
+	// filing, so that no single filing grows far beyond the largest real
+	// tables.
+	for left > 0 {
 		for i := range fs {
 			if left == 0 {
 				break
