@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Checks the edgar13f-mcp server with a real MCP client, the MCP Inspector
 # CLI from npm: tools/list, get_holdings_as_of calls and the --tool-arg form
-# that examples/README.md gives, against the recorded EDGAR mirror
-# (testdata/mirror), failing on any wrong answer.
+# that examples/README.md gives, the bulk tool get_holders_as_of (which
+# imports the Data Sets windows it needs on first use) and the company
+# tools, against the recorded EDGAR mirror (testdata/mirror), failing on any
+# wrong answer.
 # Run from anywhere; needs go, npm, python3 and node (the Inspector declares
 # 22.19 or later; its CLI mode also runs on Node 20).
 set -euo pipefail
@@ -37,6 +39,18 @@ inspect --method tools/call --tool-name list_13f_filings \
 	--tool-arg 'cik="1067983"' --tool-arg as_of=2024-05-15 --tool-arg period=2023-09-30 >"$tmp/args.json"
 inspect --method tools/call --tool-name list_13f_filings \
 	--tool-arg cik=1067983 --tool-arg as_of=2024-05-15 >"$tmp/args_number.json"
+# Every manager at once, from the mirror's Data Sets windows.
+inspect --method tools/call --tool-name get_holders_as_of \
+	--tool-args-json '{"cusip":"037833100","period":"2023-09-30","as_of":"2024-05-15"}' >"$tmp/holders.json"
+# Company data.
+inspect --method tools/call --tool-name search_company \
+	--tool-args-json '{"name":"apple","limit":3}' >"$tmp/search.json"
+inspect --method tools/call --tool-name get_financial_facts \
+	--tool-args-json '{"cik":"320193","concept":"revenue","as_of":"2010-01-25","years":2}' >"$tmp/facts.json"
+inspect --method tools/call --tool-name get_filing_section \
+	--tool-args-json '{"cik":"320193","accession":"0000320193-24-000123","item":"1A","as_of":"2024-11-01","max_chars":400}' >"$tmp/section.json"
+inspect --method tools/call --tool-name get_filing_section \
+	--tool-args-json '{"cik":"320193","accession":"0000320193-24-000123","item":"1A","as_of":"2024-10-31"}' >"$tmp/section_early.json"
 
 python3 - "$tmp" <<'PY'
 import json, sys
@@ -52,7 +66,8 @@ def check(what, got, want):
         errors.append(f"{what}: got {got!r}, want {want!r}")
 
 tools = {t["name"]: t for t in load("list.json")["tools"]}
-missing = {"list_13f_filings", "get_holdings_as_of", "diff_holdings"} - set(tools)
+missing = {"list_13f_filings", "get_holdings_as_of", "diff_holdings", "get_holders_as_of",
+           "search_company", "list_filings", "get_financial_facts", "get_filing_section"} - set(tools)
 check("missing tools", sorted(missing), [])
 for name, t in tools.items():
     a = t.get("annotations", {})
@@ -87,8 +102,25 @@ check("--tool-arg filings", [x["accession_number"] for x in f["filings"]], ["000
 n = answer("args_number.json")
 check("--tool-arg bare number", (n.get("status"), n.get("reason")), ("declined", "invalid_argument"))
 
+h = answer("holders.json")
+check("holders", (h["status"], h["complete"], h["data_through"], h["total_holders"]), ("ok", True, "2024-05-31", 1))
+check("holder", [(x["cik"], x["accession_number"], x["value_usd"], len(x["rows"])) for x in h["holders"]],
+      [("1067983", "0000950123-23-011029", 156753093002, 12)])
+
+s = answer("search.json")
+check("search_company", [(m["cik"], m["ticker"]) for m in s["matches"]][:2], [("0000320193", "AAPL"), ("0001418121", "APLE")])
+fa = answer("facts.json")
+check("facts", [(v["fiscal_year"], v["value"], v["first_reported_value"], v["accession_number"]) for v in fa["values"]],
+      [(2009, 42905000000, 36537000000, "0001193125-10-012091"), (2008, 37491000000, 32479000000, "0001193125-10-012091")])
+se = answer("section.json")
+check("section", (se["status"], se["title"], se["truncated"], len(se["text"]) <= 400, se["text"].startswith("Item 1A. Risk Factors")),
+      ("ok", "Risk Factors", True, True, True))
+e = answer("section_early.json")
+check("section before filing", (e.get("status"), e.get("reason")), ("declined", "not_yet_filed"))
+
 if errors:
     print("inspector_check: FAIL", *errors, sep="\n  ", file=sys.stderr)
     sys.exit(1)
-print(f"inspector_check: ok ({len(tools)} tools; holdings {a['accession_number']} with {len(a['holdings'])} rows)")
+print(f"inspector_check: ok ({len(tools)} tools; holdings {a['accession_number']} with {len(a['holdings'])} rows; "
+      f"holders through {h['data_through']}; facts {len(fa['values'])} years; section {se['title']})")
 PY
