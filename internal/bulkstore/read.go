@@ -17,27 +17,35 @@ import (
 // nanoseconds per value and no allocation per row.
 //
 // Strings are copied out of each page once: a plain page's bytes become
-// one string that the page's values are substrings of, a dictionary
-// becomes one string per entry, shared by every row that refers to it. So
-// the strings of a returned Row are ordinary immutable Go strings, valid
-// forever; one kept string keeps its page's (or dictionary entry's) bytes
-// alive.
+// one string that the page's values are substrings of, and so do a
+// dictionary's (once per column chunk), each entry shared by every row that
+// refers to it. So the strings of a returned Row are ordinary immutable Go
+// strings, valid forever; one kept string keeps its page's (or
+// dictionary's) bytes alive. A dictionary-encoded page is read through its
+// indexes, straight from the dictionary into the rows.
+//
+// cusip_key is not read: it is upperKey(cusip) by construction (see
+// decodeRow), and deriving it from the CUSIP a row already holds saves
+// decoding and copying a second CUSIP column.
 
 // rowField is one field of Row: its column name, Go kind and offset.
 type rowField struct {
-	name string
-	kind reflect.Kind // reflect.String, reflect.Int32 or reflect.Int64
-	off  uintptr
+	name   string
+	kind   reflect.Kind // reflect.String, reflect.Int32 or reflect.Int64
+	off    uintptr
+	hasKey bool    // cusip only: CUSIPKey is set to upperKey of the value
+	keyOff uintptr // offset of CUSIPKey
 }
 
-// rowFields lists the stored fields of Row, from its parquet tags.
+// rowFields lists the stored fields of Row, from its parquet tags, except
+// cusip_key (derived from cusip).
 var rowFields = func() []rowField {
 	t := reflect.TypeFor[Row]()
 	var out []rowField
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("parquet"), ",")
-		if name == "" || name == "-" {
+		if name == "" || name == "-" || name == "cusip_key" {
 			continue
 		}
 		switch f.Type.Kind() {
@@ -45,7 +53,11 @@ var rowFields = func() []rowField {
 		default:
 			panic("bulkstore: Row field " + f.Name + " has a kind the column reader does not handle")
 		}
-		out = append(out, rowField{name: name, kind: f.Type.Kind(), off: f.Offset})
+		rf := rowField{name: name, kind: f.Type.Kind(), off: f.Offset}
+		if name == "cusip" {
+			rf.hasKey, rf.keyOff = true, unsafe.Offsetof(Row{}.CUSIPKey)
+		}
+		out = append(out, rf)
 	}
 	return out
 }()
@@ -59,6 +71,9 @@ type layout struct {
 // of the matching physical type and returns where.
 func layoutOf(pf *parquet.File) (*layout, error) {
 	l := &layout{cols: make([]int, len(rowFields))}
+	if _, ok := pf.Schema().Lookup("cusip_key"); !ok {
+		return nil, fmt.Errorf("bulkstore: column cusip_key is missing")
+	}
 	for i, f := range rowFields {
 		c, ok := pf.Schema().Lookup(f.name)
 		if !ok {
@@ -135,14 +150,23 @@ type colReader struct {
 	page  parquet.Page
 	pos   int // next value of the page
 
-	// The current page's values: one of these, by field kind.
+	// The current page's values: one of these, by field kind; for a
+	// dictionary-encoded page, the dictionary's values and idx the page's
+	// indexes into them.
 	i32  []int32
 	i64  []int64
-	strs []string
+	strs []string // plain or dictStrs
+	keys []string // upperKey of each of strs, when the field has a key
+	idx  []int32
 
-	dict     parquet.Dictionary // the dictionary strs were made from
-	dictStrs []string
+	plain, plainKeys []string // a plain page's values; the slices are reused
+
+	dict     parquet.Dictionary // the dictionary dictStrs were made from
+	dictStrs []string           // its entries; the slice is reused across chunks
+	dictKeys []string           // upperKey of each entry, when the field has a key
 }
+
+var errIndex = errors.New("dictionary index out of range")
 
 const rowSize = unsafe.Sizeof(Row{})
 
@@ -156,27 +180,46 @@ func (c *colReader) fill(base unsafe.Pointer, n int) error {
 		}
 		m := min(n-k, int(c.page.NumValues())-c.pos)
 		p := unsafe.Add(base, uintptr(k)*rowSize+c.field.off)
+		var ok bool
 		switch c.field.kind {
 		case reflect.String:
-			for _, v := range c.strs[c.pos : c.pos+m] {
-				*(*string)(p) = v
-				p = unsafe.Add(p, rowSize)
+			ok = put(p, c.strs, c.idx, c.pos, m)
+			if ok && c.field.hasKey {
+				put(unsafe.Add(base, uintptr(k)*rowSize+c.field.keyOff), c.keys, c.idx, c.pos, m)
 			}
 		case reflect.Int32:
-			for _, v := range c.i32[c.pos : c.pos+m] {
-				*(*int32)(p) = v
-				p = unsafe.Add(p, rowSize)
-			}
+			ok = put(p, c.i32, c.idx, c.pos, m)
 		case reflect.Int64:
-			for _, v := range c.i64[c.pos : c.pos+m] {
-				*(*int64)(p) = v
-				p = unsafe.Add(p, rowSize)
-			}
+			ok = put(p, c.i64, c.idx, c.pos, m)
+		}
+		if !ok {
+			return fmt.Errorf("bulkstore: column %s: %w", c.field.name, errIndex)
 		}
 		c.pos += m
 		k += m
 	}
 	return nil
+}
+
+// put stores values pos to pos+m of the page in consecutive rows from p:
+// vals[pos:] of a plain page, or vals[idx[pos:]] of a dictionary-encoded
+// one (idx not nil). It reports false on an index out of range.
+func put[T any](p unsafe.Pointer, vals []T, idx []int32, pos, m int) bool {
+	if idx == nil {
+		for _, v := range vals[pos : pos+m] {
+			*(*T)(p) = v
+			p = unsafe.Add(p, rowSize)
+		}
+		return true
+	}
+	for _, i := range idx[pos : pos+m] {
+		if uint32(i) >= uint32(len(vals)) {
+			return false
+		}
+		*(*T)(p) = vals[i]
+		p = unsafe.Add(p, rowSize)
+	}
+	return true
 }
 
 // next reads the next page of the column and decodes its values.
@@ -213,51 +256,54 @@ func (c *colReader) decode() error {
 	n := int(p.NumValues())
 	d := p.Dictionary()
 	if d == nil {
+		c.idx = nil
+		have := 0
 		switch c.field.kind {
 		case reflect.Int32:
 			c.i32 = data.Int32()
+			have = len(c.i32)
 		case reflect.Int64:
 			c.i64 = data.Int64()
+			have = len(c.i64)
 		case reflect.String:
 			b, offs := data.ByteArray()
-			c.strs = pageStrings(c.strs[:0], b, offs)
+			c.plain = pageStrings(c.plain[:0], b, offs)
+			c.strs = c.plain
+			have = len(c.strs)
+			if c.field.hasKey {
+				c.plainKeys = upperKeys(c.plainKeys[:0], c.plain)
+				c.keys = c.plainKeys
+			}
 		}
-		if c.len() != n {
-			return fmt.Errorf("bulkstore: column %s: page of %d values holds %d", c.field.name, n, c.len())
+		if have != n {
+			return fmt.Errorf("bulkstore: column %s: page of %d values holds %d", c.field.name, n, have)
 		}
 		return nil
 	}
-	idx := data.Int32()
-	if len(idx) != n {
-		return fmt.Errorf("bulkstore: column %s: page of %d values holds %d", c.field.name, n, len(idx))
+	c.idx = data.Int32()
+	if len(c.idx) != n {
+		return fmt.Errorf("bulkstore: column %s: page of %d values holds %d", c.field.name, n, len(c.idx))
 	}
 	dp := d.Page().Data()
 	switch c.field.kind {
 	case reflect.Int32:
-		c.i32 = lookup(c.i32[:0], dp.Int32(), idx)
+		c.i32 = dp.Int32()
 	case reflect.Int64:
-		c.i64 = lookup(c.i64[:0], dp.Int64(), idx)
+		c.i64 = dp.Int64()
 	case reflect.String:
 		if d != c.dict {
 			b, offs := dp.ByteArray()
-			c.dict, c.dictStrs = d, pageStrings(nil, b, offs)
+			c.dict, c.dictStrs = d, pageStrings(c.dictStrs[:0], b, offs)
+			if len(c.dictStrs) != max(len(offs)-1, 0) {
+				return fmt.Errorf("bulkstore: column %s: malformed dictionary", c.field.name)
+			}
+			if c.field.hasKey {
+				c.dictKeys = upperKeys(c.dictKeys[:0], c.dictStrs)
+			}
 		}
-		c.strs = lookup(c.strs[:0], c.dictStrs, idx)
-	}
-	if c.len() != n {
-		return fmt.Errorf("bulkstore: column %s: dictionary index out of range", c.field.name)
+		c.strs, c.keys = c.dictStrs, c.dictKeys
 	}
 	return nil
-}
-
-func (c *colReader) len() int {
-	switch c.field.kind {
-	case reflect.Int32:
-		return len(c.i32)
-	case reflect.Int64:
-		return len(c.i64)
-	}
-	return len(c.strs)
 }
 
 func (c *colReader) close() {
@@ -265,7 +311,12 @@ func (c *colReader) close() {
 		parquet.Release(c.page)
 		c.page = nil
 	}
-	c.dict, c.dictStrs = nil, nil
+	c.dict = nil
+	clear(c.dictStrs) // drop the references, keep the slices
+	clear(c.dictKeys)
+	clear(c.plain)
+	clear(c.plainKeys)
+	c.strs, c.keys, c.idx = nil, nil, nil
 	if c.pages != nil {
 		c.pages.Close()
 		c.pages = nil
@@ -294,14 +345,10 @@ func pageStrings(dst []string, data []byte, offsets []uint32) []string {
 	return dst
 }
 
-// lookup appends dict[i] for each index to dst; it stops at an index out
-// of range (the caller checks the length).
-func lookup[T any](dst, dict []T, idx []int32) []T {
-	for _, i := range idx {
-		if uint32(i) >= uint32(len(dict)) {
-			return dst
-		}
-		dst = append(dst, dict[i])
+// upperKeys appends upperKey of each of strs to dst.
+func upperKeys(dst, strs []string) []string {
+	for _, v := range strs {
+		dst = append(dst, upperKey(v))
 	}
 	return dst
 }

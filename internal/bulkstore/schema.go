@@ -61,28 +61,34 @@ type Filing struct {
 // holdings.parquet and holdings_by_cusip.parquet. Its filing's period, CIK
 // and filing date are repeated on the row so that engines can filter rows
 // without a join.
+//
+// Encodings are chosen for decode speed as much as size: strings that
+// repeat within a row group (issuer, CUSIP, ...) are dictionary-encoded, so
+// a reader decompresses and copies each distinct value once per row group;
+// integer columns are DELTA_BINARY_PACKED and not compressed again (Snappy
+// gains little on bit-packed deltas and costs most of a scan's time).
 type Row struct {
-	CUSIPKey             string        `parquet:"cusip_key"` // CUSIP in upper case: the lookup key
+	CUSIPKey             string        `parquet:"cusip_key,dict"` // CUSIP in upper case: the lookup key
 	Period               datasets.Date `parquet:"period,date,dict"`
 	CIK                  int64         `parquet:"cik,dict"`
 	FilingDate           datasets.Date `parquet:"filing_date,date,dict"`
 	Accession            string        `parquet:"accession,dict"`
-	RowNo                int32         `parquet:"row_no"`       // 1-based position of the row in its filing's table
-	SK                   int64         `parquet:"infotable_sk"` // the SEC's INFOTABLE_SK
-	NameOfIssuer         string        `parquet:"name_of_issuer"`
+	RowNo                int32         `parquet:"row_no,delta,uncompressed"`       // 1-based position of the row in its filing's table
+	SK                   int64         `parquet:"infotable_sk,delta,uncompressed"` // the SEC's INFOTABLE_SK
+	NameOfIssuer         string        `parquet:"name_of_issuer,dict"`
 	TitleOfClass         string        `parquet:"title_of_class,dict"`
-	CUSIP                string        `parquet:"cusip"`     // as filed
-	FIGI                 string        `parquet:"figi,dict"` // "" when blank
-	Value                int64         `parquet:"value"`     // as filed
-	ValueUSD             int64         `parquet:"value_usd"` // whole dollars by the filing date of the row's own filing
-	Shares               int64         `parquet:"shares"`    // SSHPRNAMT
+	CUSIP                string        `parquet:"cusip,dict"`                   // as filed
+	FIGI                 string        `parquet:"figi,dict"`                    // "" when blank
+	Value                int64         `parquet:"value,delta,uncompressed"`     // as filed
+	ValueUSD             int64         `parquet:"value_usd,delta,uncompressed"` // whole dollars by the filing date of the row's own filing
+	Shares               int64         `parquet:"shares,delta,uncompressed"`    // SSHPRNAMT
 	ShPrn                string        `parquet:"sh_prn,dict"`
 	PutCall              string        `parquet:"put_call,dict"` // "", PUT or CALL
 	InvestmentDiscretion string        `parquet:"investment_discretion,dict"`
 	OtherManager         string        `parquet:"other_manager,dict"` // as filed; "" when blank
-	VotingSole           int64         `parquet:"voting_sole"`
-	VotingShared         int64         `parquet:"voting_shared"`
-	VotingNone           int64         `parquet:"voting_none"`
+	VotingSole           int64         `parquet:"voting_sole,delta,uncompressed"`
+	VotingShared         int64         `parquet:"voting_shared,delta,uncompressed"`
+	VotingNone           int64         `parquet:"voting_none,delta,uncompressed"`
 }
 
 // A Meta describes one partition (its _partition.json).
