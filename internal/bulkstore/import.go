@@ -338,10 +338,10 @@ func (im *importer) readInfoTable(a *datasets.Archive) (byFiling, byCUSIP *spill
 		acc += max(f.TableEntryTotal, 0)
 		total += max(f.TableEntryTotal, 0)
 	}
-	if byFiling, err = newSpill(im.dir, "filing", nb+1); err != nil {
+	if byFiling, err = newSpill(im.dir, "filing", nb+1, 64<<10); err != nil {
 		return nil, nil, fmt.Errorf("bulkstore: %w", err)
 	}
-	if byCUSIP, err = newSpill(im.dir, "cusip", cusipBuckets); err != nil {
+	if byCUSIP, err = newSpill(im.dir, "cusip", cusipBuckets, 64<<10); err != nil {
 		byFiling.close()
 		return nil, nil, fmt.Errorf("bulkstore: %w", err)
 	}
@@ -407,6 +407,12 @@ func (im *importer) readInfoTable(a *datasets.Archive) (byFiling, byCUSIP *spill
 	for i := range im.filings {
 		im.filings[i].TableRows, im.filings[i].TableValue = tally[i].Rows, tally[i].Value
 	}
+	if err := byFiling.flush(); err != nil {
+		return fail(fmt.Errorf("bulkstore: %w", err))
+	}
+	if err := byCUSIP.flush(); err != nil {
+		return fail(fmt.Errorf("bulkstore: %w", err))
+	}
 	im.meta.Rows, im.meta.Redacted = rows, red
 	im.progress(Progress{Phase: "infotable", Rows: rows, TotalRows: total, Bytes: totalBytes, TotalBytes: totalBytes})
 	im.progress(Progress{Phase: "sorting", TotalRows: 2 * rows})
@@ -456,6 +462,7 @@ func (im *importer) writeSorted(sp *spill, table string, groupRows int64, byCUSI
 	}
 	batch := make([]Row, 1024)
 	var data []byte
+	var keys []sortKey
 	// bucket writes one bucket, splitting a CUSIP bucket that skew made too
 	// large into sub-buckets of longer CUSIP prefixes first.
 	var bucket func(sp *spill, b, depth int) error
@@ -479,7 +486,10 @@ func (im *importer) writeSorted(sp *spill, table string, groupRows int64, byCUSI
 		if err != nil {
 			return fmt.Errorf("bulkstore: %w", err)
 		}
-		keys, err := keysOf(data, byCUSIP)
+		if cap(keys) < sp.rows[b] {
+			keys = make([]sortKey, 0, sp.rows[b])
+		}
+		keys, err = keysOf(keys[:0], data, byCUSIP)
 		if err != nil {
 			return err
 		}

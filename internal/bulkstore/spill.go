@@ -26,7 +26,9 @@ type spill struct {
 	rows  []int
 }
 
-func newSpill(dir, prefix string, n int) (*spill, error) {
+// newSpill creates n bucket files, each written through a buffer of
+// bufSize bytes.
+func newSpill(dir, prefix string, n, bufSize int) (*spill, error) {
 	s := &spill{}
 	for i := 0; i < n; i++ {
 		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s-%04d.bin", prefix, i)))
@@ -35,7 +37,7 @@ func newSpill(dir, prefix string, n int) (*spill, error) {
 			return nil, err
 		}
 		s.files = append(s.files, f)
-		s.ws = append(s.ws, bufio.NewWriterSize(f, 64<<10))
+		s.ws = append(s.ws, bufio.NewWriterSize(f, bufSize))
 		s.rows = append(s.rows, 0)
 	}
 	return s, nil
@@ -48,9 +50,29 @@ func (s *spill) add(b int, rec []byte) error {
 	return err
 }
 
+// flush writes out every bucket's buffer and drops the buffers: once the
+// spill is written, they would only hold memory.
+func (s *spill) flush() error {
+	for b := range s.ws {
+		if err := s.flushBucket(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *spill) flushBucket(b int) error {
+	if s.ws[b] == nil {
+		return nil
+	}
+	err := s.ws[b].Flush()
+	s.ws[b] = nil
+	return err
+}
+
 // read returns the bytes of bucket b, in buf when it is large enough.
 func (s *spill) read(b int, buf []byte) ([]byte, error) {
-	if err := s.ws[b].Flush(); err != nil {
+	if err := s.flushBucket(b); err != nil {
 		return nil, err
 	}
 	f := s.files[b]
@@ -290,10 +312,10 @@ func recordCUSIP(data []byte, k *sortKey) string {
 	return upperKey(r.str())
 }
 
-// keysOf splits a bucket into its records and their keys. withCUSIP also
+// keysOf splits a bucket into its records and appends their keys to keys
+// (which the caller sizes and reuses: buckets are large). withCUSIP also
 // sets the CUSIP part.
-func keysOf(data []byte, withCUSIP bool) ([]sortKey, error) {
-	var keys []sortKey
+func keysOf(keys []sortKey, data []byte, withCUSIP bool) ([]sortKey, error) {
 	d := decoder{b: data}
 	for {
 		rec, _, ok := d.next()
@@ -393,7 +415,7 @@ func split(sp *spill, b, depth int, dir string) (*spill, error) {
 	n := min(2*(depth+2), 9)
 	var lo, hi int64 = -1, -1
 	scan := func(fn func(rec, raw []byte, v int64) error) error {
-		if err := sp.ws[b].Flush(); err != nil {
+		if err := sp.flushBucket(b); err != nil {
 			return err
 		}
 		br := bufio.NewReaderSize(io.NewSectionReader(sp.files[b], 0, 1<<62), 256<<10)
@@ -437,7 +459,7 @@ func split(sp *spill, b, depth int, dir string) (*spill, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bulkstore: %w", err)
 	}
-	sub, err := newSpill(dir, fmt.Sprintf("split%d-%04d", depth, b), cusipBuckets)
+	sub, err := newSpill(dir, fmt.Sprintf("split%d-%04d", depth, b), cusipBuckets, 16<<10)
 	if err != nil {
 		return nil, fmt.Errorf("bulkstore: %w", err)
 	}
@@ -445,6 +467,9 @@ func split(sp *spill, b, depth int, dir string) (*spill, error) {
 	err = scan(func(_, raw []byte, v int64) error {
 		return sub.add(int((v-lo)/width), raw)
 	})
+	if err == nil {
+		err = sub.flush()
+	}
 	if err != nil {
 		sub.close()
 		return nil, fmt.Errorf("bulkstore: %w", err)
