@@ -346,6 +346,7 @@ func (im *importer) readInfoTable(a *datasets.Archive) (byFiling, byCUSIP *spill
 		return nil, nil, fmt.Errorf("bulkstore: %w", err)
 	}
 	sw := newSpillWriter(byFiling, byCUSIP)
+	router := newCUSIPRouter(int(bucketRows / 2))
 	fail := func(e error) (*spill, *spill, error) {
 		sw.close()
 		byFiling.close()
@@ -387,7 +388,7 @@ func (im *importer) readInfoTable(a *datasets.Archive) (byFiling, byCUSIP *spill
 			red++
 			continue
 		}
-		if err := sw.add(bucketOf[ord], cusipBucket(row.CUSIP), ord, int(rowNo[ord]), &row); err != nil {
+		if err := router.add(sw, bucketOf[ord], ord, int(rowNo[ord]), &row); err != nil {
 			return fail(err)
 		}
 		rows++
@@ -399,6 +400,9 @@ func (im *importer) readInfoTable(a *datasets.Archive) (byFiling, byCUSIP *spill
 		}
 	}
 	if err := t.Err(); err != nil {
+		return fail(err)
+	}
+	if err := router.flush(sw); err != nil {
 		return fail(err)
 	}
 	if err := sw.close(); err != nil {

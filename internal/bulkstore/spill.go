@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -349,21 +350,88 @@ func keysOf(keys []sortKey, data []byte, withCUSIP bool) ([]sortKey, error) {
 	return keys, d.err
 }
 
-// cusipBucket returns the CUSIP bucket of an upper- or lower-case CUSIP: the
-// classes of its first three characters cut into cusipBuckets ranges of
-// equal width, so bucket order is key order.
-func cusipBucket(cusip []byte) int {
-	return int(prefixValue(cusip, 3) * cusipBuckets / prefixClasses)
-}
-
-// cusipBuckets is the number of CUSIP buckets. CUSIPs of US issuers start
-// with a digit: 10 of the 39 first-character classes, so about 33 buckets
-// share most rows (some 100Ki rows each in a full window); a bucket that
-// skew makes too large is split before it is sorted.
+// cusipBuckets is the number of CUSIP buckets. They are cut by a
+// cusipRouter from a sample of the table's CUSIPs; a bucket that skew
+// still makes too large is split before it is sorted.
 const cusipBuckets = 128
 
-// prefixClasses is the number of classes of cusipBucket's prefix.
-const prefixClasses = classes * classes * classes
+// routeChars is the number of CUSIP characters a cusipRouter cuts buckets by.
+const routeChars = 5
+
+// A cusipRouter assigns CUSIP buckets so that they hold about as many rows
+// each, whatever the distribution of CUSIPs (those of US issuers share ten
+// first characters, and a few issuers hold many rows): it holds the first
+// rows of the table back, takes the quantiles of their CUSIP prefixes as
+// bucket bounds, then routes every row by its prefix. Bucket order is key
+// order: bucket i holds prefixes below those of bucket i+1.
+type cusipRouter struct {
+	sample  int          // rows held back to cut the bounds
+	pending []byte       // their records, encoded
+	recs    []pendingRec // and where they go
+	bounds  []int64      // first prefix of buckets 1..cusipBuckets-1; nil while sampling
+}
+
+type pendingRec struct {
+	filing int32  // filing bucket
+	end    uint32 // end of the record in pending
+	prefix int64
+}
+
+func newCUSIPRouter(sample int) *cusipRouter {
+	return &cusipRouter{sample: max(sample, 1)}
+}
+
+// add routes one row to w.
+func (r *cusipRouter) add(w *spillWriter, fb, ord, rowNo int, row *datasets.InfoRow) error {
+	v := prefixValue(row.CUSIP, routeChars)
+	if r.bounds != nil {
+		return w.add(fb, r.bucket(v), ord, rowNo, row)
+	}
+	r.pending = encode(r.pending, ord, rowNo, row)
+	r.recs = append(r.recs, pendingRec{filing: int32(fb), end: uint32(len(r.pending)), prefix: v})
+	if len(r.recs) >= r.sample {
+		return r.flush(w)
+	}
+	return nil
+}
+
+// flush cuts the bounds, if not yet done, and routes the rows held back.
+func (r *cusipRouter) flush(w *spillWriter) error {
+	if r.bounds != nil {
+		return nil
+	}
+	vs := make([]int64, len(r.recs))
+	for i, rec := range r.recs {
+		vs[i] = rec.prefix
+	}
+	slices.Sort(vs)
+	r.bounds = make([]int64, cusipBuckets-1)
+	for i := range r.bounds {
+		if len(vs) > 0 {
+			r.bounds[i] = vs[(i+1)*len(vs)/cusipBuckets]
+		}
+	}
+	start := uint32(0)
+	for _, rec := range r.recs {
+		if err := w.addRecord(int(rec.filing), r.bucket(rec.prefix), r.pending[start:rec.end]); err != nil {
+			return err
+		}
+		start = rec.end
+	}
+	r.pending, r.recs = nil, nil
+	return nil
+}
+
+// bucket returns the bucket of a prefix value.
+func (r *cusipRouter) bucket(v int64) int {
+	i, _ := slices.BinarySearchFunc(r.bounds, v, func(b, v int64) int {
+		if b <= v {
+			return -1
+		}
+		return 1
+	})
+	return i
+}
 
 // classes is the number of classes of one character (see charClass).
 const classes = 39
@@ -393,7 +461,7 @@ func charClass(c []byte, i int) int {
 }
 
 // maxSplit bounds the splitting of CUSIP buckets: at depth d sub-buckets
-// are cut by the first 2(d+1) characters, so depth 4 has used all nine.
+// are cut by the first 2(d+3) characters (at most nine).
 const maxSplit = 4
 
 // prefixValue returns the classes of the first n characters of c as one
@@ -407,12 +475,12 @@ func prefixValue(c []byte, n int) int64 {
 }
 
 // split redistributes the records of bucket b into cusipBuckets
-// sub-buckets of equal-width ranges of their first 2(depth+2) CUSIP
+// sub-buckets of equal-width ranges of their first 2(depth+3) CUSIP
 // characters (between the bucket's smallest and largest), keeping key
 // order: sub-bucket i holds only keys below those of sub-bucket i+1. It
 // streams the bucket twice and holds one record at a time.
 func split(sp *spill, b, depth int, dir string) (*spill, error) {
-	n := min(2*(depth+2), 9)
+	n := min(2*(depth+3), 9)
 	var lo, hi int64 = -1, -1
 	scan := func(fn func(rec, raw []byte, v int64) error) error {
 		if err := sp.flushBucket(b); err != nil {
@@ -542,6 +610,22 @@ func (w *spillWriter) add(fb, cb, ord, rowNo int, r *datasets.InfoRow) error {
 	}
 	b := w.cur
 	b.data = encode(b.data, ord, rowNo, r)
+	return w.added(fb, cb)
+}
+
+// addRecord adds one encoded record (as encode makes it).
+func (w *spillWriter) addRecord(fb, cb int, rec []byte) error {
+	if w.cur == nil {
+		w.cur = <-w.free
+	}
+	b := w.cur
+	b.data = append(b.data, rec...)
+	return w.added(fb, cb)
+}
+
+// added records the buckets of the record just appended to the batch.
+func (w *spillWriter) added(fb, cb int) error {
+	b := w.cur
 	b.recs = append(b.recs, spillRec{filing: int32(fb), cusip: int32(cb), end: uint32(len(b.data))})
 	if len(b.data) >= spillBatchBytes {
 		w.full <- b
