@@ -33,7 +33,9 @@
 // with a page index: a CUSIP lookup reads the one or two row groups (and
 // only the pages) whose CUSIP range holds it. The rows are stored twice
 // because no single order serves both "one manager" and "one security"
-// lookups; dictionary encoding and Snappy keep both small.
+// lookups; encodings keep both small: strings are dictionary-encoded and
+// Snappy-compressed, integers DELTA_BINARY_PACKED and left uncompressed
+// (they decode several times faster than Snappy pages, and smaller).
 //
 // _partitions/<name>.json ([Meta]) is the commit record of a window: it
 // names the window, its filing-date range, the layout version, the
@@ -48,15 +50,17 @@
 // read into memory; INFOTABLE rows are normalised (see package datasets),
 // redacted with the caller's predicate (removed rows are never written)
 // and spilled in a compact encoding to two sets of bucket files: ranges of
-// filing order (cut by the cover totals) and ranges of CUSIP prefixes (a
-// bucket that skew made too large is split by longer prefixes). The zip
-// member is inflated, parsed and spilled by three goroutines side by side.
-// Then two goroutines each take one set bucket by bucket, sort the bucket's
-// records in memory (by integer keys) and write them to holdings and
-// holdings_by_cusip, rows decoded a batch at a time as views of the
-// bucket's bytes. At most one bucket per set (some 100Ki-250Ki rows, a few
-// tens of MB) is in memory at a time. value_usd is computed per row by its own filing's date (x1000 when
-// filed before 2023-01-03).
+// filing order (cut by the cover totals) and ranges of CUSIP prefixes
+// (cut at the quantiles of the first rows' CUSIPs, so that buckets hold
+// about as many rows each; a bucket that skew still made too large is
+// split by longer prefixes). The zip member is inflated, parsed and
+// spilled by three goroutines side by side. Then two goroutines each take
+// one set bucket by bucket, sort the bucket's records in memory (by
+// integer keys) and write them to holdings and holdings_by_cusip, rows
+// decoded a batch at a time as views of the bucket's bytes. At most one
+// bucket per set (some 25Ki-250Ki rows, a few tens of MB; one filing's
+// rows are never cut) is in memory at a time. value_usd is computed per
+// row by its own filing's date (x1000 when filed before 2023-01-03).
 //
 // The partition is built under <dir>/.staging and renamed into place: the
 // old window's commit record and table partitions are first moved aside,
@@ -74,7 +78,7 @@
 // straight into the fields of a batch of [Row] values; their strings are
 // ordinary Go strings (copied out of each page or dictionary once, shared
 // by the rows that repeat them), valid for as long as the caller keeps
-// them.
+// them. cusip_key is not read but derived from cusip, as it was written.
 //
 // Filings, PeriodFilings, Rows and CUSIPRows are the primitives: every one
 // takes asOf, reads only windows beginning on or before it and returns only
