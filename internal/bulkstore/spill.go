@@ -302,6 +302,78 @@ func compareKeys(x, y *sortKey, data []byte) int {
 	return cmp.Compare(x.pos, y.pos)
 }
 
+// sortKeys sorts keys in compareKeys order and returns them, with the
+// other buffer (tmp, grown as needed) for reuse. It is a radix sort:
+// stable counting passes over the bytes of the keys, least significant
+// first (row, filing, then CUSIP length and bytes when withCUSIP),
+// skipping a byte that every key shares; the counts of every byte are
+// taken in one read of the keys. A bucket with a CUSIP longer than 16
+// bytes, which the integer keys do not hold whole, is sorted by
+// comparison instead.
+func sortKeys(keys, tmp []sortKey, data []byte, withCUSIP bool) (sorted, scratch []sortKey) {
+	for i := range keys {
+		if keys[i].klen > 16 {
+			slices.SortFunc(keys, func(x, y sortKey) int { return compareKeys(&x, &y, data) })
+			return keys, tmp
+		}
+	}
+	if cap(tmp) < len(keys) {
+		tmp = make([]sortKey, len(keys))
+	}
+	tmp = tmp[:len(keys)]
+	if len(keys) < 2 {
+		return keys, tmp
+	}
+	words := 1
+	if withCUSIP {
+		words = 4
+	}
+	counts := make([][8][256]uint32, words)
+	for i := range keys {
+		for w := range counts {
+			v := keys[i].word(w)
+			for b := range 8 {
+				counts[w][b][byte(v>>(8*b))]++
+			}
+		}
+	}
+	for w := range counts {
+		for b := range 8 {
+			count := &counts[w][b]
+			shift := 8 * b
+			if count[byte(keys[0].word(w)>>shift)] == uint32(len(keys)) {
+				continue // every key has this byte
+			}
+			var off [256]uint32
+			for d, sum := 0, uint32(0); d < 256; d++ {
+				off[d] = sum
+				sum += count[d]
+			}
+			for i := range keys {
+				d := byte(keys[i].word(w) >> shift)
+				tmp[off[d]] = keys[i]
+				off[d]++
+			}
+			keys, tmp = tmp, keys
+		}
+	}
+	return keys, tmp
+}
+
+// word returns the parts of the key by significance, least first: pos,
+// klen, lo, hi.
+func (k *sortKey) word(i int) uint64 {
+	switch i {
+	case 0:
+		return k.pos
+	case 1:
+		return uint64(k.klen)
+	case 2:
+		return k.lo
+	}
+	return k.hi
+}
+
 // recordCUSIP returns the upper-case CUSIP of k's record.
 func recordCUSIP(data []byte, k *sortKey) string {
 	r := decoder{b: data[k.off : k.off+k.n]}
