@@ -422,9 +422,9 @@ func keysOf(keys []sortKey, data []byte, withCUSIP bool) ([]sortKey, error) {
 	return keys, d.err
 }
 
-// cusipBuckets is the number of CUSIP buckets. They are cut by a
-// cusipRouter from a sample of the table's CUSIPs; a bucket that skew
-// still makes too large is split before it is sorted.
+// cusipBuckets is the number of CUSIP buckets, a power of two. They are
+// cut by a cusipRouter from a sample of the table's CUSIPs; a bucket that
+// skew still makes too large is split before it is sorted.
 const cusipBuckets = 128
 
 // routeChars is the number of CUSIP characters a cusipRouter cuts buckets by.
@@ -494,14 +494,16 @@ func (r *cusipRouter) flush(w *spillWriter) error {
 	return nil
 }
 
-// bucket returns the bucket of a prefix value.
+// bucket returns the bucket of a prefix value: the number of bounds at or
+// below it, found by halving (bounds has cusipBuckets-1 entries, a power
+// of two less one).
 func (r *cusipRouter) bucket(v int64) int {
-	i, _ := slices.BinarySearchFunc(r.bounds, v, func(b, v int64) int {
-		if b <= v {
-			return -1
+	i := 0
+	for step := cusipBuckets / 2; step > 0; step /= 2 {
+		if r.bounds[i+step-1] <= v {
+			i += step
 		}
-		return 1
-	})
+	}
 	return i
 }
 

@@ -60,3 +60,27 @@ func TestSortKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestRouterBucket: a prefix goes to the bucket after the last bound at or
+// below it, as a linear count says, bounds repeated or not.
+func TestRouterBucket(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for round := 0; round < 100; round++ {
+		r := &cusipRouter{bounds: make([]int64, cusipBuckets-1)}
+		for i := range r.bounds {
+			r.bounds[i] = int64(rng.IntN(50))
+		}
+		slices.Sort(r.bounds)
+		for v := int64(-1); v <= 51; v++ {
+			want := 0
+			for _, b := range r.bounds {
+				if b <= v {
+					want++
+				}
+			}
+			if got := r.bucket(v); got != want {
+				t.Fatalf("bounds %v: prefix %d goes to bucket %d, want %d", r.bounds, v, got, want)
+			}
+		}
+	}
+}
