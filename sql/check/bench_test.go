@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -42,7 +41,9 @@ func BenchmarkDuckDBCSVToParquet(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tsv := filepath.Join(bulkbench.Dir(), "tsv-"+strconv.Itoa(info.Rows))
+	// Named after the zip, so a TSV extracted from another generation of
+	// the window is never reused.
+	tsv := filepath.Join(bulkbench.Dir(), strings.TrimSuffix(filepath.Base(info.Path), ".zip")+"-tsv")
 	if _, err := os.Stat(filepath.Join(tsv, "INFOTABLE.tsv")); err != nil {
 		if err := extract(info.Path, tsv); err != nil {
 			b.Fatal(err)
