@@ -190,20 +190,28 @@ func (d *Datasets) landing(ctx context.Context, refresh bool) (links []datasets.
 			return links, true, nil
 		}
 	}
-	page, err := d.c.edgar.Fetch(ctx, datasets.LandingPageURL)
+	// Concurrent callers (an MCP server answering several questions) share
+	// one request.
+	v, err := d.c.edgar.Shared(ctx, keyLanding, func() (any, error) {
+		page, err := d.c.edgar.Fetch(ctx, datasets.LandingPageURL)
+		if err != nil {
+			return nil, err
+		}
+		links, err := datasets.ParseLandingPage(page, datasets.LandingPageURL)
+		if err != nil {
+			return nil, &ParseError{Document: datasets.LandingPageURL, Err: err}
+		}
+		l := landingList{FetchedAt: d.c.clock.Now()}
+		for _, k := range links {
+			l.Links = append(l.Links, landingLink{Window: k.Window.Name, URL: k.URL})
+		}
+		d.c.keepJSON(ctx, keyLanding, l)
+		return links, nil
+	})
 	if err != nil {
 		return nil, false, err
 	}
-	links, err = datasets.ParseLandingPage(page, datasets.LandingPageURL)
-	if err != nil {
-		return nil, false, &ParseError{Document: datasets.LandingPageURL, Err: err}
-	}
-	l = landingList{FetchedAt: d.c.clock.Now()}
-	for _, k := range links {
-		l.Links = append(l.Links, landingLink{Window: k.Window.Name, URL: k.URL})
-	}
-	d.c.keepJSON(ctx, keyLanding, l)
-	return links, false, nil
+	return v.([]datasets.Link), false, nil
 }
 
 // parsed returns the cached list's links.

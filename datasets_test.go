@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -576,5 +577,33 @@ func TestDatasetsImportFile(t *testing.T) {
 	}
 	if _, err := d.ImportFile(ctx, filepath.Join(t.TempDir(), "notes.zip")); reasonOf(err) != edgar13f.InvalidArgument {
 		t.Errorf("bad window name: %v", err)
+	}
+}
+
+// TestDatasetsWindowsShared: concurrent callers on a cold cache share one
+// request for the landing page.
+func TestDatasetsWindowsShared(t *testing.T) {
+	srv := newFakeEDGAR(t)
+	d := srv.client(t, "").Datasets()
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Go(func() {
+			ws, err := d.Windows(context.Background())
+			if err == nil && len(ws) == 0 {
+				err = errors.New("no windows")
+			}
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := srv.count("/form-13f-data-sets"); n != 1 { // the page, not a zip under .../form-13f-data-sets/
+		t.Errorf("%d requests for the landing page, want 1", n)
 	}
 }
