@@ -85,8 +85,10 @@ func (d *Datasets) store() (*bulkstore.Store, error) {
 
 // Dir returns the directory of the Parquet store, laid out for engines
 // (DuckDB, Spark, Trino): filings/, holdings/ and holdings_by_cusip/, each
-// with one Hive-style partition window=<name> per imported window. It
-// opens the store if needed.
+// with one Hive-style partition window=<name> per imported window, and
+// _partitions/<name>.json, each window's commit record. An engine that
+// reads only the windows with a commit record (as sql/duckdb_views.sql
+// does) never sees a window half-imported. It opens the store if needed.
 func (d *Datasets) Dir() (string, error) {
 	st, err := d.store()
 	if err != nil {

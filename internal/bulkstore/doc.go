@@ -68,9 +68,11 @@
 // last; then the old files are removed. Every file is synced before its
 // rename. Open rolls an interrupted replacement back (or finishes its
 // clean-up once committed), so this package only ever reads a whole
-// window, old or new; an engine globbing the table directories may, for
-// the milliseconds of a replacement, see one table's partition without the
-// others. Re-importing a window replaces that window and nothing else.
+// window, old or new. Engines do the same by reading only the windows
+// whose commit record is present (sql/duckdb_views.sql does); one that
+// globs the table directories alone may, for the milliseconds of an
+// import, see one table's partition without the others. Re-importing a
+// window replaces that window and nothing else.
 //
 // # Queries
 //
