@@ -164,15 +164,13 @@ func (im *importer) run(r io.ReaderAt, size int64) error {
 	if err != nil {
 		return err
 	}
+	defer byFiling.close()
+	defer byCUSIP.close()
 	// Written after INFOTABLE is read: each filing carries the tally of
 	// its table before redaction.
 	if err := im.writeFilings(); err != nil {
-		byFiling.close()
-		byCUSIP.close()
 		return err
 	}
-	defer byFiling.close()
-	defer byCUSIP.close()
 	// The two sorted copies are independent: write them side by side.
 	var g errgroup.Group
 	g.Go(func() error { return im.writeSorted(byFiling, HoldingsTable, holdingsGroupRows, false) })

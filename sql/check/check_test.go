@@ -20,6 +20,7 @@ import (
 	_ "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/bulkstore"
 	"github.com/edgar13f/edgar13f/internal/datasets"
 )
 
@@ -65,6 +66,9 @@ func setup(t *testing.T) (*edgar13f.Datasets, *sql.DB) {
 	return d, db
 }
 
+// storeTables are the store's tables, and the names of the views over them.
+var storeTables = []string{bulkstore.FilingsTable, bulkstore.HoldingsTable, bulkstore.ByCUSIPTable}
+
 // materialize copies the three views into DuckDB tables of the same names:
 // the answers are the same (the tables hold what the views read from the
 // Parquet files), and thousands of queries no longer re-read 150 files
@@ -72,7 +76,7 @@ func setup(t *testing.T) (*edgar13f.Datasets, *sql.DB) {
 // tables.
 func materialize(t *testing.T, db *sql.DB) {
 	t.Helper()
-	for _, v := range []string{"filings", "holdings", "holdings_by_cusip"} {
+	for _, v := range storeTables {
 		for _, q := range []string{
 			"CREATE TABLE " + v + "_t AS SELECT * FROM " + v,
 			"DROP VIEW " + v,

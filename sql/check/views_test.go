@@ -28,7 +28,7 @@ func TestViewsReadCommittedWindowsOnly(t *testing.T) {
 	}
 	counts := func() [3]int {
 		var n [3]int
-		for i, v := range []string{"filings", "holdings", "holdings_by_cusip"} {
+		for i, v := range storeTables {
 			if err := db.QueryRow("SELECT count(*) FROM " + v).Scan(&n[i]); err != nil {
 				t.Fatal(err)
 			}
@@ -42,7 +42,7 @@ func TestViewsReadCommittedWindowsOnly(t *testing.T) {
 	// A window's partitions in place without its commit record: what an
 	// import shows between moving the tables in and committing.
 	const from, to = "2013q3", "2013q2"
-	for _, table := range []string{"filings", "holdings", "holdings_by_cusip"} {
+	for _, table := range storeTables {
 		b, err := os.ReadFile(filepath.Join(dir, table, "window="+from, "part-0.parquet"))
 		if err != nil {
 			t.Fatal(err)
@@ -85,7 +85,7 @@ func TestViewsReadCommittedWindowsOnly(t *testing.T) {
 func oneWindow(t *testing.T, db *sql.DB, dir, window string) [3]int {
 	t.Helper()
 	var n [3]int
-	for i, table := range []string{"filings", "holdings", "holdings_by_cusip"} {
+	for i, table := range storeTables {
 		p := filepath.ToSlash(filepath.Join(dir, table, "window="+window, "part-0.parquet"))
 		if err := db.QueryRow("SELECT count(*) FROM read_parquet('" + p + "')").Scan(&n[i]); err != nil {
 			t.Fatal(err)
