@@ -40,11 +40,13 @@ const (
 	// SectionNotFound: a 10-K or 10-Q visible on asOf that has no section
 	// for the Item asked for (or a filing of a form without Items).
 	SectionNotFound Reason = "section_not_found"
+	// UnknownChunk: a filing-search chunk id that no indexed filing has.
+	UnknownChunk Reason = "unknown_chunk"
 )
 
 // Reasons returns every Reason in precedence order.
 func Reasons() []Reason {
-	return []Reason{InvalidArgument, InvalidPeriod, UnsupportedRequest, UnknownCIK, UnknownConcept, NoticeOnly, NotYetFiled, SectionNotFound}
+	return []Reason{InvalidArgument, InvalidPeriod, UnsupportedRequest, UnknownCIK, UnknownConcept, NoticeOnly, NotYetFiled, SectionNotFound, UnknownChunk}
 }
 
 // Sentinel errors, one per [Reason], for use with [errors.Is]. Every
@@ -58,6 +60,7 @@ var (
 	ErrNotYetFiled        = errors.New("edgar13f: not yet filed")
 	ErrUnknownConcept     = errors.New("edgar13f: unknown concept")
 	ErrSectionNotFound    = errors.New("edgar13f: section not found")
+	ErrUnknownChunk       = errors.New("edgar13f: unknown chunk")
 )
 
 func (r Reason) sentinel() error {
@@ -78,6 +81,8 @@ func (r Reason) sentinel() error {
 		return ErrUnknownConcept
 	case SectionNotFound:
 		return ErrSectionNotFound
+	case UnknownChunk:
+		return ErrUnknownChunk
 	}
 	return nil
 }

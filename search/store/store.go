@@ -1,0 +1,146 @@
+// Package store defines what the filing search keeps and how it asks for it:
+// the [Store] interface, its records ([Filing], [Chunk]) and the [Filter]
+// every query carries. The embedded store (package
+// github.com/edgar13f/edgar13f/search/store/embedded, the default) and the
+// OpenSearch store (module github.com/edgar13f/edgar13f/search/opensearch)
+// implement it; package storetest holds the conformance tests both pass.
+//
+// Point in time is part of the contract, not a convenience: a Store never
+// returns a chunk of a filing whose FilingDate is after Filter.AsOf, and a
+// lexical query scores only against the chunks visible on AsOf, so that a
+// filing made later changes neither which chunks come back nor their order.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/edgar13f/edgar13f"
+)
+
+// A Filing is one indexed filing: the facts every hit of it cites.
+type Filing struct {
+	Accession  string        // dashed, e.g. "0000320193-24-000123"
+	CIK        string        // without leading zeros
+	Ticker     string        // the ticker it was indexed under ("" when indexed by CIK and none is known)
+	Company    string        // EDGAR's name of the filer
+	Form       string        // "10-K", "10-K/A", "10-Q", ...
+	FilingDate edgar13f.Date // EDGAR's Filing Date; it alone decides visibility
+	ReportDate edgar13f.Date // period of report
+	FiscalYear int           // the company's own fiscal year of the report
+	URL        string        // the primary document's URL
+	Chunks     int           // number of chunks stored for the filing
+}
+
+// A Chunk is a piece of one Item of a filing, at most the chunker's token
+// limit long.
+type Chunk struct {
+	ID        string // hex sha1(accession|item|index), first 16 characters
+	Accession string // the filing it belongs to
+	Item      string // "1A", "7" in a 10-K; "I-2", "II-1A" in a 10-Q
+	ItemTitle string // the Item heading's title, "" when none
+	Index     int    // position within the Item, from 0
+	Tokens    int    // cl100k_base tokens in Text
+	Text      string
+}
+
+// A Filter narrows a query. AsOf is required; every other field is exact
+// and ignored when zero.
+type Filter struct {
+	AsOf       edgar13f.Date // only filings with FilingDate on or before AsOf
+	Ticker     string        // upper case
+	CIK        string        // without leading zeros
+	Form       string        // exact, as stored ("10-K" does not include "10-K/A")
+	Item       string        // exact, as stored
+	FiscalYear int
+}
+
+// A Match is a chunk found by a query, with its filing and score.
+type Match struct {
+	Chunk  Chunk
+	Filing Filing
+	Score  float64
+}
+
+// Meta is what a store records about the embeddings it holds: the model
+// that made its vectors and their dimension. The zero Meta is a store
+// without vectors (BM25 only).
+type Meta struct {
+	Model string
+	Dim   int
+}
+
+// String returns "model (dim N)", or "no embedder".
+func (m Meta) String() string {
+	if m.Model == "" && m.Dim == 0 {
+		return "no embedder"
+	}
+	return fmt.Sprintf("%s (dim %d)", m.Model, m.Dim)
+}
+
+// A Store keeps indexed filings and answers queries over them. It is safe
+// for concurrent use.
+type Store interface {
+	// Meta returns the embedder recorded in the store, or the zero Meta
+	// when the store holds no filing yet or was built without vectors.
+	// Use [Compatible] to check an embedder against it.
+	Meta(ctx context.Context) (Meta, error)
+
+	// Put stores a filing's chunks, replacing exactly the chunks the store
+	// held for that accession, atomically: a query sees either none of the
+	// new chunks or all of them, also after a crash at any point.
+	// vectors is nil, or holds one vector per chunk made by the embedder
+	// meta names. A store holding filings of another Meta refuses with a
+	// [*MismatchError].
+	Put(ctx context.Context, f Filing, chunks []Chunk, vectors [][]float32, meta Meta) error
+
+	// Filings returns the stored filings with FilingDate on or before asOf,
+	// sorted by CIK, filing date and accession.
+	Filings(ctx context.Context, asOf edgar13f.Date) ([]Filing, error)
+
+	// Lexical returns the best k chunks for query by BM25 (English
+	// analysis: lower case, stop words, stemming) among the chunks that
+	// pass f, best first, ties by chunk ID. Term statistics count only the
+	// chunks of filings visible on f.AsOf.
+	Lexical(ctx context.Context, query string, f Filter, k int) ([]Match, error)
+
+	// Nearest returns the k chunks closest to vector (cosine similarity)
+	// among the chunks that pass f, best first, ties by chunk ID. A store
+	// without vectors returns [ErrNoVectors].
+	Nearest(ctx context.Context, vector []float32, f Filter, k int) ([]Match, error)
+
+	// Chunk returns the chunk with the given ID and its filing, whatever
+	// the filing's date (the caller applies asOf), or ok false.
+	Chunk(ctx context.Context, id string) (c Chunk, f Filing, ok bool, err error)
+
+	// ItemChunks returns the chunks of one Item of a filing in Index order.
+	ItemChunks(ctx context.Context, accession, item string) ([]Chunk, error)
+
+	// Close releases the store.
+	Close() error
+}
+
+// ErrNoVectors is returned by [Store.Nearest] for a store built without an
+// embedder.
+var ErrNoVectors = errors.New("edgar13f/search: the store holds no vectors (it was built without an embedder)")
+
+// A MismatchError reports a store built with one embedder used with another.
+type MismatchError struct {
+	Stored, Given Meta
+}
+
+// Error names both embedders.
+func (e *MismatchError) Error() string {
+	return fmt.Sprintf("edgar13f/search: the store was built with embedder %s, not %s: use the same embedder, or index into a new store", e.Stored, e.Given)
+}
+
+// Compatible reports an error when a store recording stored may not take
+// vectors of given: nil when the store is empty (stored is zero and it
+// holds no filing) or when both are equal.
+func Compatible(stored, given Meta, empty bool) error {
+	if empty || stored == given {
+		return nil
+	}
+	return &MismatchError{Stored: stored, Given: given}
+}
