@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -113,5 +114,29 @@ func TestRunFailsWhole(t *testing.T) {
 	_, err := run(context.Background(), s, []Query{{Q: "a", Ticker: "A", Must: "m"}, {Q: "b", Ticker: "B", Must: "m"}}, edgar13f.MustParseDate("2025-12-31"), []search.Mode{search.BM25})
 	if err == nil || !strings.Contains(err.Error(), `query 2 ("b")`) {
 		t.Fatalf("err = %v, want the failing query named", err)
+	}
+}
+
+func TestShippedQuerySet(t *testing.T) {
+	f, err := os.Open("testdata/reference-queries.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	qs, err := Load(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(qs) != 19 {
+		t.Fatalf("%d queries, want the 19 whose reports are in the corpus", len(qs))
+	}
+	tickers := map[string]int{}
+	for _, q := range qs {
+		tickers[q.Ticker]++
+	}
+	for _, tk := range []string{"AAPL", "NVDA", "WMT", "TSLA", "JNJ"} {
+		if tickers[tk] == 0 {
+			t.Errorf("no query for %s", tk)
+		}
 	}
 }
