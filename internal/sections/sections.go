@@ -186,6 +186,21 @@ func (d *Document) Section(item Item, maxChars int) (*Section, error) {
 	return nil, e
 }
 
+// Sections returns the text of every Item found in the document, whole,
+// in document order (the order of [Document.Items]). Items under one
+// combined heading ("Items 1 and 2") each have the heading's whole text.
+func (d *Document) Sections() []Section {
+	var out []Section
+	for _, s := range d.sections {
+		if !s.known {
+			continue
+		}
+		text := d.text[d.lines[s.start].start:d.lines[s.end-1].end]
+		out = append(out, Section{Item: s.item, Title: s.title, Text: text, Chars: utf8.RuneCountInString(text), Line: s.start})
+	}
+	return out
+}
+
 // truncate cuts s to at most n characters, at a line or word end when one
 // is near the limit.
 func truncate(s string, n int) (string, bool) {
@@ -413,7 +428,7 @@ func (d *Document) candidates(o opts) ([]cand, []int) {
 	for i, l := range d.lines {
 		s := d.text[l.start:l.end]
 		switch s[0] {
-		case 'I', 'i', 'P', 'p':
+		case 'I', 'i', 'P', 'p', 'T', 't':
 		case 'S', 's':
 			if isSignatures(s) && l.flags&flagLink == 0 {
 				signatures = append(signatures, i)
@@ -486,7 +501,9 @@ func (d *Document) usualTitle(c cand, part string) (string, rune) {
 		part = c.part
 	}
 	rest := strings.ReplaceAll(c.title, "’", "'")
-	for _, in := range itemsOf(d.kind) {
+	items := itemsOf(d.kind)
+	for i := range items {
+		in := &items[i]
 		if in.number != c.number || d.kind == Quarterly && part != "" && in.part != part {
 			continue
 		}
@@ -499,6 +516,14 @@ func (d *Document) usualTitle(c cand, part string) (string, rune) {
 				next, _ = utf8.DecodeRuneInString(after)
 			} else if after != "" {
 				next = 'A' // "Business and Properties": titles joined, no sentence
+			}
+			if unicode.IsLower(next) && in.onlyTitleWords(rest) {
+				// The title in sentence case or in other words of its
+				// own ("Management's discussion and analysis of results
+				// of operations and financial condition", "Market for
+				// the Registrant's Common Stock, Related Shareholder
+				// Matters, ..."): the whole line is the title.
+				return c.title, 0
 			}
 			// The title as written: its first len(t) characters (each
 			// apostrophe replaced was one character too).
@@ -574,8 +599,16 @@ func isSignatures(s string) bool {
 }
 
 // partLine recognises a Part heading ("PART II", "Part I — Financial
-// Information", "PART II. OTHER INFORMATION") and returns its numeral.
+// Information", "PART II. OTHER INFORMATION") and returns its numeral. A
+// running header that joins the page's "Table of Contents" link and the
+// Part on one line ("Table of Contents PART II") is a Part line too.
 func partLine(s string) (string, bool) {
+	if rest, ok := strings.CutPrefix(s, "Table of Contents"); ok || hasPrefixFold(s, "table of contents") {
+		if !ok {
+			rest = s[len("table of contents"):]
+		}
+		s = strings.TrimLeft(rest, " |")
+	}
 	if len(s) < 6 || len(s) > 100 || !hasPrefixFold(s, "part") {
 		return "", false
 	}
