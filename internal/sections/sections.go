@@ -5,8 +5,9 @@
 // 7A", "part ii item 1a"); [Parse] turns the document (HTML, inline XBRL
 // included) into lines of text and finds the Item headings;
 // [Document.Section] returns the text of one Item, from its heading to the
-// next Item heading. Errors match [ErrInvalidArgument] (an item or limit
-// that cannot be answered) or [ErrSectionNotFound] (a valid item the
+// next Item heading, and [Document.Sections] the whole text of every Item
+// found, in document order. Errors match [ErrInvalidArgument] (an item or
+// limit that cannot be answered) or [ErrSectionNotFound] (a valid item the
 // document has no section for).
 //
 // # Text
@@ -26,8 +27,14 @@
 // optional "Part II,"), in any case, with any punctuation or spaces between
 // label and title, followed by nothing (the title is then the next line), a
 // title, or the Item's usual title and the section's first sentence. A
-// combined heading ("Items 1 and 2. Business and Properties") starts the
-// section of each of its Items. These are never headings:
+// title that goes on in lower case after the Item's usual title is a
+// heading only when all its words are words of that Item's title, as in
+// sentence case ("Item 7. Management’s discussion and analysis of results
+// of operations and financial condition") or in a filer's own wording
+// ("Item 5. Market for the Registrant’s Common Stock, Related Shareholder
+// Matters, ..."). A combined heading ("Items 1 and 2. Business and
+// Properties") starts the section of each of its Items. These are never
+// headings:
 //
 //   - table-of-contents lines: lines that are links to an anchor of the
 //     document, rows whose last cell is a page reference, dot-leader lines,
@@ -42,9 +49,11 @@
 //     before them.
 //
 // A line "PART II ..." sets the Part of the headings after it (in a 10-Q;
-// without one, numbering that starts again begins the other Part). A Part
-// line of another Part than the section's own ends the section; one that
-// repeats the section's Part is a running header and does not.
+// without one, numbering that starts again begins the other Part); a page
+// header that puts the "Table of Contents" link before it on the same line
+// ("Table of Contents PART II") is such a line too. A Part line of another
+// Part than the section's own ends the section; one that repeats the
+// section's Part is a running header and does not.
 //
 // When an Item still has several candidate headings, the one whose span
 // (up to the next candidate of another Item) is longest wins, and headings
