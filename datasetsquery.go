@@ -21,16 +21,25 @@ import (
 // [Client.Holdings] gives it, and how far the imported windows reach.
 type BulkSnapshot struct {
 	Snapshot
-	DataThrough Date // last filing date covered without a gap; zero when nothing is imported
-	Complete    bool // AsOf is on or before DataThrough
+	DataFrom    Date // first filing date of the imported span (see [Coverage])
+	DataThrough Date // last filing date covered without a gap from DataFrom
+	Complete    bool // every filing date of the period through AsOf is in the span ([Coverage.Complete])
 }
 
 // Holdings returns cik's holdings for period as known on asOf, from the
 // imported windows, by the rules and in the shape of [Client.Holdings]
 // (the same options, declines and citations; Reconciliations too, see
-// below). A filing dated after DataThrough is unknown here: for a later
-// asOf the answer (or decline) is what the imported windows show, and
-// Complete is false.
+// below).
+//
+// The answer rests on the filings dated from the day after the period end
+// through asOf, and on whether the CIK had filed anything by asOf. When
+// the first of those dates precede the imported span, or asOf does, it
+// fails with a [*CoverageError] (the filings that decide the answer may
+// not be imported). When asOf is after DataThrough, the answer (or
+// decline) is the one known on DataThrough and Complete is false. A CIK
+// with no filing in the span declines [UnknownCIK]: the Data Sets cannot
+// tell a CIK that never filed from one whose filings all precede them,
+// and the message names the span.
 //
 // Reconciliations count each source table before redaction, as the
 // per-manager path does: the store records every filing's row count and
@@ -44,15 +53,24 @@ func (d *Datasets) Holdings(ctx context.Context, cik string, period, asOf Date, 
 	if err != nil {
 		return nil, err
 	}
-	fs, err := st.Filings(cikNumber(q.cik), dateToDS(asOf))
+	if err := cov.check(period, asOf, true); err != nil {
+		return nil, err
+	}
+	read := cov.readAsOf(asOf)
+	complete := cov.Complete(period, asOf)
+	fs, err := st.Filings(cikNumber(q.cik), dateToDS(read))
 	if err != nil {
 		return nil, err
 	}
-	dec := decideBulk(fs, period, asOf)
+	dec := decideBulk(fs, period, read)
 	var de *DeclineError
-	if errors.As(dec.err, &de) && !cov.Complete(asOf) {
-		// Say what the decline rests on: the imported windows end before asOf.
-		return nil, &DeclineError{Reason: de.Reason, Message: fmt.Sprintf("%s (from the Form 13F Data Sets imported, which cover filings through %s only)", de.Message, cov.DataThrough)}
+	if errors.As(dec.err, &de) && (!complete || de.Reason == UnknownCIK) {
+		// Say what the decline rests on: the span imported.
+		only := ""
+		if !complete {
+			only = " only"
+		}
+		return nil, &DeclineError{Reason: de.Reason, Message: fmt.Sprintf("%s (from the Form 13F Data Sets imported, which cover filings from %s through %s%s)", de.Message, cov.DataFrom, cov.DataThrough, only)}
 	}
 	if dec.err != nil {
 		return nil, dec.err
@@ -62,7 +80,7 @@ func (d *Datasets) Holdings(ctx context.Context, cik string, period, asOf Date, 
 	if err != nil {
 		return nil, err
 	}
-	snap := &BulkSnapshot{Snapshot: Snapshot{CIK: q.cik, Period: period, AsOf: asOf}, DataThrough: cov.DataThrough, Complete: cov.Complete(asOf)}
+	snap := &BulkSnapshot{Snapshot: Snapshot{CIK: q.cik, Period: period, AsOf: asOf}, DataFrom: cov.DataFrom, DataThrough: cov.DataThrough, Complete: complete}
 	snap.Holdings = make([]Holding, 0, len(rows))
 	for i := range rows {
 		snap.Holdings = append(snap.Holdings, holdingOfRow(&rows[i]))
@@ -77,21 +95,19 @@ func (d *Datasets) Holdings(ctx context.Context, cik string, period, asOf Date, 
 	return snap, nil
 }
 
-// ErrNotImported is returned by the queries of [Datasets] when no window is
-// imported: the bulk source knows nothing yet ([Datasets.Sync] first).
-var ErrNotImported = errors.New("edgar13f: no Form 13F Data Sets window is imported yet (see Datasets.Sync)")
+// ErrNotImported is matched (with [errors.Is]) by the [*CoverageError] of
+// the queries of [Datasets] when no window is imported: the bulk source
+// knows nothing yet. [Datasets.SyncFor] imports what a question needs,
+// [Datasets.Sync] a range of filing dates.
+var ErrNotImported = errors.New("edgar13f: no Form 13F Data Sets window is imported yet (import with Datasets.SyncFor or Datasets.Sync)")
 
-// open opens the store and reads its coverage; with nothing imported it
-// fails with ErrNotImported.
+// open opens the store and reads its coverage.
 func (d *Datasets) open(ctx context.Context) (*bulkstore.Store, Coverage, error) {
 	st, err := d.store()
 	if err != nil {
 		return nil, Coverage{}, err
 	}
 	cov, err := d.Coverage(ctx)
-	if err == nil && len(cov.Windows) == 0 {
-		err = ErrNotImported
-	}
 	return st, cov, err
 }
 
@@ -217,8 +233,9 @@ type Holder struct {
 type HolderList struct {
 	CUSIP        string // as asked
 	Period, AsOf Date
-	DataThrough  Date // last filing date covered without a gap; zero when nothing is imported
-	Complete     bool // AsOf is on or before DataThrough
+	DataFrom     Date // first filing date of the imported span (see [Coverage])
+	DataThrough  Date // last filing date covered without a gap from DataFrom
+	Complete     bool // every filing date of the period through AsOf is in the span ([Coverage.Complete])
 	TotalHolders int  // holders before the MaxHolders cut
 	Holders      []Holder
 }
@@ -232,6 +249,13 @@ type HolderList struct {
 // It declines InvalidArgument for a malformed CUSIP or date or an
 // out-of-range MaxHolders, and InvalidPeriod for a period that is not a
 // quarter end.
+//
+// The answer rests on the period's filings dated from the day after the
+// period end through asOf. When the first of those dates precede the
+// imported span ([Coverage]), it fails with a [*CoverageError]: a list
+// missing the managers whose reports precede the span is not given. When
+// asOf is after DataThrough, the list is the one known on DataThrough and
+// Complete is false.
 func (d *Datasets) Holders(ctx context.Context, cusip string, period, asOf Date, opts ...HoldersOption) (*HolderList, error) {
 	o := holdersOptions{max: DefaultMaxHolders}
 	for _, opt := range opts {
@@ -255,12 +279,15 @@ func (d *Datasets) Holders(ctx context.Context, cusip string, period, asOf Date,
 	if err != nil {
 		return nil, err
 	}
-	hs, err := st.Holders(cusip, dateToDS(period), dateToDS(asOf), resolver)
+	if err := cov.Check(period, asOf); err != nil {
+		return nil, err
+	}
+	hs, err := st.Holders(cusip, dateToDS(period), dateToDS(cov.readAsOf(asOf)), resolver)
 	if err != nil {
 		return nil, err
 	}
-	out := &HolderList{CUSIP: cusip, Period: period, AsOf: asOf, DataThrough: cov.DataThrough, Complete: cov.Complete(asOf),
-		TotalHolders: len(hs), Holders: []Holder{}}
+	out := &HolderList{CUSIP: cusip, Period: period, AsOf: asOf, DataFrom: cov.DataFrom, DataThrough: cov.DataThrough,
+		Complete: cov.Complete(period, asOf), TotalHolders: len(hs), Holders: []Holder{}}
 	for _, h := range hs[:min(len(hs), o.max)] {
 		cik := itoa(h.CIK)
 		x := Holder{CIK: cik, ManagerName: h.ManagerName, Base: citationOf(cik, h.Base), PutCall: PutCall(h.PutCall),
@@ -291,8 +318,11 @@ type PanelRow struct {
 // supplement, each filing's rows in filed order, resolved exactly as
 // [Client.Holdings] resolves them. It holds one manager's rows at a time,
 // never the panel. A decline (a malformed date, a period that is not a
-// quarter end) or a failure is yielded as the error of a last pair; the
-// coverage of the answer is [Datasets.Coverage].
+// quarter end), a [*CoverageError] (as for [Datasets.Holders]: the
+// period's first filing dates precede the imported span) or a failure is
+// yielded as the error of a last pair. The coverage of the answer is
+// [Datasets.Coverage]: when asOf is after DataThrough the panel is the one
+// known on DataThrough ([Coverage.Complete] is false).
 func (d *Datasets) Panel(ctx context.Context, period, asOf Date) iter.Seq2[PanelRow, error] {
 	return func(yield func(PanelRow, error) bool) {
 		if err := checkPeriodAsOf(period, asOf); err != nil {
@@ -303,14 +333,18 @@ func (d *Datasets) Panel(ctx context.Context, period, asOf Date) iter.Seq2[Panel
 			yield(PanelRow{}, declinef(InvalidPeriod, "period %s is not a calendar quarter end (03-31, 06-30, 09-30 or 12-31)", period))
 			return
 		}
-		st, _, err := d.open(ctx)
+		st, cov, err := d.open(ctx)
+		if err == nil {
+			err = cov.Check(period, asOf)
+		}
 		if err != nil {
 			yield(PanelRow{}, err)
 			return
 		}
+		read := dateToDS(cov.readAsOf(asOf))
 		// Manager names by base accession: the period's filing list, one
 		// entry per filing, not per row.
-		fs, err := st.PeriodFilings(dateToDS(period), dateToDS(asOf))
+		fs, err := st.PeriodFilings(dateToDS(period), read)
 		if err != nil {
 			yield(PanelRow{}, err)
 			return
@@ -321,7 +355,7 @@ func (d *Datasets) Panel(ctx context.Context, period, asOf Date) iter.Seq2[Panel
 		}
 		var cik string
 		var lastCIK int64 = -1
-		for r, err := range st.Panel(dateToDS(period), dateToDS(asOf), resolver) {
+		for r, err := range st.Panel(dateToDS(period), read, resolver) {
 			if err == nil {
 				err = ctx.Err()
 			}

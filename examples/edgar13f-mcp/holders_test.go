@@ -111,15 +111,15 @@ func TestHoldersProgress(t *testing.T) {
 	mu.Unlock()
 	windows := map[string]bool{}
 	for _, n := range got {
-		if n.ProgressToken != "holders-1" || n.Total != 4 || n.Progress > n.Total {
+		if n.ProgressToken != "holders-1" || n.Total != 3 || n.Progress > n.Total {
 			t.Errorf("notification %+v", n)
 		}
 		if _, w, ok := strings.Cut(n.Message, "window "); ok {
 			windows[strings.Fields(w)[0]] = true
 		}
 	}
-	if len(windows) != 4 {
-		t.Errorf("progress named windows %v, want the 4 covering 2023-09-30 to 2024-05-15", windows)
+	if len(windows) != 3 {
+		t.Errorf("progress named windows %v, want the 3 covering 2023-10-01 to 2024-05-15", windows)
 	}
 	ask()
 	time.Sleep(100 * time.Millisecond)

@@ -86,7 +86,10 @@
 // takes asOf, reads only windows beginning on or before it and returns only
 // filings (and rows of filings) dated on or before it. Holdings, Holders
 // and Panel apply a caller-supplied amendment rule ([Resolver]) per (CIK,
-// period) on top of them. Coverage reports the imported windows and
-// data_through, the last filing date covered without a gap from the first
-// imported window.
+// period) on top of them. Coverage reports the imported windows and the
+// span of filing dates they cover without a gap: data_from, the first
+// filing date of the first imported window, through data_through, the last
+// one covered without a gap from it. These primitives read whatever is
+// imported; whether that is every filing an answer rests on is the
+// caller's question (Coverage.Covers).
 package bulkstore

@@ -318,15 +318,17 @@ func (s *Store) Partitions() ([]Meta, error) {
 // Coverage says which filing dates the store covers.
 type Coverage struct {
 	Windows []datasets.Window // imported windows, by date
-	// DataThrough is the last filing date covered without a gap from the
-	// first imported window; meaningful only when len(Windows) > 0.
-	DataThrough datasets.Date
+	// DataFrom and DataThrough bound the span of filing dates the store
+	// covers without a gap: DataFrom is the first filing date of the first
+	// imported window, DataThrough the last one covered without a gap from
+	// it. Both are meaningful only when len(Windows) > 0.
+	DataFrom, DataThrough datasets.Date
 }
 
-// Complete reports whether an answer as of asOf is complete: asOf is on or
-// before DataThrough.
-func (c Coverage) Complete(asOf datasets.Date) bool {
-	return len(c.Windows) > 0 && asOf <= c.DataThrough
+// Covers reports whether every filing date of [from, to] is in the span
+// [DataFrom, DataThrough]; an empty range (to before from) is covered.
+func (c Coverage) Covers(from, to datasets.Date) bool {
+	return to < from || len(c.Windows) > 0 && c.DataFrom <= from && to <= c.DataThrough
 }
 
 // Coverage returns the store's coverage.
@@ -340,7 +342,7 @@ func (s *Store) Coverage() (Coverage, error) {
 		c.Windows = append(c.Windows, p.window)
 		switch {
 		case i == 0:
-			c.DataThrough = p.window.To
+			c.DataFrom, c.DataThrough = p.window.From, p.window.To
 		case p.window.From == c.DataThrough+1 && ps[i-1].window.To == c.DataThrough:
 			c.DataThrough = p.window.To
 		}

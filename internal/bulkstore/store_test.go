@@ -346,11 +346,24 @@ func TestProgressAndCoverage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Windows) != 3 || c.DataThrough.String() != "2025-08-31" {
-		t.Fatalf("coverage %v through %s", c.Windows, c.DataThrough)
+	if len(c.Windows) != 3 || c.DataFrom.String() != "2025-03-01" || c.DataThrough.String() != "2025-08-31" {
+		t.Fatalf("coverage %v from %s through %s", c.Windows, c.DataFrom, c.DataThrough)
 	}
-	if !c.Complete(datasets.DateOf(2025, 8, 31)) || c.Complete(datasets.DateOf(2025, 9, 1)) {
-		t.Fatal("Complete")
+	d := datasets.DateOf
+	for _, tc := range []struct {
+		from, to datasets.Date
+		want     bool
+	}{
+		{d(2025, 3, 1), d(2025, 8, 31), true},
+		{d(2025, 4, 1), d(2025, 5, 15), true},
+		{d(2025, 2, 28), d(2025, 5, 15), false}, // starts before the span
+		{d(2025, 4, 1), d(2025, 9, 1), false},   // ends after it
+		{d(2025, 12, 1), d(2026, 1, 1), false},  // in a window after the gap
+		{d(2025, 1, 2), d(2025, 1, 1), true},    // empty
+	} {
+		if got := c.Covers(tc.from, tc.to); got != tc.want {
+			t.Errorf("Covers(%s, %s) = %v", tc.from, tc.to, got)
+		}
 	}
 	importFile(t, s, "01sep2025-30nov2025", zips["01sep2025-30nov2025"], Options{Redact: noRedact})
 	if c, _ := s.Coverage(); c.DataThrough.String() != "2026-02-28" {
