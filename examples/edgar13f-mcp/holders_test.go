@@ -24,7 +24,7 @@ func TestHolders(t *testing.T) {
 	if r := call(t, s, "get_holders_as_of", `{"cusip":"037833100","period":"2013-06-30","as_of":"2026-11-30"}`); r.obj["data_through"] != "2026-08-31" {
 		t.Fatalf("warm-up: %v", r.obj)
 	}
-	ia, ip := edgar13f.InvalidArgument, edgar13f.InvalidPeriod
+	ia, ip, us := edgar13f.InvalidArgument, edgar13f.InvalidPeriod, edgar13f.UnsupportedRequest
 	tests := []struct {
 		name, args string
 		decline    edgar13f.Reason
@@ -42,6 +42,7 @@ func TestHolders(t *testing.T) {
 		{"holders_unknown_argument", `{"cusip":"037833100","period":"2023-09-30","as_of":"2024-05-15","cik":"1067983"}`, ia},
 		{"holders_bad_period", `{"cusip":"037833100","period":"2023-09-29","as_of":"2024-05-15"}`, ip},
 		{"holders_bad_cusip_bad_period", `{"cusip":"x","period":"2023-09-29","as_of":"2024-05-15"}`, ia},
+		{"holders_before_data_sets", `{"cusip":"037833100","period":"2010-03-31","as_of":"2010-05-15"}`, us},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -110,6 +110,12 @@ func TestDatasetsUsage(t *testing.T) {
 		{[]string{"holdings", "1067983", "--period", "2023-09-30", "--format", "parquet"}, 2, "edgar13f holdings: --format parquet is for panel only"},
 		{[]string{"datasets", "sync", "--format", "json"}, 2, "edgar13f datasets: missing --from"},
 		{[]string{"datasets", "pull", "--from", "2024-01-01"}, 2, "edgar13f datasets: unknown datasets command \"pull\""},
+		// Before the Data Sets, and with nothing imported: declines, not failures.
+		{[]string{"holders", "037833100", "--period", "2010-03-31", "--as-of", "2010-05-15", "--format", "json"}, 3,
+			"edgar13f: declined (unsupported_request): an answer for period 2010-03-31 as of 2010-05-15 rests on the filings dated from 2010-04-01 through 2010-05-15, but SEC's Form 13F Data Sets begin with filings of 2013-07-01"},
+		{[]string{"panel", "--period", "2010-03-31", "--as-of", "2010-05-15", "--format", "json"}, 3, "edgar13f: declined (unsupported_request)"},
+		{[]string{"holders", "037833100", "--period", "2099-03-31", "--as-of", "2099-05-15", "--format", "json"}, 3,
+			"edgar13f: declined (unsupported_request): an answer for period 2099-03-31 as of 2099-05-15 rests on the filings dated from 2099-04-01 through 2099-05-15, and no Form 13F Data Sets window holding them is imported"},
 	} {
 		_, stderr, code := exe(t, fixture, tt.args...)
 		if code != tt.code || !strings.HasPrefix(stderr, tt.stderr) {
