@@ -88,7 +88,9 @@ func (d *Datasets) store() (*bulkstore.Store, error) {
 // with one Hive-style partition window=<name> per imported window, and
 // _partitions/<name>.json, each window's commit record. An engine that
 // reads only the windows with a commit record (as sql/duckdb_views.sql
-// does) never sees a window half-imported. It opens the store if needed.
+// does) never sees a window half-imported. A window found damaged is
+// moved aside into .quarantine/ and is no longer imported (the next Sync
+// imports it again). It opens the store if needed.
 func (d *Datasets) Dir() (string, error) {
 	st, err := d.store()
 	if err != nil {

@@ -3,6 +3,8 @@ package edgar13f_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -285,5 +287,60 @@ func TestImportPlan(t *testing.T) {
 	}
 	if _, err := d.SyncFor(ctx, date("2023-09-30"), date("2024-03-01"), accept); err != nil || len(plans) != 1 {
 		t.Errorf("warm SyncFor: %d plans, %v", len(plans), err)
+	}
+}
+
+// TestDamagedWindowReimported: a part file cut short (a full disk, an
+// interrupted copy) does not make the bulk source fail forever: the
+// window is moved aside when the store is opened, answers rest on what is
+// left (saying so), and the next SyncFor imports the window again.
+func TestDamagedWindowReimported(t *testing.T) {
+	ctx := context.Background()
+	cache := t.TempDir()
+	client := func() *edgar13f.Datasets {
+		c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirrorFS(t))), edgar13f.WithCacheDir(cache),
+			edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return fixedNow })))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Datasets()
+	}
+	d := client()
+	period, asOf := date("2023-09-30"), date("2024-05-15")
+	if _, err := d.SyncFor(ctx, period, asOf); err != nil {
+		t.Fatal(err)
+	}
+	want, err := d.Holders(ctx, "037833100", period, asOf)
+	if err != nil || !want.Complete {
+		t.Fatalf("before: %+v, %v", want, err)
+	}
+	dir, err := d.Dir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "holdings_by_cusip", "window=01mar2024-31may2024", "part-0.parquet")
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, st.Size()-100); err != nil {
+		t.Fatal(err)
+	}
+
+	d = client() // as a new process would
+	got, err := d.Holders(ctx, "037833100", period, asOf)
+	if err != nil || got.Complete || got.DataThrough != date("2024-02-29") {
+		t.Fatalf("with the window damaged: %+v, %v", got, err)
+	}
+	res, err := d.SyncFor(ctx, period, asOf)
+	if err != nil || len(res) != 1 || res[0].Window.Name != "01mar2024-31may2024" {
+		t.Fatalf("SyncFor after damage: %v, %v", res, err)
+	}
+	got, err = d.Holders(ctx, "037833100", period, asOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("after re-import (-before +after):\n%s", diff)
 	}
 }

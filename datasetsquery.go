@@ -49,7 +49,7 @@ func (d *Datasets) Holdings(ctx context.Context, cik string, period, asOf Date, 
 	if err != nil {
 		return nil, err
 	}
-	st, cov, err := d.open(ctx)
+	st, cov, err := d.open(ctx, asOf)
 	if err != nil {
 		return nil, err
 	}
@@ -101,10 +101,16 @@ func (d *Datasets) Holdings(ctx context.Context, cik string, period, asOf Date, 
 // [Datasets.Sync] a range of filing dates.
 var ErrNotImported = errors.New("edgar13f: no Form 13F Data Sets window is imported yet (import with Datasets.SyncFor or Datasets.Sync)")
 
-// open opens the store and reads its coverage.
-func (d *Datasets) open(ctx context.Context) (*bulkstore.Store, Coverage, error) {
+// open opens the store and the windows a question as of asOf reads, and
+// reads the coverage. A window found damaged is moved aside by the store
+// (the next Sync or SyncFor imports it again), so the coverage read after
+// it says what the answer can rest on.
+func (d *Datasets) open(ctx context.Context, asOf Date) (*bulkstore.Store, Coverage, error) {
 	st, err := d.store()
 	if err != nil {
+		return nil, Coverage{}, err
+	}
+	if _, err := st.OpenWindows(dateToDS(asOf)); err != nil {
 		return nil, Coverage{}, err
 	}
 	cov, err := d.Coverage(ctx)
@@ -275,7 +281,7 @@ func (d *Datasets) Holders(ctx context.Context, cusip string, period, asOf Date,
 	if !period.IsQuarterEnd() {
 		return nil, declinef(InvalidPeriod, "period %s is not a calendar quarter end (03-31, 06-30, 09-30 or 12-31)", period)
 	}
-	st, cov, err := d.open(ctx)
+	st, cov, err := d.open(ctx, asOf)
 	if err != nil {
 		return nil, err
 	}
@@ -333,7 +339,7 @@ func (d *Datasets) Panel(ctx context.Context, period, asOf Date) iter.Seq2[Panel
 			yield(PanelRow{}, declinef(InvalidPeriod, "period %s is not a calendar quarter end (03-31, 06-30, 09-30 or 12-31)", period))
 			return
 		}
-		st, cov, err := d.open(ctx)
+		st, cov, err := d.open(ctx, asOf)
 		if err == nil {
 			err = cov.Check(period, asOf)
 		}

@@ -27,7 +27,7 @@ func (s *Store) visible(asOf datasets.Date) ([]*partition, error) {
 		if p.window.From > asOf {
 			continue
 		}
-		if err := p.open(); err != nil {
+		if err := s.openChecked(p); err != nil {
 			return nil, err
 		}
 		out = append(out, p)
@@ -119,7 +119,7 @@ func (s *Store) Rows(filings []Filing) ([]Row, error) {
 		if p == nil {
 			return nil, fmt.Errorf("bulkstore: window %q of filing %s is not in the store", f.Window, f.Accession)
 		}
-		if err := p.open(); err != nil {
+		if err := s.openChecked(p); err != nil {
 			return nil, err
 		}
 		if p.meta.Rows == 0 {
