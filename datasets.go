@@ -348,10 +348,44 @@ type importOptions struct {
 	plan     func([]DatasetWindow) error
 }
 
-// WithImportProgress has f called as an import advances (from the
-// importing goroutine, every 64Ki rows and at each stage change).
+// WithImportProgress has f called as an import advances, from the
+// importing goroutine: when a window or stage begins, each time a stage's
+// Done reaches another whole percent of its Total, and when it reaches
+// Total. So f is called at most about a hundred times a stage however
+// many rows a window has; a stage whose Total is unknown (0) is reported
+// once.
 func WithImportProgress(f func(ImportProgress)) ImportOption {
 	return func(o *importOptions) { o.progress = f }
+}
+
+// progressLimiter passes on the reports of an import that
+// WithImportProgress promises, and drops the others (an import reports
+// every 64Ki rows and every sorted bucket).
+type progressLimiter struct {
+	f    func(ImportProgress)
+	last ImportProgress
+	sent bool
+}
+
+func (l *progressLimiter) report(p ImportProgress) {
+	if l.sent && p.Window == l.last.Window && p.Index == l.last.Index && p.Stage == l.last.Stage {
+		switch {
+		case p.Total <= 0 || p.Done <= l.last.Done:
+			return
+		case p.Done < p.Total && percent(p) == percent(l.last):
+			return
+		}
+	}
+	l.last, l.sent = p, true
+	l.f(p)
+}
+
+// percent is how far p's stage is, in whole percent.
+func percent(p ImportProgress) int64 {
+	if p.Total <= 0 {
+		return 0
+	}
+	return p.Done * 100 / p.Total
 }
 
 // WithImportPlan has f called by [Datasets.Sync] and [Datasets.SyncFor]
@@ -550,12 +584,17 @@ func coveredBy(cov Coverage, from, to Date) bool {
 	return false
 }
 
+// options applies opts; the progress function it returns is limited as
+// WithImportProgress says, for one call of Import, ImportFile or Sync.
 func options(opts []ImportOption) importOptions {
 	var o importOptions
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&o)
 		}
+	}
+	if o.progress != nil {
+		o.progress = (&progressLimiter{f: o.progress}).report
 	}
 	return o
 }

@@ -344,3 +344,37 @@ func TestDamagedWindowReimported(t *testing.T) {
 		t.Errorf("after re-import (-before +after):\n%s", diff)
 	}
 }
+
+// TestImportProgressLimited: a real import reports each stage when it
+// begins, at whole percents and at its end, never more (the import itself
+// reports every bucket it sorts).
+func TestImportProgressLimited(t *testing.T) {
+	_, d := newBulkStore(t, edgar13f.Date{}, edgar13f.Date{})
+	type key struct{ window, stage string }
+	calls := map[key][]edgar13f.ImportProgress{}
+	var order []key
+	_, err := d.SyncFor(context.Background(), date("2023-09-30"), date("2024-05-15"), edgar13f.WithImportProgress(func(p edgar13f.ImportProgress) {
+		k := key{p.Window, p.Stage}
+		if calls[k] == nil {
+			order = append(order, k)
+		}
+		calls[k] = append(calls[k], p)
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for k, ps := range calls {
+		n += len(ps)
+		for i := 1; i < len(ps); i++ {
+			a, b := ps[i-1], ps[i]
+			if b.Done <= a.Done || b.Total > 0 && b.Done < b.Total && b.Done*100/b.Total == a.Done*100/a.Total {
+				t.Errorf("%v: report %+v after %+v", k, b, a)
+			}
+		}
+	}
+	if len(order) != 3*5 || order[0] != (key{"2023q4", "download"}) || order[len(order)-1] != (key{"01mar2024-31may2024", "done"}) {
+		t.Errorf("stages %v", order)
+	}
+	t.Logf("%d progress reports for 3 windows", n)
+}

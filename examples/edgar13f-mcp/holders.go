@@ -34,15 +34,15 @@ func (s *server) holdersTool() tool {
 // progress when the client asked for it.
 func (s *server) handleHolders(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	return s.handle(func(ctx context.Context, raw json.RawMessage) (answer, error) {
+		var notes progressNotes
 		return s.holders(ctx, raw, func(p edgar13f.ImportProgress) {
 			token := req.Params.GetProgressToken()
 			if token == nil || req.Session == nil {
 				return
 			}
-			// Progress counts windows: the one being imported, and how far it is.
-			done := float64(p.Index - 1)
-			if p.Total > 0 {
-				done += float64(p.Done) / float64(p.Total)
+			done, ok := notes.next(p)
+			if !ok {
+				return
 			}
 			msg := fmt.Sprintf("importing Form 13F Data Sets window %s (%d of %d): %s", p.Window, p.Index, p.Count, p.Stage)
 			_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
@@ -50,6 +50,42 @@ func (s *server) handleHolders(ctx context.Context, req *mcp.CallToolRequest) (*
 			})
 		})
 	})(ctx, req)
+}
+
+// progressNotes chooses the import reports sent as MCP progress
+// notifications. Progress counts windows: the ones done, and how far the
+// current one is, its stages weighed by about the time they take, so the
+// value only grows (as MCP requires). A report is sent when a window
+// begins, when the value has grown by a tenth of a window since the last
+// one sent, and when the last window is done: about a dozen a window,
+// whatever the import reports.
+type progressNotes struct {
+	last  float64
+	index int
+}
+
+// stageSpan is where each stage of a window's import lies in [0, 1].
+var stageSpan = map[string][2]float64{
+	"download": {0, 0.1}, "filings": {0.1, 0.15}, "infotable": {0.15, 0.55}, "sorting": {0.55, 1}, "done": {1, 1},
+}
+
+// next returns the progress value of p and whether to send it.
+func (n *progressNotes) next(p edgar13f.ImportProgress) (float64, bool) {
+	span := stageSpan[p.Stage]
+	f := span[0]
+	if p.Total > 0 {
+		f += (span[1] - span[0]) * min(float64(p.Done)/float64(p.Total), 1)
+	}
+	v := float64(p.Index-1) + f
+	switch {
+	case p.Index != n.index: // a window begins
+	case v >= n.last+0.1:
+	case p.Index == p.Count && p.Stage == "done" && v > n.last:
+	default:
+		return 0, false
+	}
+	n.last, n.index = v, p.Index
+	return v, true
 }
 
 // holders imports the windows the question needs (those overlapping the

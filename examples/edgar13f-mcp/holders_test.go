@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -129,4 +130,43 @@ func TestHoldersProgress(t *testing.T) {
 	if len(notes) != 0 {
 		t.Errorf("warm call sent %d notifications", len(notes))
 	}
+}
+
+// TestProgressNotes: of an import's reports (already limited to whole
+// percents per stage), a handful a window becomes a notification, with a
+// progress value that only grows and ends at the number of windows.
+func TestProgressNotes(t *testing.T) {
+	var n progressNotes
+	var sent []float64
+	const windows = 4
+	send := func(p edgar13f.ImportProgress) {
+		p.Count = windows
+		if v, ok := n.next(p); ok {
+			sent = append(sent, v)
+		}
+	}
+	for i := 1; i <= windows; i++ {
+		w := fmt.Sprint("w", i)
+		send(edgar13f.ImportProgress{Window: w, Stage: "download", Index: i})
+		send(edgar13f.ImportProgress{Window: w, Stage: "download", Done: 9, Total: 9, Index: i})
+		send(edgar13f.ImportProgress{Window: w, Stage: "filings", Index: i})
+		for _, stage := range []string{"infotable", "sorting"} {
+			for pc := int64(0); pc <= 100; pc++ {
+				send(edgar13f.ImportProgress{Window: w, Stage: stage, Done: pc, Total: 100, Index: i})
+			}
+		}
+		send(edgar13f.ImportProgress{Window: w, Stage: "done", Done: 100, Total: 100, Index: i})
+	}
+	if len(sent) < windows+1 || len(sent) > 12*windows {
+		t.Errorf("%d notifications for %d windows: %v", len(sent), windows, sent)
+	}
+	for i := 1; i < len(sent); i++ {
+		if sent[i] <= sent[i-1] {
+			t.Errorf("progress went from %v to %v", sent[i-1], sent[i])
+		}
+	}
+	if sent[0] != 0 || sent[len(sent)-1] != windows {
+		t.Errorf("progress from %v to %v, want 0 to %d", sent[0], sent[len(sent)-1], windows)
+	}
+	t.Logf("%d notifications for %d windows", len(sent), windows)
 }
