@@ -51,6 +51,8 @@ type Datasets struct {
 	st   *bulkstore.Store
 	root string // the source's directory: zips being imported, the store
 	err  error
+
+	decide func([]bulkstore.Filing, Date, Date) decision // the amendment rule; nil: decideBulk (tests replace it)
 }
 
 // Datasets returns the Client's bulk source. It shares the Client's access

@@ -62,7 +62,7 @@ func (d *Datasets) Holdings(ctx context.Context, cik string, period, asOf Date, 
 	if err != nil {
 		return nil, err
 	}
-	dec := decideBulk(fs, period, read)
+	dec := d.decideFn()(fs, period, read)
 	var de *DeclineError
 	if errors.As(dec.err, &de) && (!complete || de.Reason == UnknownCIK) {
 		// Say what the decline rests on: the span imported.
@@ -136,21 +136,36 @@ func decideBulk(fs []bulkstore.Filing, period, asOf Date) decision {
 	return d
 }
 
-// resolver is decideBulk as a bulkstore.Resolver, for Holders and Panel.
-func resolver(fs []bulkstore.Filing, period, asOf datasets.Date) bulkstore.Resolution {
-	d := decideBulk(fs, dateFromDS(period), dateFromDS(asOf))
-	var de *DeclineError
-	switch {
-	case errors.As(d.err, &de):
-		return bulkstore.Resolution{Reason: string(de.Reason)}
-	case d.err != nil:
-		return bulkstore.Resolution{Reason: d.err.Error()}
+// decideFn returns the amendment rule the queries apply: decideBulk, or
+// what a test put in its place.
+func (d *Datasets) decideFn() func([]bulkstore.Filing, Date, Date) decision {
+	if d.decide != nil {
+		return d.decide
 	}
-	r := bulkstore.Resolution{Base: d.res.Base.Accession}
-	for _, s := range d.res.Supplements {
-		r.Supplements = append(r.Supplements, s.Accession)
+	return decideBulk
+}
+
+// resolver returns the amendment rule as a bulkstore.Resolver, for
+// Holders and Panel: a decline leaves the manager out of the answer (it
+// holds nothing for the period as of asOf); any other error fails the
+// query, so that no manager is left out because its rule failed.
+func (d *Datasets) resolver() bulkstore.Resolver {
+	decide := d.decideFn()
+	return func(fs []bulkstore.Filing, period, asOf datasets.Date) (bulkstore.Resolution, error) {
+		dec := decide(fs, dateFromDS(period), dateFromDS(asOf))
+		var de *DeclineError
+		switch {
+		case errors.As(dec.err, &de):
+			return bulkstore.Resolution{Reason: string(de.Reason)}, nil
+		case dec.err != nil:
+			return bulkstore.Resolution{}, dec.err
+		}
+		r := bulkstore.Resolution{Base: dec.res.Base.Accession}
+		for _, s := range dec.res.Supplements {
+			r.Supplements = append(r.Supplements, s.Accession)
+		}
+		return r, nil
 	}
-	return r
 }
 
 // sourcesOf returns the store's filings of a resolution: base, then
@@ -261,7 +276,9 @@ type HolderList struct {
 // imported span ([Coverage]), it fails with a [*CoverageError]: a list
 // missing the managers whose reports precede the span is not given. When
 // asOf is after DataThrough, the list is the one known on DataThrough and
-// Complete is false.
+// Complete is false. A manager whose holdings cannot be resolved (anything
+// but a decline) fails the query: no manager is left out of the list
+// because its rule failed.
 func (d *Datasets) Holders(ctx context.Context, cusip string, period, asOf Date, opts ...HoldersOption) (*HolderList, error) {
 	o := holdersOptions{max: DefaultMaxHolders}
 	for _, opt := range opts {
@@ -288,7 +305,7 @@ func (d *Datasets) Holders(ctx context.Context, cusip string, period, asOf Date,
 	if err := cov.Check(period, asOf); err != nil {
 		return nil, err
 	}
-	hs, err := st.Holders(cusip, dateToDS(period), dateToDS(cov.readAsOf(asOf)), resolver)
+	hs, err := st.Holders(cusip, dateToDS(period), dateToDS(cov.readAsOf(asOf)), d.resolver())
 	if err != nil {
 		return nil, err
 	}
@@ -325,8 +342,9 @@ type PanelRow struct {
 // [Client.Holdings] resolves them. It holds one manager's rows at a time,
 // never the panel. A decline (a malformed date, a period that is not a
 // quarter end), a [*CoverageError] (as for [Datasets.Holders]: the
-// period's first filing dates precede the imported span) or a failure is
-// yielded as the error of a last pair. The coverage of the answer is
+// period's first filing dates precede the imported span) or a failure (a
+// manager whose holdings cannot be resolved among them: every manager is
+// resolved before the first row) is yielded as the error of a last pair. The coverage of the answer is
 // [Datasets.Coverage]: when asOf is after DataThrough the panel is the one
 // known on DataThrough ([Coverage.Complete] is false).
 func (d *Datasets) Panel(ctx context.Context, period, asOf Date) iter.Seq2[PanelRow, error] {
@@ -361,7 +379,7 @@ func (d *Datasets) Panel(ctx context.Context, period, asOf Date) iter.Seq2[Panel
 		}
 		var cik string
 		var lastCIK int64 = -1
-		for r, err := range st.Panel(dateToDS(period), read, resolver) {
+		for r, err := range st.Panel(dateToDS(period), read, d.resolver()) {
 			if err == nil {
 				err = ctx.Err()
 			}
