@@ -51,6 +51,8 @@ type Datasets struct {
 	st   *bulkstore.Store
 	root string // the source's directory: zips being imported, the store
 	err  error
+
+	decide func([]bulkstore.Filing, Date, Date) decision // the amendment rule; nil: decideBulk (tests replace it)
 }
 
 // Datasets returns the Client's bulk source. It shares the Client's access
@@ -88,7 +90,9 @@ func (d *Datasets) store() (*bulkstore.Store, error) {
 // with one Hive-style partition window=<name> per imported window, and
 // _partitions/<name>.json, each window's commit record. An engine that
 // reads only the windows with a commit record (as sql/duckdb_views.sql
-// does) never sees a window half-imported. It opens the store if needed.
+// does) never sees a window half-imported. A window found damaged is
+// moved aside into .quarantine/ and is no longer imported (the next Sync
+// imports it again). It opens the store if needed.
 func (d *Datasets) Dir() (string, error) {
 	st, err := d.store()
 	if err != nil {
@@ -109,18 +113,111 @@ type DatasetWindow struct {
 // Coverage says which filing dates the imported windows cover.
 type Coverage struct {
 	Windows []DatasetWindow // imported windows, by date
-	// DataThrough is the last filing date covered without a gap from the
-	// first imported window; zero when nothing is imported.
-	DataThrough Date
+	// DataFrom is the first filing date of the first imported window, and
+	// DataThrough the last filing date covered without a gap from it:
+	// together the span of filing dates the bulk source knows. Both are
+	// zero when nothing is imported.
+	DataFrom, DataThrough Date
 }
 
-// Complete reports whether an answer as of asOf is complete: something is
-// imported and asOf is on or before DataThrough.
-func (c Coverage) Complete(asOf Date) bool {
-	return !c.DataThrough.IsZero() && !asOf.After(c.DataThrough)
+// Complete reports whether an answer for period as of asOf is complete:
+// something is imported and every filing date a report for the period
+// can have on or before asOf (from the day after the period end through
+// asOf) lies in [DataFrom, DataThrough]. A question asked on or before the
+// period end is complete: nothing can have been filed for it yet.
+func (c Coverage) Complete(period, asOf Date) bool {
+	if c.DataFrom.IsZero() {
+		return false
+	}
+	first := period.AddDays(1)
+	return asOf.Before(first) || !first.Before(c.DataFrom) && !asOf.After(c.DataThrough)
 }
 
-// Coverage returns the imported windows and the data-through date.
+// Check returns nil when the imported windows can answer a question for
+// period as of asOf: completely, or, when asOf is after DataThrough, as
+// the answer stood on DataThrough (Complete false). Otherwise it returns a
+// [*CoverageError]: nothing is imported, or filings of the period may
+// precede DataFrom (an answer missing its first filings was never true on
+// any date, so it is not given).
+func (c Coverage) Check(period, asOf Date) error {
+	return c.check(period, asOf, false)
+}
+
+// check is Check; for a manager's holdings (manager true) asOf must also
+// be on or after DataFrom, since telling a CIK that never filed from one
+// whose filings precede the store takes the filings before asOf.
+func (c Coverage) check(period, asOf Date, manager bool) error {
+	first, early := needFrom(period, asOf)
+	e := &CoverageError{Period: period, AsOf: asOf, From: first, Through: asOf, DataFrom: c.DataFrom, DataThrough: c.DataThrough}
+	switch {
+	case c.DataFrom.IsZero():
+		return e
+	case early && !manager:
+		return nil // nothing can have been filed for the period by asOf
+	case first.Before(c.DataFrom):
+		return e
+	}
+	return nil
+}
+
+// needFrom returns the first filing date an answer for period as of asOf
+// rests on: the day after the period end, or asOf when earlier (early).
+func needFrom(period, asOf Date) (first Date, early bool) {
+	first = period.AddDays(1)
+	if asOf.Before(first) {
+		return asOf, true
+	}
+	return first, false
+}
+
+// readAsOf is the date the store is read as of for a question as of asOf:
+// asOf, or DataThrough when earlier. Filings of windows imported after a
+// gap are never read: the answer is the one known on DataThrough.
+func (c Coverage) readAsOf(asOf Date) Date {
+	if asOf.After(c.DataThrough) {
+		return c.DataThrough
+	}
+	return asOf
+}
+
+// A CoverageError reports that the Form 13F Data Sets imported do not
+// hold the first filings an answer rests on, so the bulk source gives
+// none: importing the windows from From on ([Datasets.SyncFor]) makes it
+// answerable, unless the Data Sets SEC publishes begin after From
+// (PublishedFrom set), when only the per-manager queries
+// ([Client.Holdings]) can answer. With nothing imported it matches
+// [ErrNotImported].
+type CoverageError struct {
+	Period, AsOf Date // the question
+	// From and Through bound the filing dates the answer rests on: from
+	// the day after the period end (or asOf when earlier) through asOf.
+	From, Through Date
+	// DataFrom and DataThrough are the span imported ([Coverage]); zero
+	// when nothing is imported.
+	DataFrom, DataThrough Date
+	// PublishedFrom, when not zero, is the first filing date of the Data
+	// Sets SEC publishes, which is after From.
+	PublishedFrom Date
+}
+
+// Error says what is missing and what to call.
+func (e *CoverageError) Error() string {
+	q := fmt.Sprintf("an answer for period %s as of %s rests on filings from %s", e.Period, e.AsOf, e.From)
+	switch {
+	case !e.PublishedFrom.IsZero():
+		return fmt.Sprintf("edgar13f: the Form 13F Data Sets begin with filings of %s, and %s: the bulk source cannot give it (Client.Holdings reads one manager's filings from EDGAR)", e.PublishedFrom, q)
+	case e.DataFrom.IsZero():
+		return fmt.Sprintf("edgar13f: no Form 13F Data Sets window is imported yet; %s: import the windows it needs with Datasets.SyncFor (or a range of filing dates with Datasets.Sync)", q)
+	}
+	return fmt.Sprintf("edgar13f: the Form 13F Data Sets imported cover filings from %s through %s, and %s: import the windows it needs with Datasets.SyncFor", e.DataFrom, e.DataThrough, q)
+}
+
+// Is reports whether target is [ErrNotImported] and nothing is imported.
+func (e *CoverageError) Is(target error) bool {
+	return target == ErrNotImported && e.DataFrom.IsZero() && e.PublishedFrom.IsZero()
+}
+
+// Coverage returns the imported windows and the span they cover.
 func (d *Datasets) Coverage(ctx context.Context) (Coverage, error) {
 	st, err := d.store()
 	if err != nil {
@@ -135,7 +232,7 @@ func (d *Datasets) Coverage(ctx context.Context) (Coverage, error) {
 		out.Windows = append(out.Windows, windowOf(w, "", true))
 	}
 	if len(cov.Windows) > 0 {
-		out.DataThrough = dateFromDS(cov.DataThrough)
+		out.DataFrom, out.DataThrough = dateFromDS(cov.DataFrom), dateFromDS(cov.DataThrough)
 	}
 	return out, nil
 }
@@ -250,12 +347,57 @@ type ImportOption func(*importOptions)
 
 type importOptions struct {
 	progress func(ImportProgress)
+	plan     func([]DatasetWindow) error
 }
 
-// WithImportProgress has f called as an import advances (from the
-// importing goroutine, every 64Ki rows and at each stage change).
+// WithImportProgress has f called as an import advances, from the
+// importing goroutine: when a window or stage begins, each time a stage's
+// Done reaches another whole percent of its Total, and when it reaches
+// Total. So f is called at most about a hundred times a stage however
+// many rows a window has; a stage whose Total is unknown (0) is reported
+// once.
 func WithImportProgress(f func(ImportProgress)) ImportOption {
 	return func(o *importOptions) { o.progress = f }
+}
+
+// progressLimiter passes on the reports of an import that
+// WithImportProgress promises, and drops the others (an import reports
+// every 64Ki rows and every sorted bucket).
+type progressLimiter struct {
+	f    func(ImportProgress)
+	last ImportProgress
+	sent bool
+}
+
+func (l *progressLimiter) report(p ImportProgress) {
+	if l.sent && p.Window == l.last.Window && p.Index == l.last.Index && p.Stage == l.last.Stage {
+		switch {
+		case p.Total <= 0 || p.Done <= l.last.Done:
+			return
+		case p.Done < p.Total && percent(p) == percent(l.last):
+			return
+		}
+	}
+	l.last, l.sent = p, true
+	l.f(p)
+}
+
+// percent is how far p's stage is, in whole percent.
+func percent(p ImportProgress) int64 {
+	if p.Total <= 0 {
+		return 0
+	}
+	return p.Done * 100 / p.Total
+}
+
+// WithImportPlan has f called by [Datasets.Sync] and [Datasets.SyncFor]
+// once the windows to import are known and before any of them is fetched,
+// with those windows in date order (never with none). When f returns an
+// error nothing is fetched and Sync returns that error: a program can say
+// what is about to be downloaded (about 100 MB a window from EDGAR) and
+// ask first.
+func WithImportPlan(f func(windows []DatasetWindow) error) ImportOption {
+	return func(o *importOptions) { o.plan = f }
 }
 
 // An ImportResult describes a finished import.
@@ -330,6 +472,13 @@ func (d *Datasets) Sync(ctx context.Context, from, to Date, opts ...ImportOption
 			return nil, declinef(InvalidArgument, "to %s is before from %s", to, from)
 		}
 	}
+	return d.sync(ctx, from, to, nil, options(opts))
+}
+
+// sync is Sync. need, when not nil, is the question SyncFor imports for:
+// when the windows SEC publishes begin after need.From, it fails with need
+// (PublishedFrom set) and imports nothing.
+func (d *Datasets) sync(ctx context.Context, from, to Date, need *CoverageError, o importOptions) ([]ImportResult, error) {
 	cov, err := d.Coverage(ctx)
 	if err != nil {
 		return nil, err
@@ -341,13 +490,21 @@ func (d *Datasets) Sync(ctx context.Context, from, to Date, opts ...ImportOption
 	if err != nil {
 		return nil, err
 	}
+	if need != nil && len(all) > 0 && all[0].From.After(need.From) {
+		need.PublishedFrom = all[0].From
+		return nil, need
+	}
 	var todo []DatasetWindow
 	for _, w := range all {
 		if !w.Imported && !w.To.Before(from) && (to.IsZero() || !w.From.After(to)) {
 			todo = append(todo, w)
 		}
 	}
-	o := options(opts)
+	if len(todo) > 0 && o.plan != nil {
+		if err := o.plan(slices.Clone(todo)); err != nil {
+			return nil, err
+		}
+	}
 	var out []ImportResult
 	for i, w := range todo {
 		r, err := d.fetchAndImport(ctx, w, false, i+1, len(todo), o)
@@ -360,15 +517,20 @@ func (d *Datasets) Sync(ctx context.Context, from, to Date, opts ...ImportOption
 }
 
 // SyncFor imports what an answer for period as of asOf needs: the windows
-// from the period's end through asOf (or through today, by the Client's
-// clock, when asOf is later), and any between them and the windows already
-// imported, so that the imported windows have no gap and DataThrough
-// covers the answer. When they are all imported it sends no request.
+// of the filing dates from the day after the period's end through asOf
+// (or through today, by the Client's clock, when asOf is later), and any
+// between them and the windows already imported, so that the imported
+// windows have no gap and the answer is complete (or as complete as the
+// windows SEC has published). When they are all imported it sends no
+// request. When the Data Sets SEC publishes begin after the period's
+// first filing date, no import can make the answer possible: it imports
+// nothing and returns a [*CoverageError] with PublishedFrom set.
 func (d *Datasets) SyncFor(ctx context.Context, period, asOf Date, opts ...ImportOption) ([]ImportResult, error) {
 	if err := checkPeriodAsOf(period, asOf); err != nil {
 		return nil, err
 	}
-	from, to := period, asOf
+	from, _ := needFrom(period, asOf)
+	to := asOf
 	if today := DateOf(d.c.clock.Now()); to.After(today) {
 		to = today
 	}
@@ -376,6 +538,7 @@ func (d *Datasets) SyncFor(ctx context.Context, period, asOf Date, opts ...Impor
 	if err != nil {
 		return nil, err
 	}
+	need := &CoverageError{Period: period, AsOf: asOf, From: from, Through: asOf, DataFrom: cov.DataFrom, DataThrough: cov.DataThrough}
 	if n := len(cov.Windows); n > 0 {
 		if first := cov.Windows[0].From; first.Before(from) {
 			from = first
@@ -387,7 +550,7 @@ func (d *Datasets) SyncFor(ctx context.Context, period, asOf Date, opts ...Impor
 	if to.Before(from) {
 		return nil, nil
 	}
-	return d.Sync(ctx, from, to, opts...)
+	return d.sync(ctx, from, to, need, options(opts))
 }
 
 // checkPeriodAsOf checks that the dates of a bulk question are well formed
@@ -423,12 +586,17 @@ func coveredBy(cov Coverage, from, to Date) bool {
 	return false
 }
 
+// options applies opts; the progress function it returns is limited as
+// WithImportProgress says, for one call of Import, ImportFile or Sync.
 func options(opts []ImportOption) importOptions {
 	var o importOptions
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&o)
 		}
+	}
+	if o.progress != nil {
+		o.progress = (&progressLimiter{f: o.progress}).report
 	}
 	return o
 }

@@ -21,16 +21,25 @@ import (
 // [Client.Holdings] gives it, and how far the imported windows reach.
 type BulkSnapshot struct {
 	Snapshot
-	DataThrough Date // last filing date covered without a gap; zero when nothing is imported
-	Complete    bool // AsOf is on or before DataThrough
+	DataFrom    Date // first filing date of the imported span (see [Coverage])
+	DataThrough Date // last filing date covered without a gap from DataFrom
+	Complete    bool // every filing date of the period through AsOf is in the span ([Coverage.Complete])
 }
 
 // Holdings returns cik's holdings for period as known on asOf, from the
 // imported windows, by the rules and in the shape of [Client.Holdings]
 // (the same options, declines and citations; Reconciliations too, see
-// below). A filing dated after DataThrough is unknown here: for a later
-// asOf the answer (or decline) is what the imported windows show, and
-// Complete is false.
+// below).
+//
+// The answer rests on the filings dated from the day after the period end
+// through asOf, and on whether the CIK had filed anything by asOf. When
+// the first of those dates precede the imported span, or asOf does, it
+// fails with a [*CoverageError] (the filings that decide the answer may
+// not be imported). When asOf is after DataThrough, the answer (or
+// decline) is the one known on DataThrough and Complete is false. A CIK
+// with no filing in the span declines [UnknownCIK]: the Data Sets cannot
+// tell a CIK that never filed from one whose filings all precede them,
+// and the message names the span.
 //
 // Reconciliations count each source table before redaction, as the
 // per-manager path does: the store records every filing's row count and
@@ -40,19 +49,28 @@ func (d *Datasets) Holdings(ctx context.Context, cik string, period, asOf Date, 
 	if err != nil {
 		return nil, err
 	}
-	st, cov, err := d.open(ctx)
+	st, cov, err := d.open(ctx, asOf)
 	if err != nil {
 		return nil, err
 	}
-	fs, err := st.Filings(cikNumber(q.cik), dateToDS(asOf))
+	if err := cov.check(period, asOf, true); err != nil {
+		return nil, err
+	}
+	read := cov.readAsOf(asOf)
+	complete := cov.Complete(period, asOf)
+	fs, err := st.Filings(cikNumber(q.cik), dateToDS(read))
 	if err != nil {
 		return nil, err
 	}
-	dec := decideBulk(fs, period, asOf)
+	dec := d.decideFn()(fs, period, read)
 	var de *DeclineError
-	if errors.As(dec.err, &de) && !cov.Complete(asOf) {
-		// Say what the decline rests on: the imported windows end before asOf.
-		return nil, &DeclineError{Reason: de.Reason, Message: fmt.Sprintf("%s (from the Form 13F Data Sets imported, which cover filings through %s only)", de.Message, cov.DataThrough)}
+	if errors.As(dec.err, &de) && (!complete || de.Reason == UnknownCIK) {
+		// Say what the decline rests on: the span imported.
+		only := ""
+		if !complete {
+			only = " only"
+		}
+		return nil, &DeclineError{Reason: de.Reason, Message: fmt.Sprintf("%s (from the Form 13F Data Sets imported, which cover filings from %s through %s%s)", de.Message, cov.DataFrom, cov.DataThrough, only)}
 	}
 	if dec.err != nil {
 		return nil, dec.err
@@ -62,7 +80,7 @@ func (d *Datasets) Holdings(ctx context.Context, cik string, period, asOf Date, 
 	if err != nil {
 		return nil, err
 	}
-	snap := &BulkSnapshot{Snapshot: Snapshot{CIK: q.cik, Period: period, AsOf: asOf}, DataThrough: cov.DataThrough, Complete: cov.Complete(asOf)}
+	snap := &BulkSnapshot{Snapshot: Snapshot{CIK: q.cik, Period: period, AsOf: asOf}, DataFrom: cov.DataFrom, DataThrough: cov.DataThrough, Complete: complete}
 	snap.Holdings = make([]Holding, 0, len(rows))
 	for i := range rows {
 		snap.Holdings = append(snap.Holdings, holdingOfRow(&rows[i]))
@@ -77,21 +95,25 @@ func (d *Datasets) Holdings(ctx context.Context, cik string, period, asOf Date, 
 	return snap, nil
 }
 
-// ErrNotImported is returned by the queries of [Datasets] when no window is
-// imported: the bulk source knows nothing yet ([Datasets.Sync] first).
-var ErrNotImported = errors.New("edgar13f: no Form 13F Data Sets window is imported yet (see Datasets.Sync)")
+// ErrNotImported is matched (with [errors.Is]) by the [*CoverageError] of
+// the queries of [Datasets] when no window is imported: the bulk source
+// knows nothing yet. [Datasets.SyncFor] imports what a question needs,
+// [Datasets.Sync] a range of filing dates.
+var ErrNotImported = errors.New("edgar13f: no Form 13F Data Sets window is imported yet (import with Datasets.SyncFor or Datasets.Sync)")
 
-// open opens the store and reads its coverage; with nothing imported it
-// fails with ErrNotImported.
-func (d *Datasets) open(ctx context.Context) (*bulkstore.Store, Coverage, error) {
+// open opens the store and the windows a question as of asOf reads, and
+// reads the coverage. A window found damaged is moved aside by the store
+// (the next Sync or SyncFor imports it again), so the coverage read after
+// it says what the answer can rest on.
+func (d *Datasets) open(ctx context.Context, asOf Date) (*bulkstore.Store, Coverage, error) {
 	st, err := d.store()
 	if err != nil {
 		return nil, Coverage{}, err
 	}
-	cov, err := d.Coverage(ctx)
-	if err == nil && len(cov.Windows) == 0 {
-		err = ErrNotImported
+	if _, err := st.OpenWindows(dateToDS(asOf)); err != nil {
+		return nil, Coverage{}, err
 	}
+	cov, err := d.Coverage(ctx)
 	return st, cov, err
 }
 
@@ -114,21 +136,36 @@ func decideBulk(fs []bulkstore.Filing, period, asOf Date) decision {
 	return d
 }
 
-// resolver is decideBulk as a bulkstore.Resolver, for Holders and Panel.
-func resolver(fs []bulkstore.Filing, period, asOf datasets.Date) bulkstore.Resolution {
-	d := decideBulk(fs, dateFromDS(period), dateFromDS(asOf))
-	var de *DeclineError
-	switch {
-	case errors.As(d.err, &de):
-		return bulkstore.Resolution{Reason: string(de.Reason)}
-	case d.err != nil:
-		return bulkstore.Resolution{Reason: d.err.Error()}
+// decideFn returns the amendment rule the queries apply: decideBulk, or
+// what a test put in its place.
+func (d *Datasets) decideFn() func([]bulkstore.Filing, Date, Date) decision {
+	if d.decide != nil {
+		return d.decide
 	}
-	r := bulkstore.Resolution{Base: d.res.Base.Accession}
-	for _, s := range d.res.Supplements {
-		r.Supplements = append(r.Supplements, s.Accession)
+	return decideBulk
+}
+
+// resolver returns the amendment rule as a bulkstore.Resolver, for
+// Holders and Panel: a decline leaves the manager out of the answer (it
+// holds nothing for the period as of asOf); any other error fails the
+// query, so that no manager is left out because its rule failed.
+func (d *Datasets) resolver() bulkstore.Resolver {
+	decide := d.decideFn()
+	return func(fs []bulkstore.Filing, period, asOf datasets.Date) (bulkstore.Resolution, error) {
+		dec := decide(fs, dateFromDS(period), dateFromDS(asOf))
+		var de *DeclineError
+		switch {
+		case errors.As(dec.err, &de):
+			return bulkstore.Resolution{Reason: string(de.Reason)}, nil
+		case dec.err != nil:
+			return bulkstore.Resolution{}, dec.err
+		}
+		r := bulkstore.Resolution{Base: dec.res.Base.Accession}
+		for _, s := range dec.res.Supplements {
+			r.Supplements = append(r.Supplements, s.Accession)
+		}
+		return r, nil
 	}
-	return r
 }
 
 // sourcesOf returns the store's filings of a resolution: base, then
@@ -217,8 +254,9 @@ type Holder struct {
 type HolderList struct {
 	CUSIP        string // as asked
 	Period, AsOf Date
-	DataThrough  Date // last filing date covered without a gap; zero when nothing is imported
-	Complete     bool // AsOf is on or before DataThrough
+	DataFrom     Date // first filing date of the imported span (see [Coverage])
+	DataThrough  Date // last filing date covered without a gap from DataFrom
+	Complete     bool // every filing date of the period through AsOf is in the span ([Coverage.Complete])
 	TotalHolders int  // holders before the MaxHolders cut
 	Holders      []Holder
 }
@@ -232,6 +270,15 @@ type HolderList struct {
 // It declines InvalidArgument for a malformed CUSIP or date or an
 // out-of-range MaxHolders, and InvalidPeriod for a period that is not a
 // quarter end.
+//
+// The answer rests on the period's filings dated from the day after the
+// period end through asOf. When the first of those dates precede the
+// imported span ([Coverage]), it fails with a [*CoverageError]: a list
+// missing the managers whose reports precede the span is not given. When
+// asOf is after DataThrough, the list is the one known on DataThrough and
+// Complete is false. A manager whose holdings cannot be resolved (anything
+// but a decline) fails the query: no manager is left out of the list
+// because its rule failed.
 func (d *Datasets) Holders(ctx context.Context, cusip string, period, asOf Date, opts ...HoldersOption) (*HolderList, error) {
 	o := holdersOptions{max: DefaultMaxHolders}
 	for _, opt := range opts {
@@ -251,16 +298,19 @@ func (d *Datasets) Holders(ctx context.Context, cusip string, period, asOf Date,
 	if !period.IsQuarterEnd() {
 		return nil, declinef(InvalidPeriod, "period %s is not a calendar quarter end (03-31, 06-30, 09-30 or 12-31)", period)
 	}
-	st, cov, err := d.open(ctx)
+	st, cov, err := d.open(ctx, asOf)
 	if err != nil {
 		return nil, err
 	}
-	hs, err := st.Holders(cusip, dateToDS(period), dateToDS(asOf), resolver)
+	if err := cov.Check(period, asOf); err != nil {
+		return nil, err
+	}
+	hs, err := st.Holders(cusip, dateToDS(period), dateToDS(cov.readAsOf(asOf)), d.resolver())
 	if err != nil {
 		return nil, err
 	}
-	out := &HolderList{CUSIP: cusip, Period: period, AsOf: asOf, DataThrough: cov.DataThrough, Complete: cov.Complete(asOf),
-		TotalHolders: len(hs), Holders: []Holder{}}
+	out := &HolderList{CUSIP: cusip, Period: period, AsOf: asOf, DataFrom: cov.DataFrom, DataThrough: cov.DataThrough,
+		Complete: cov.Complete(period, asOf), TotalHolders: len(hs), Holders: []Holder{}}
 	for _, h := range hs[:min(len(hs), o.max)] {
 		cik := itoa(h.CIK)
 		x := Holder{CIK: cik, ManagerName: h.ManagerName, Base: citationOf(cik, h.Base), PutCall: PutCall(h.PutCall),
@@ -291,8 +341,12 @@ type PanelRow struct {
 // supplement, each filing's rows in filed order, resolved exactly as
 // [Client.Holdings] resolves them. It holds one manager's rows at a time,
 // never the panel. A decline (a malformed date, a period that is not a
-// quarter end) or a failure is yielded as the error of a last pair; the
-// coverage of the answer is [Datasets.Coverage].
+// quarter end), a [*CoverageError] (as for [Datasets.Holders]: the
+// period's first filing dates precede the imported span) or a failure (a
+// manager whose holdings cannot be resolved among them: every manager is
+// resolved before the first row) is yielded as the error of a last pair. The coverage of the answer is
+// [Datasets.Coverage]: when asOf is after DataThrough the panel is the one
+// known on DataThrough ([Coverage.Complete] is false).
 func (d *Datasets) Panel(ctx context.Context, period, asOf Date) iter.Seq2[PanelRow, error] {
 	return func(yield func(PanelRow, error) bool) {
 		if err := checkPeriodAsOf(period, asOf); err != nil {
@@ -303,14 +357,18 @@ func (d *Datasets) Panel(ctx context.Context, period, asOf Date) iter.Seq2[Panel
 			yield(PanelRow{}, declinef(InvalidPeriod, "period %s is not a calendar quarter end (03-31, 06-30, 09-30 or 12-31)", period))
 			return
 		}
-		st, _, err := d.open(ctx)
+		st, cov, err := d.open(ctx, asOf)
+		if err == nil {
+			err = cov.Check(period, asOf)
+		}
 		if err != nil {
 			yield(PanelRow{}, err)
 			return
 		}
+		read := dateToDS(cov.readAsOf(asOf))
 		// Manager names by base accession: the period's filing list, one
 		// entry per filing, not per row.
-		fs, err := st.PeriodFilings(dateToDS(period), dateToDS(asOf))
+		fs, err := st.PeriodFilings(dateToDS(period), read)
 		if err != nil {
 			yield(PanelRow{}, err)
 			return
@@ -321,7 +379,7 @@ func (d *Datasets) Panel(ctx context.Context, period, asOf Date) iter.Seq2[Panel
 		}
 		var cik string
 		var lastCIK int64 = -1
-		for r, err := range st.Panel(dateToDS(period), dateToDS(asOf), resolver) {
+		for r, err := range st.Panel(dateToDS(period), read, d.resolver()) {
 			if err == nil {
 				err = ctx.Err()
 			}

@@ -234,6 +234,8 @@
 // ([Datasets.Holders]), a manager's holdings ([Datasets.Holdings], the
 // same answer as [Client.Holdings] for the filings both hold) and every
 // manager's holdings for a period ([Datasets.Panel], streamed). Every
-// answer states DataThrough and Complete: a filing dated after the
-// imported windows is unknown, never guessed.
+// answer states the span of filing dates imported without a gap
+// (DataFrom, DataThrough) and whether every filing date it rests on lies
+// in it (Complete); a question whose filings may precede the span fails
+// with a [*CoverageError] rather than answer from part of them.
 package edgar13f

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -24,7 +25,7 @@ func TestHolders(t *testing.T) {
 	if r := call(t, s, "get_holders_as_of", `{"cusip":"037833100","period":"2013-06-30","as_of":"2026-11-30"}`); r.obj["data_through"] != "2026-08-31" {
 		t.Fatalf("warm-up: %v", r.obj)
 	}
-	ia, ip := edgar13f.InvalidArgument, edgar13f.InvalidPeriod
+	ia, ip, us := edgar13f.InvalidArgument, edgar13f.InvalidPeriod, edgar13f.UnsupportedRequest
 	tests := []struct {
 		name, args string
 		decline    edgar13f.Reason
@@ -42,6 +43,7 @@ func TestHolders(t *testing.T) {
 		{"holders_unknown_argument", `{"cusip":"037833100","period":"2023-09-30","as_of":"2024-05-15","cik":"1067983"}`, ia},
 		{"holders_bad_period", `{"cusip":"037833100","period":"2023-09-29","as_of":"2024-05-15"}`, ip},
 		{"holders_bad_cusip_bad_period", `{"cusip":"x","period":"2023-09-29","as_of":"2024-05-15"}`, ia},
+		{"holders_before_data_sets", `{"cusip":"037833100","period":"2010-03-31","as_of":"2010-05-15"}`, us},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -111,15 +113,15 @@ func TestHoldersProgress(t *testing.T) {
 	mu.Unlock()
 	windows := map[string]bool{}
 	for _, n := range got {
-		if n.ProgressToken != "holders-1" || n.Total != 4 || n.Progress > n.Total {
+		if n.ProgressToken != "holders-1" || n.Total != 3 || n.Progress > n.Total {
 			t.Errorf("notification %+v", n)
 		}
 		if _, w, ok := strings.Cut(n.Message, "window "); ok {
 			windows[strings.Fields(w)[0]] = true
 		}
 	}
-	if len(windows) != 4 {
-		t.Errorf("progress named windows %v, want the 4 covering 2023-09-30 to 2024-05-15", windows)
+	if len(windows) != 3 {
+		t.Errorf("progress named windows %v, want the 3 covering 2023-10-01 to 2024-05-15", windows)
 	}
 	ask()
 	time.Sleep(100 * time.Millisecond)
@@ -128,4 +130,43 @@ func TestHoldersProgress(t *testing.T) {
 	if len(notes) != 0 {
 		t.Errorf("warm call sent %d notifications", len(notes))
 	}
+}
+
+// TestProgressNotes: of an import's reports (already limited to whole
+// percents per stage), a handful a window becomes a notification, with a
+// progress value that only grows and ends at the number of windows.
+func TestProgressNotes(t *testing.T) {
+	var n progressNotes
+	var sent []float64
+	const windows = 4
+	send := func(p edgar13f.ImportProgress) {
+		p.Count = windows
+		if v, ok := n.next(p); ok {
+			sent = append(sent, v)
+		}
+	}
+	for i := 1; i <= windows; i++ {
+		w := fmt.Sprint("w", i)
+		send(edgar13f.ImportProgress{Window: w, Stage: "download", Index: i})
+		send(edgar13f.ImportProgress{Window: w, Stage: "download", Done: 9, Total: 9, Index: i})
+		send(edgar13f.ImportProgress{Window: w, Stage: "filings", Index: i})
+		for _, stage := range []string{"infotable", "sorting"} {
+			for pc := int64(0); pc <= 100; pc++ {
+				send(edgar13f.ImportProgress{Window: w, Stage: stage, Done: pc, Total: 100, Index: i})
+			}
+		}
+		send(edgar13f.ImportProgress{Window: w, Stage: "done", Done: 100, Total: 100, Index: i})
+	}
+	if len(sent) < windows+1 || len(sent) > 12*windows {
+		t.Errorf("%d notifications for %d windows: %v", len(sent), windows, sent)
+	}
+	for i := 1; i < len(sent); i++ {
+		if sent[i] <= sent[i-1] {
+			t.Errorf("progress went from %v to %v", sent[i-1], sent[i])
+		}
+	}
+	if sent[0] != 0 || sent[len(sent)-1] != windows {
+		t.Errorf("progress from %v to %v, want 0 to %d", sent[0], sent[len(sent)-1], windows)
+	}
+	t.Logf("%d notifications for %d windows", len(sent), windows)
 }

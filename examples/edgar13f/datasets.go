@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -26,13 +28,15 @@ func init() {
 			name: "holders", args: "CUSIP", positional: 1, required: []string{"period"},
 			about: "Print every manager holding a security (by CUSIP) for --period as known on --as-of,\n" +
 				"largest value first, from SEC's Form 13F Data Sets. The windows the question needs\n" +
-				"are imported first (about 100 MB each from EDGAR; see \"edgar13f datasets\").",
+				"are imported first (about 100 MB each from EDGAR; more than one is asked for first, see\n" +
+				"--yes and \"edgar13f datasets\").",
 			examples: "  edgar13f holders 037833100 --period 2023-09-30 --as-of 2024-05-15\n" +
 				"  edgar13f holders 037833100 --period 2023-09-30 --max 20 --format csv\n",
 			flags: func(fs *flag.FlagSet, o *opts) {
 				fs.StringVar(&o.period, "period", "", "period of report, a quarter end YYYY-MM-DD (required)")
 				fs.IntVar(&o.limit, "max", 0, "most holders printed (1-500, default 100)")
 				fs.BoolVar(&o.showProgress, "progress", false, "report imports on stderr even when it is not a terminal")
+				yesFlag(fs, o)
 			},
 			run: runHolders,
 		},
@@ -46,6 +50,7 @@ func init() {
 			flags: func(fs *flag.FlagSet, o *opts) {
 				fs.StringVar(&o.period, "period", "", "period of report, a quarter end YYYY-MM-DD (required)")
 				fs.BoolVar(&o.showProgress, "progress", false, "report imports on stderr even when it is not a terminal")
+				yesFlag(fs, o)
 			},
 			run: runPanel,
 		},
@@ -60,10 +65,58 @@ func init() {
 				fs.StringVar(&o.from, "from", "", "first filing date to cover, YYYY-MM-DD (required)")
 				fs.StringVar(&o.to, "to", "", "last filing date to cover (default: every window published)")
 				fs.BoolVar(&o.showProgress, "progress", false, "draw the progress bar even when stderr is not a terminal")
+				yesFlag(fs, o)
 			},
 			run: runSync,
 		},
 	)
+}
+
+// yesFlag defines --yes.
+func yesFlag(fs *flag.FlagSet, o *opts) {
+	fs.BoolVar(&o.yes, "yes", false, "download the Data Sets windows needed without asking (needed to download more than one from EDGAR when stdin is not a terminal)")
+}
+
+// windowBytes is about the size of one window's zip on EDGAR.
+const windowBytes = 100 << 20
+
+// ask is the import plan check of o for command name: a download of more
+// than one window from EDGAR (not from a mirror tree) is said first, and
+// needs a "y" on a terminal, or --yes.
+func ask(name string, o *opts) edgar13f.ImportOption {
+	return edgar13f.WithImportPlan(func(ws []edgar13f.DatasetWindow) error {
+		if o.fixture != "" || o.yes || len(ws) < 2 {
+			return nil
+		}
+		return askImport(name, ws, os.Stdin, os.Stderr, isTerminal(os.Stdin) && isTerminal(os.Stderr))
+	})
+}
+
+// askImport says what name is about to download and asks on out for a
+// "y" read from in when interactive; otherwise it fails, saying how to
+// go on.
+func askImport(name string, ws []edgar13f.DatasetWindow, in io.Reader, out io.Writer, interactive bool) error {
+	first, last := ws[0], ws[len(ws)-1]
+	plan := fmt.Sprintf("%s needs %d Form 13F Data Sets windows that are not imported yet (%s to %s, filings of %s to %s), about %s from EDGAR",
+		name, len(ws), first.Name, last.Name, first.From, last.To, size(int64(len(ws))*windowBytes))
+	if !interactive {
+		return usagef("%s: run again with --yes to download them, or import them first with \"edgar13f datasets sync --from %s --to %s --yes\"",
+			plan, first.From, last.To)
+	}
+	fmt.Fprintf(out, "%s. Download them? [y/N] ", plan)
+	line, _ := bufio.NewReader(in).ReadString('\n')
+	if a := strings.ToLower(strings.TrimSpace(line)); a == "y" || a == "yes" {
+		return nil
+	}
+	return errors.New("nothing downloaded: the windows were not confirmed")
+}
+
+// size writes a byte count as MB or GB.
+func size(n int64) string {
+	if n >= 1<<30 {
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	}
+	return fmt.Sprintf("%d MB", n>>20)
 }
 
 // bar draws import progress on o.progress (nil: nothing), redrawing only
@@ -117,7 +170,7 @@ func runSync(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (r
 		}
 	}
 	d := c.Datasets()
-	res, err := d.Sync(ctx, from, to, bar(o))
+	res, err := d.Sync(ctx, from, to, bar(o), ask("datasets sync", o))
 	endBar(o)
 	if err != nil {
 		return nil, err
@@ -138,10 +191,11 @@ func runHolders(ctx context.Context, c *edgar13f.Client, o *opts, args []string)
 	}
 	d := c.Datasets()
 	// Arguments first: a malformed question imports nothing.
-	if _, err := d.Holders(ctx, args[0], o.periodDate, o.asOfDate, hopts...); err != nil && !errors.Is(err, edgar13f.ErrNotImported) {
+	var ce *edgar13f.CoverageError
+	if _, err := d.Holders(ctx, args[0], o.periodDate, o.asOfDate, hopts...); err != nil && !errors.As(err, &ce) {
 		return nil, err
 	}
-	_, err := d.SyncFor(ctx, o.periodDate, o.asOfDate, bar(o))
+	_, err := d.SyncFor(ctx, o.periodDate, o.asOfDate, bar(o), ask("holders", o))
 	endBar(o)
 	if err != nil {
 		return nil, err
@@ -153,22 +207,36 @@ func runHolders(ctx context.Context, c *edgar13f.Client, o *opts, args []string)
 func runPanel(ctx context.Context, c *edgar13f.Client, o *opts, _ []string) (result, error) {
 	d := c.Datasets()
 	// A malformed period is declined before anything is imported.
-	for _, err := range d.Panel(ctx, o.periodDate, o.asOfDate) {
-		if err != nil && !errors.Is(err, edgar13f.ErrNotImported) {
-			return nil, err
-		}
-		break
+	if err := checkPanel(ctx, d, o.periodDate, o.asOfDate); err != nil {
+		return nil, err
 	}
-	_, err := d.SyncFor(ctx, o.periodDate, o.asOfDate, bar(o))
+	_, err := d.SyncFor(ctx, o.periodDate, o.asOfDate, bar(o), ask("panel", o))
 	endBar(o)
 	if err != nil {
 		return nil, err
 	}
 	cov, err := d.Coverage(ctx)
+	if err == nil {
+		err = cov.Check(o.periodDate, o.asOfDate)
+	}
 	if err != nil {
 		return nil, err
 	}
 	return panel{o.periodDate, o.asOfDate, cov, d.Panel(ctx, o.periodDate, o.asOfDate)}, nil
+}
+
+// checkPanel declines a malformed panel question: the first pair of a
+// panel on a store that cannot answer yet is the coverage error, and the
+// checks of the arguments come before it.
+func checkPanel(ctx context.Context, d *edgar13f.Datasets, period, asOf edgar13f.Date) error {
+	var ce *edgar13f.CoverageError
+	for _, err := range d.Panel(ctx, period, asOf) {
+		if err != nil && !errors.As(err, &ce) {
+			return err
+		}
+		break
+	}
+	return nil
 }
 
 type synced struct {
@@ -181,7 +249,7 @@ func (s synced) table(w io.Writer) error {
 	for _, r := range s.res {
 		g.add(r.Window.Name, num(int64(r.Filings)), num(r.Rows), num(r.Redacted), num(r.ZipBytes), num(r.Bytes))
 	}
-	fmt.Fprintf(w, "Imported %d windows; %d in the store, data through %s.\n", len(s.res), len(s.cov.Windows), through(s.cov))
+	fmt.Fprintf(w, "Imported %d windows; %d in the store, %s.\n", len(s.res), len(s.cov.Windows), span(s.cov.DataFrom, s.cov.DataThrough))
 	if len(s.res) == 0 {
 		return nil
 	}
@@ -203,11 +271,17 @@ func (s synced) csv(w io.Writer) error {
 
 func (s synced) json(w io.Writer) error {
 	var b strings.Builder
-	b.WriteString(`{"status":"ok","data_through":`)
-	if s.cov.DataThrough.IsZero() {
-		b.WriteString("null")
-	} else {
-		b.WriteString(strconv.Quote(s.cov.DataThrough.String()))
+	b.WriteString(`{"status":"ok"`)
+	for _, d := range []struct {
+		key  string
+		date edgar13f.Date
+	}{{"data_from", s.cov.DataFrom}, {"data_through", s.cov.DataThrough}} {
+		fmt.Fprintf(&b, ",%q:", d.key)
+		if d.date.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.WriteString(strconv.Quote(d.date.String()))
+		}
 	}
 	b.WriteString(`,"imported":[`)
 	for i, r := range s.rows() {
@@ -222,11 +296,12 @@ func (s synced) json(w io.Writer) error {
 	return err
 }
 
-func through(c edgar13f.Coverage) string {
-	if c.DataThrough.IsZero() {
-		return "(nothing imported)"
+// span describes the imported span.
+func span(from, through edgar13f.Date) string {
+	if through.IsZero() {
+		return "nothing imported"
 	}
-	return c.DataThrough.String()
+	return fmt.Sprintf("data from %s through %s", from, through)
 }
 
 type holders struct{ l *edgar13f.HolderList }
@@ -235,8 +310,8 @@ func (h holders) json(w io.Writer) error { return wire.WriteHolders(w, h.l) }
 
 func (h holders) table(w io.Writer) error {
 	l := h.l
-	fmt.Fprintf(w, "Holders of %s for %s as of %s: %d (data through %s%s).\n", l.CUSIP, l.Period, l.AsOf, l.TotalHolders,
-		through(edgar13f.Coverage{DataThrough: l.DataThrough}), map[bool]string{true: "", false: "; NOT complete for this date"}[l.Complete])
+	fmt.Fprintf(w, "Holders of %s for %s as of %s: %d (%s%s).\n", l.CUSIP, l.Period, l.AsOf, l.TotalHolders,
+		span(l.DataFrom, l.DataThrough), map[bool]string{true: "", false: "; NOT complete for this date"}[l.Complete])
 	if len(l.Holders) == 0 {
 		return nil
 	}
@@ -283,8 +358,8 @@ func panelCells(r *edgar13f.PanelRow) []string {
 // table writes fixed-width lines as the rows stream (a panel is never
 // held whole, so columns are not measured).
 func (p panel) table(w io.Writer) error {
-	fmt.Fprintf(w, "Panel for %s as of %s (data through %s%s).\n", p.period, p.asOf, through(p.cov),
-		map[bool]string{true: "", false: "; NOT complete for this date"}[p.cov.Complete(p.asOf)])
+	fmt.Fprintf(w, "Panel for %s as of %s (%s%s).\n", p.period, p.asOf, span(p.cov.DataFrom, p.cov.DataThrough),
+		map[bool]string{true: "", false: "; NOT complete for this date"}[p.cov.Complete(p.period, p.asOf)])
 	line := func(c []string) string {
 		return strings.TrimRight(fmt.Sprintf("%-10s  %-20s  %-20s  %-10s  %-9s  %-30.30s  %-12.12s  %18s  %18s  %15s  %-3s  %s",
 			c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11]), " ") + "\n"
@@ -351,8 +426,9 @@ type parquetRow struct {
 func (p panel) parquet(w io.Writer) error {
 	pw := parquet.NewGenericWriter[parquetRow](w, parquet.Compression(&snappy.Codec{}), parquet.MaxRowsPerRowGroup(64<<10),
 		parquet.KeyValueMetadata("period", p.period.String()), parquet.KeyValueMetadata("as_of", p.asOf.String()),
+		parquet.KeyValueMetadata("data_from", p.cov.DataFrom.String()),
 		parquet.KeyValueMetadata("data_through", p.cov.DataThrough.String()),
-		parquet.KeyValueMetadata("complete", strconv.FormatBool(p.cov.Complete(p.asOf))))
+		parquet.KeyValueMetadata("complete", strconv.FormatBool(p.cov.Complete(p.period, p.asOf))))
 	buf := make([]parquetRow, 0, 1024)
 	flush := func() error {
 		_, err := pw.Write(buf)

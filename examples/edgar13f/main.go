@@ -86,6 +86,7 @@ type opts struct {
 	top, limit, years, maxChars       int
 	form                              string
 	noRedact, showProgress            bool
+	yes                               bool            // holders, panel, datasets sync: import windows without asking
 	from, to                          string          // datasets sync
 	set                               map[string]bool // the flags given
 	progress                          io.Writer       // stderr on a terminal, else nil

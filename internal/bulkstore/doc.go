@@ -74,6 +74,19 @@
 // import, see one table's partition without the others. Re-importing a
 // window replaces that window and nothing else.
 //
+// # Damage
+//
+// A partition whose files are damaged (cut short, overwritten at either
+// end, deleted, a footer that does not parse) is moved aside into
+// <dir>/.quarantine/<name>-<n>/, commit record first, and is no longer
+// imported: the next import of the window restores it. Damage is looked
+// for when a partition is first listed (each file's size against the one
+// recorded in its commit record, and the Parquet magic bytes and footer
+// length at its ends: a few bytes read per file) and when it is opened
+// (footers parsed, the filings table read); [Store.OpenWindows] opens the
+// windows a question reads and moves the damaged ones aside before the
+// caller reads the coverage.
+//
 // # Queries
 //
 // Rows are read from the Parquet files column by column, a page at a time,
@@ -86,7 +99,10 @@
 // takes asOf, reads only windows beginning on or before it and returns only
 // filings (and rows of filings) dated on or before it. Holdings, Holders
 // and Panel apply a caller-supplied amendment rule ([Resolver]) per (CIK,
-// period) on top of them. Coverage reports the imported windows and
-// data_through, the last filing date covered without a gap from the first
-// imported window.
+// period) on top of them. Coverage reports the imported windows and the
+// span of filing dates they cover without a gap: data_from, the first
+// filing date of the first imported window, through data_through, the last
+// one covered without a gap from it. These primitives read whatever is
+// imported; whether that is every filing an answer rests on is the
+// caller's question (Coverage.Covers).
 package bulkstore

@@ -101,7 +101,7 @@ func (s *Store) Import(ctx context.Context, window string, r io.ReaderAt, size i
 	}
 	defer os.RemoveAll(build)
 
-	im := &importer{ctx: ctx, w: w, dir: build, opt: opt, rule: s.rule, size: size, sums: map[string]uint64{}}
+	im := &importer{ctx: ctx, w: w, dir: build, opt: opt, rule: s.rule, size: size, sums: map[string]uint64{}, sizes: map[string]int64{}}
 	if err := im.run(r, size); err != nil {
 		return Stats{}, err
 	}
@@ -125,6 +125,7 @@ type importer struct {
 	written atomic.Int64
 	mu      sync.Mutex
 	sums    map[string]uint64 // CRC-64 of each table's file
+	sizes   map[string]int64  // bytes of each table's file
 	prog    sync.Mutex        // serialises Progress calls
 	done    atomic.Int64      // rows written by the sorting phases
 }
@@ -189,6 +190,7 @@ func (im *importer) run(r io.ReaderAt, size int64) error {
 	im.meta.Filings = len(im.filings)
 	im.meta.SourceSize = size
 	im.meta.ID = fmt.Sprintf("%016x", sum.Sum64())
+	im.meta.Sizes = im.sizes
 	b, _ := json.MarshalIndent(im.meta, "", "  ")
 	if err := writeSynced(filepath.Join(im.dir, metaBuild), append(b, '\n')); err != nil {
 		return err
@@ -263,12 +265,14 @@ func (im *importer) create(table string) (f *os.File, w io.Writer, done func(), 
 		return nil, nil, nil, fmt.Errorf("bulkstore: %w", err)
 	}
 	h := crc64.New(crc64.MakeTable(crc64.ECMA))
+	var n atomic.Int64
 	done = func() {
 		im.mu.Lock()
 		im.sums[table] = h.Sum64()
+		im.sizes[table] = n.Load()
 		im.mu.Unlock()
 	}
-	return f, io.MultiWriter(f, h, countWriter{&im.written}), done, nil
+	return f, io.MultiWriter(f, h, countWriter{&im.written}, countWriter{&n}), done, nil
 }
 
 type countWriter struct{ n *atomic.Int64 }

@@ -30,14 +30,14 @@ const testRule = "test-rule"
 func noRedact(string, string, string) bool { return false }
 
 // oracleResolve is the reference amendment rule as a Resolver.
-func oracleResolve(fs []Filing, period, asOf datasets.Date) Resolution {
+func oracleResolve(fs []Filing, period, asOf datasets.Date) (Resolution, error) {
 	of := make([]oracle.Filing, len(fs))
 	for i, f := range fs {
 		of[i] = oracle.Filing{Accession: f.Accession, Form: f.Form, Filed: int(f.FilingDate), Period: int(f.Period),
 			AmendNo: int(f.AmendmentNo), AmendType: f.AmendmentType}
 	}
 	a := oracle.Resolve(of, int(period), int(asOf))
-	return Resolution{Base: a.Base, Supplements: a.Supplements, Reason: a.Reason}
+	return Resolution{Base: a.Base, Supplements: a.Supplements, Reason: a.Reason}, nil
 }
 
 // windowZips returns the mirror's window zips, by window name, found
@@ -239,7 +239,7 @@ func expectHoldings(fs []xmlFiling, period, asOf datasets.Date) (Resolution, []R
 		}
 	}
 	slices.SortFunc(vis, compareFiled)
-	r := oracleResolve(vis, period, asOf)
+	r, _ := oracleResolve(vis, period, asOf)
 	var rows []Row
 	if r.Base != "" {
 		for _, acc := range append([]string{r.Base}, r.Supplements...) {

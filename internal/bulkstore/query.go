@@ -27,7 +27,7 @@ func (s *Store) visible(asOf datasets.Date) ([]*partition, error) {
 		if p.window.From > asOf {
 			continue
 		}
-		if err := p.open(); err != nil {
+		if err := s.openChecked(p); err != nil {
 			return nil, err
 		}
 		out = append(out, p)
@@ -119,7 +119,7 @@ func (s *Store) Rows(filings []Filing) ([]Row, error) {
 		if p == nil {
 			return nil, fmt.Errorf("bulkstore: window %q of filing %s is not in the store", f.Window, f.Accession)
 		}
-		if err := p.open(); err != nil {
+		if err := s.openChecked(p); err != nil {
 			return nil, err
 		}
 		if p.meta.Rows == 0 {
@@ -324,8 +324,11 @@ type Resolution struct {
 // A Resolver applies the amendment rule. filings are the filings of one CIK
 // dated on or before asOf, sorted by (filing date, accession): every
 // period for Holdings (so that a CIK with no visible filing can be told
-// apart), only the period's for Holders and Panel.
-type Resolver func(filings []Filing, period, asOf datasets.Date) Resolution
+// apart), only the period's for Holders and Panel. A decline is a
+// Resolution with a Reason; an error is a failure to decide, which fails
+// the query: a manager is never left out of an answer because its rule
+// could not be applied.
+type Resolver func(filings []Filing, period, asOf datasets.Date) (Resolution, error)
 
 // sources returns the filings of r among fs: base first, then supplements.
 // A resolver naming an accession missing from fs is an error (it would
@@ -358,7 +361,11 @@ func (s *Store) Holdings(cik int64, period, asOf datasets.Date, resolve Resolver
 	if err != nil {
 		return Holdings{}, err
 	}
-	h := Holdings{Resolution: resolve(fs, period, asOf)}
+	r, err := resolve(fs, period, asOf)
+	if err != nil {
+		return Holdings{}, fmt.Errorf("bulkstore: CIK %d: %w", cik, err)
+	}
+	h := Holdings{Resolution: r}
 	if h.Sources, err = sources(h.Resolution, fs); err != nil || h.Sources == nil {
 		return h, err
 	}
@@ -404,7 +411,11 @@ func (s *Store) Holders(cusip string, period, asOf datasets.Date, resolve Resolv
 		mine := rows[:n]
 		rows = rows[n:]
 		fs := cikFilings(nil, ps, cik, period, asOf)
-		src, err := sources(resolve(fs, period, asOf), fs)
+		r, err := resolve(fs, period, asOf)
+		if err != nil {
+			return nil, fmt.Errorf("bulkstore: CIK %d: %w", cik, err)
+		}
+		src, err := sources(r, fs)
 		if err != nil {
 			return nil, err
 		}
@@ -514,7 +525,8 @@ type PanelRow struct {
 // memory does not grow with the period or with a manager's size (only the
 // rows of a supplement stored ahead of an earlier source of the same
 // manager are held until their turn). The period's filing list is held;
-// the iteration stops at the first error, which is yielded.
+// the iteration stops at the first error, which is yielded: every manager
+// is resolved before the first row, so a resolver error yields no row.
 func (s *Store) Panel(period, asOf datasets.Date, resolve Resolver) iter.Seq2[PanelRow, error] {
 	return func(yield func(PanelRow, error) bool) {
 		all, err := s.PeriodFilings(period, asOf)
@@ -526,7 +538,12 @@ func (s *Store) Panel(period, asOf datasets.Date, resolve Resolver) iter.Seq2[Pa
 		// any row.
 		var managers [][]Filing
 		for fs := range cikRuns(all) {
-			ss, err := sources(resolve(fs, period, asOf), fs)
+			r, err := resolve(fs, period, asOf)
+			if err != nil {
+				yield(PanelRow{}, fmt.Errorf("bulkstore: CIK %d: %w", fs[0].CIK, err))
+				return
+			}
+			ss, err := sources(r, fs)
 			if err != nil {
 				yield(PanelRow{}, err)
 				return

@@ -103,4 +103,8 @@ type Meta struct {
 	Redacted   int64  `json:"redacted"`    // rows removed by redaction
 	SourceSize int64  `json:"source_size"` // bytes of the imported zip
 	ID         string `json:"id"`          // content hash of the import: changes when the partition is replaced
+	// Sizes are the bytes of each table's part file, by table name, checked
+	// when the partition is listed (absent from partitions imported before
+	// they were recorded).
+	Sizes map[string]int64 `json:"sizes,omitempty"`
 }

@@ -233,29 +233,57 @@ type openFile struct {
 
 // partitions returns the usable partitions, sorted by window. A partition
 // written under another rule or version, or whose metadata cannot be
-// read, is skipped.
+// read, is skipped; one whose files fail checkFiles is moved aside
+// (quarantine) and not returned.
 //
 // The listing is cached while the modification time of the metadata
 // directory is unchanged: every commit renames a file into or out of it.
 func (s *Store) partitions() ([]*partition, error) {
+	out, damaged, err := s.list()
+	for _, d := range damaged {
+		if _, err := s.quarantine(d.meta.Window, d.meta.ID); err != nil {
+			return nil, fmt.Errorf("bulkstore: window %s is damaged (%v), and moving it aside failed: %w", d.meta.Window, d.err, err)
+		}
+	}
+	if err != nil || len(damaged) == 0 {
+		return out, err
+	}
+	out, damaged, err = s.list()
+	if err == nil && len(damaged) > 0 {
+		err = fmt.Errorf("bulkstore: window %s is damaged: %w", damaged[0].meta.Window, damaged[0].err)
+	}
+	return out, err
+}
+
+// damagedPart is a partition whose files failed checkFiles.
+type damagedPart struct {
+	meta Meta
+	err  error
+}
+
+// list lists the partitions; those whose files fail checkFiles are
+// returned apart. The caller holds no lock (quarantine takes the store's
+// lock file, and an import holds it while taking s.mu).
+func (s *Store) list() ([]*partition, []damagedPart, error) {
 	mdir := filepath.Join(s.dir, metaDir)
 	st, err := os.Stat(mdir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("bulkstore: %w", err)
+		return nil, nil, fmt.Errorf("bulkstore: %w", err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.listed != nil && st.ModTime().Equal(s.stamp) {
-		return s.listed, nil
+		return s.listed, nil, nil
 	}
 	entries, err := os.ReadDir(mdir)
 	if err != nil {
-		return nil, fmt.Errorf("bulkstore: %w", err)
+		return nil, nil, fmt.Errorf("bulkstore: %w", err)
 	}
 	out := []*partition{}
+	var damaged []damagedPart
 	seen := map[string]bool{}
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".json")
@@ -270,15 +298,20 @@ func (s *Store) partitions() ([]*partition, error) {
 		if err != nil {
 			continue
 		}
-		seen[name] = true
 		p := s.parts[name]
 		if p == nil || p.meta.ID != m.ID {
+			// A partition new to this Store: check its files first.
+			if err := checkFiles(s.dir, m); err != nil {
+				damaged = append(damaged, damagedPart{m, err})
+				continue
+			}
 			if p != nil {
 				p.close()
 			}
 			p = &partition{meta: m, window: w, dir: s.dir}
 			s.parts[name] = p
 		}
+		seen[name] = true
 		out = append(out, p)
 	}
 	for name, p := range s.parts {
@@ -288,8 +321,10 @@ func (s *Store) partitions() ([]*partition, error) {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].window.From < out[j].window.From })
-	s.listed, s.stamp = out, st.ModTime()
-	return out, nil
+	if len(damaged) == 0 {
+		s.listed, s.stamp = out, st.ModTime()
+	}
+	return out, damaged, nil
 }
 
 func readMeta(path string) (Meta, error) {
@@ -318,15 +353,17 @@ func (s *Store) Partitions() ([]Meta, error) {
 // Coverage says which filing dates the store covers.
 type Coverage struct {
 	Windows []datasets.Window // imported windows, by date
-	// DataThrough is the last filing date covered without a gap from the
-	// first imported window; meaningful only when len(Windows) > 0.
-	DataThrough datasets.Date
+	// DataFrom and DataThrough bound the span of filing dates the store
+	// covers without a gap: DataFrom is the first filing date of the first
+	// imported window, DataThrough the last one covered without a gap from
+	// it. Both are meaningful only when len(Windows) > 0.
+	DataFrom, DataThrough datasets.Date
 }
 
-// Complete reports whether an answer as of asOf is complete: asOf is on or
-// before DataThrough.
-func (c Coverage) Complete(asOf datasets.Date) bool {
-	return len(c.Windows) > 0 && asOf <= c.DataThrough
+// Covers reports whether every filing date of [from, to] is in the span
+// [DataFrom, DataThrough]; an empty range (to before from) is covered.
+func (c Coverage) Covers(from, to datasets.Date) bool {
+	return to < from || len(c.Windows) > 0 && c.DataFrom <= from && to <= c.DataThrough
 }
 
 // Coverage returns the store's coverage.
@@ -340,7 +377,7 @@ func (s *Store) Coverage() (Coverage, error) {
 		c.Windows = append(c.Windows, p.window)
 		switch {
 		case i == 0:
-			c.DataThrough = p.window.To
+			c.DataFrom, c.DataThrough = p.window.From, p.window.To
 		case p.window.From == c.DataThrough+1 && ps[i-1].window.To == c.DataThrough:
 			c.DataThrough = p.window.To
 		}

@@ -346,11 +346,24 @@ func TestProgressAndCoverage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Windows) != 3 || c.DataThrough.String() != "2025-08-31" {
-		t.Fatalf("coverage %v through %s", c.Windows, c.DataThrough)
+	if len(c.Windows) != 3 || c.DataFrom.String() != "2025-03-01" || c.DataThrough.String() != "2025-08-31" {
+		t.Fatalf("coverage %v from %s through %s", c.Windows, c.DataFrom, c.DataThrough)
 	}
-	if !c.Complete(datasets.DateOf(2025, 8, 31)) || c.Complete(datasets.DateOf(2025, 9, 1)) {
-		t.Fatal("Complete")
+	d := datasets.DateOf
+	for _, tc := range []struct {
+		from, to datasets.Date
+		want     bool
+	}{
+		{d(2025, 3, 1), d(2025, 8, 31), true},
+		{d(2025, 4, 1), d(2025, 5, 15), true},
+		{d(2025, 2, 28), d(2025, 5, 15), false}, // starts before the span
+		{d(2025, 4, 1), d(2025, 9, 1), false},   // ends after it
+		{d(2025, 12, 1), d(2026, 1, 1), false},  // in a window after the gap
+		{d(2025, 1, 2), d(2025, 1, 1), true},    // empty
+	} {
+		if got := c.Covers(tc.from, tc.to); got != tc.want {
+			t.Errorf("Covers(%s, %s) = %v", tc.from, tc.to, got)
+		}
 	}
 	importFile(t, s, "01sep2025-30nov2025", zips["01sep2025-30nov2025"], Options{Redact: noRedact})
 	if c, _ := s.Coverage(); c.DataThrough.String() != "2026-02-28" {
@@ -488,8 +501,8 @@ func TestNoFilingAfterAsOf(t *testing.T) {
 // hand it (such as one filed after asOf) is an error, not an answer.
 func TestResolverCannotLeak(t *testing.T) {
 	s := mirrorStore(t)
-	future := func(fs []Filing, period, asOf datasets.Date) Resolution {
-		return Resolution{Base: "0000950123-25-008343"} // filed 2025-08-14
+	future := func(fs []Filing, period, asOf datasets.Date) (Resolution, error) {
+		return Resolution{Base: "0000950123-25-008343"}, nil // filed 2025-08-14
 	}
 	if _, err := s.Holdings(1067983, datasets.DateOf(2025, 6, 30), datasets.DateOf(2025, 8, 13), future); err == nil {
 		t.Fatal("a resolver's future filing was served")
@@ -498,6 +511,45 @@ func TestResolverCannotLeak(t *testing.T) {
 		if err == nil {
 			t.Fatal("panel served a future filing")
 		}
+	}
+}
+
+// TestResolverErrorFailsQuery: a resolver that cannot decide for one
+// manager (a transport or parse failure behind it) fails Holdings, Holders
+// and Panel; no answer leaves that manager out as if it held nothing.
+func TestResolverErrorFailsQuery(t *testing.T) {
+	s := mirrorStore(t)
+	broken := errors.New("cover of 0000950123-24-005653 unreadable")
+	const cik = 1067983
+	resolve := func(fs []Filing, period, asOf datasets.Date) (Resolution, error) {
+		if len(fs) > 0 && fs[0].CIK == cik {
+			return Resolution{}, broken
+		}
+		return oracleResolve(fs, period, asOf)
+	}
+	period, asOf := datasets.DateOf(2023, 9, 30), datasets.DateOf(2024, 5, 15)
+	// The manager is among the holders and in the panel when it resolves.
+	hs, err := s.Holders("037833100", period, asOf, oracleResolve)
+	if err != nil || !slices.ContainsFunc(hs, func(h Holder) bool { return h.CIK == cik }) {
+		t.Fatalf("holders: %v, %v", len(hs), err)
+	}
+	if _, err := s.Holdings(cik, period, asOf, resolve); !errors.Is(err, broken) {
+		t.Errorf("holdings: %v", err)
+	}
+	if hs, err := s.Holders("037833100", period, asOf, resolve); !errors.Is(err, broken) {
+		t.Errorf("holders: %d holders, %v", len(hs), err)
+	}
+	rows := 0
+	var perr error
+	for _, err := range s.Panel(period, asOf, resolve) {
+		if err != nil {
+			perr = err
+			break
+		}
+		rows++
+	}
+	if !errors.Is(perr, broken) || rows != 0 {
+		t.Errorf("panel: %d rows, then %v", rows, perr)
 	}
 }
 
@@ -531,7 +583,7 @@ func TestBucketsDoNotChangeFiles(t *testing.T) {
 // order, as Rows reads them.
 func TestPanelSourcesOutOfFileOrder(t *testing.T) {
 	s := mirrorStore(t)
-	reverse := func(fs []Filing, period, asOf datasets.Date) Resolution {
+	reverse := func(fs []Filing, period, asOf datasets.Date) (Resolution, error) {
 		var accs []string
 		for i := len(fs) - 1; i >= 0; i-- {
 			if fs[i].Period == period && fs[i].Form != "13F-NT" && fs[i].Form != "13F-NT/A" {
@@ -539,9 +591,9 @@ func TestPanelSourcesOutOfFileOrder(t *testing.T) {
 			}
 		}
 		if len(accs) == 0 {
-			return Resolution{Reason: "none"}
+			return Resolution{Reason: "none"}, nil
 		}
-		return Resolution{Base: accs[0], Supplements: accs[1:]}
+		return Resolution{Base: accs[0], Supplements: accs[1:]}, nil
 	}
 	cov, err := s.Coverage()
 	if err != nil {
@@ -566,7 +618,8 @@ func TestPanelSourcesOutOfFileOrder(t *testing.T) {
 		}
 		var want []PanelRow
 		for fs := range cikRuns(all) {
-			src, err := sources(reverse(fs, period, asOf), fs)
+			r, _ := reverse(fs, period, asOf)
+			src, err := sources(r, fs)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,6 +13,7 @@ func WriteHolders(w io.Writer, l *edgar13f.HolderList) error {
 	o.str("cusip", l.CUSIP)
 	o.str("period", date(l.Period))
 	o.str("as_of", date(l.AsOf))
+	o.strOrNull("data_from", date(l.DataFrom))
 	o.strOrNull("data_through", date(l.DataThrough))
 	o.bool("complete", l.Complete)
 	o.int("total_holders", int64(l.TotalHolders))

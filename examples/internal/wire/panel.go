@@ -8,7 +8,7 @@ import (
 )
 
 // WritePanel writes a period's panel as one JSON object, streaming the rows
-// as rows yields them: status, period, as_of, data_through, complete, then
+// as rows yields them: status, period, as_of, data_from, data_through, complete, then
 // rows[] (each a holding row with cik, manager_name and base_accession).
 // An error yielded by rows ends the output unfinished and is returned.
 func WritePanel(w io.Writer, period, asOf edgar13f.Date, cov edgar13f.Coverage, rows iter.Seq2[edgar13f.PanelRow, error]) error {
@@ -16,8 +16,9 @@ func WritePanel(w io.Writer, period, asOf edgar13f.Date, cov edgar13f.Coverage, 
 	o.head("ok")
 	o.str("period", date(period))
 	o.str("as_of", date(asOf))
+	o.strOrNull("data_from", date(cov.DataFrom))
 	o.strOrNull("data_through", date(cov.DataThrough))
-	o.bool("complete", cov.Complete(asOf))
+	o.bool("complete", cov.Complete(period, asOf))
 	o.key("rows")
 	o.b = append(o.b, '[')
 	i := 0

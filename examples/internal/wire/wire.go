@@ -11,6 +11,7 @@ package wire
 
 import (
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/edgar13f/edgar13f"
@@ -263,13 +264,37 @@ func WriteError(w io.Writer, message string) error {
 	return o.done()
 }
 
-// AsDecline returns the decline inside err, if there is one.
+// AsDecline returns the decline inside err, if there is one. A
+// [*edgar13f.CoverageError] (the Form 13F Data Sets imported, or published,
+// do not hold the filings a holders or panel answer rests on) is an
+// ordinary decline too, unsupported_request: the bulk source cannot give
+// that answer.
 func AsDecline(err error) (*edgar13f.DeclineError, bool) {
 	var d *edgar13f.DeclineError
 	if errors.As(err, &d) {
 		return d, true
 	}
+	var ce *edgar13f.CoverageError
+	if errors.As(err, &ce) {
+		return coverageDecline(ce), true
+	}
 	return nil, false
+}
+
+// coverageDecline says what a CoverageError means to a user of the tools,
+// who imports nothing by hand.
+func coverageDecline(ce *edgar13f.CoverageError) *edgar13f.DeclineError {
+	q := fmt.Sprintf("an answer for period %s as of %s rests on the filings dated from %s through %s", ce.Period, ce.AsOf, ce.From, ce.Through)
+	var m string
+	switch {
+	case !ce.PublishedFrom.IsZero():
+		m = fmt.Sprintf("%s, but SEC's Form 13F Data Sets begin with filings of %s: ask for one manager's holdings instead, which are read from EDGAR", q, ce.PublishedFrom)
+	case ce.DataFrom.IsZero():
+		m = fmt.Sprintf("%s, and no Form 13F Data Sets window holding them is imported (SEC publishes each window after it ends)", q)
+	default:
+		m = fmt.Sprintf("%s, and the Form 13F Data Sets imported cover filings from %s through %s only", q, ce.DataFrom, ce.DataThrough)
+	}
+	return &edgar13f.DeclineError{Reason: edgar13f.UnsupportedRequest, Message: m}
 }
 
 // ManagerNote is the note of every find_manager answer.

@@ -155,6 +155,30 @@ func TestAsDecline(t *testing.T) {
 	}
 }
 
+// TestAsDeclineCoverage: a CoverageError is an ordinary decline,
+// unsupported_request, whose message says why in the tools' words.
+func TestAsDeclineCoverage(t *testing.T) {
+	day := edgar13f.MustParseDate
+	q := edgar13f.CoverageError{Period: day("2010-03-31"), AsOf: day("2010-05-15"), From: day("2010-04-01"), Through: day("2010-05-15")}
+	published, empty, before := q, q, q
+	published.PublishedFrom = day("2013-07-01")
+	before.DataFrom, before.DataThrough = day("2023-07-01"), day("2024-05-31")
+	for _, tt := range []struct {
+		name string
+		err  *edgar13f.CoverageError
+		want string
+	}{
+		{"published", &published, "an answer for period 2010-03-31 as of 2010-05-15 rests on the filings dated from 2010-04-01 through 2010-05-15, but SEC's Form 13F Data Sets begin with filings of 2013-07-01: ask for one manager's holdings instead, which are read from EDGAR"},
+		{"nothing imported", &empty, "an answer for period 2010-03-31 as of 2010-05-15 rests on the filings dated from 2010-04-01 through 2010-05-15, and no Form 13F Data Sets window holding them is imported (SEC publishes each window after it ends)"},
+		{"before the span", &before, "an answer for period 2010-03-31 as of 2010-05-15 rests on the filings dated from 2010-04-01 through 2010-05-15, and the Form 13F Data Sets imported cover filings from 2023-07-01 through 2024-05-31 only"},
+	} {
+		d, ok := AsDecline(fmt.Errorf("holders: %w", tt.err))
+		if !ok || d.Reason != edgar13f.UnsupportedRequest || d.Message != tt.want {
+			t.Errorf("%s: %v, %v", tt.name, d, ok)
+		}
+	}
+}
+
 func TestWriteHoldingsLarge(t *testing.T) {
 	var buf bytes.Buffer
 	if err := WriteHoldings(&buf, testkit.Snapshot(50000), false); err != nil {
