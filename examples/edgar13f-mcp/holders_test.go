@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -90,8 +89,7 @@ func TestHoldersProgress(t *testing.T) {
 			}
 		},
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := testkit.Context(t)
 	s, err := client.Connect(ctx, &mcp.CommandTransport{Command: command(t, "EDGAR13F_FIXTURE_DIR="+mirror)}, nil)
 	if err != nil {
 		t.Fatal(err)

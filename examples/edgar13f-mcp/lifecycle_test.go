@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -42,8 +41,7 @@ func start(t *testing.T, cmd *exec.Cmd) (io.WriteCloser, io.ReadCloser, <-chan e
 // connectPipes speaks MCP to a server started by start.
 func connectPipes(t *testing.T, stdin io.WriteCloser, stdout io.ReadCloser) *mcp.ClientSession {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := testkit.Context(t)
 	s, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.IOTransport{Reader: stdout, Writer: stdin}, nil)
 	if err != nil {
 		t.Fatalf("connect: %v", err)
@@ -114,8 +112,7 @@ func TestSIGTERMMidCall(t *testing.T) {
 	stdin, stdout, done := start(t, cmd)
 	s := connectPipes(t, stdin, stdout)
 	defer s.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := testkit.Context(t)
 	go s.CallTool(ctx, &mcp.CallToolParams{Name: "get_holdings_as_of", Arguments: json.RawMessage(`{"cik":"1067983","period":"2023-09-30","as_of":"2024-05-15"}`)})
 	select {
 	case <-started:

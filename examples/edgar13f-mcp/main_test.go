@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -44,8 +43,7 @@ func call(t *testing.T, s *mcp.ClientSession, tool, args string) result {
 // for none); failures always carry the 13F one.
 func callTool(t *testing.T, s *mcp.ClientSession, tool, args string, disclaimer any) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := testkit.Context(t)
 	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
 	if err != nil {
 		t.Fatalf("%s(%s): protocol error %v", tool, args, err)
