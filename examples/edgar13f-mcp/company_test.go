@@ -15,13 +15,22 @@ import (
 // carries a disclaimer, its own.
 var companyTools = map[string]bool{"search_company": true, "list_filings": true, "get_financial_facts": true, "get_filing_section": true}
 
+// disclaimerOf returns the disclaimer the answers of tool carry: the 13F
+// one, get_financial_facts' own, or none (nil).
+func disclaimerOf(tool string) any {
+	switch {
+	case tool == "get_financial_facts":
+		return wire.FactsDisclaimer
+	case companyTools[tool]:
+		return nil
+	}
+	return wire.Disclaimer
+}
+
 // callCompany calls a company tool and checks the disclaimer it carries.
 func callCompany(t *testing.T, s *mcp.ClientSession, tool, args string) result {
 	t.Helper()
-	if tool == "get_financial_facts" {
-		return callTool(t, s, tool, args, wire.FactsDisclaimer)
-	}
-	return callTool(t, s, tool, args, nil)
+	return callTool(t, s, tool, args, disclaimerOf(tool))
 }
 
 func TestCompanyCalls(t *testing.T) {

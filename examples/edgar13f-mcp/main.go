@@ -25,7 +25,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 )
 
@@ -76,30 +75,19 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		return 0
 	}
 	cfg := wire.ConfigFromEnv(getenv)
-	opts, err := cfg.ClientOptions()
-	if err == nil {
-		var c *edgar13f.Client
-		c, err = edgar13f.NewClient(opts...)
-		if errors.Is(err, edgar13f.ErrNoUserAgent) && cfg.NoUserAgent() {
-			// Start anyway, so that a client sees why every call fails.
-			c, err = edgar13f.NewClient(append(opts, edgar13f.WithFetcher(failingFetcher{err}))...)
-		}
-		if err == nil {
-			if cfg.NoUserAgent() {
-				fmt.Fprintf(stderr, "edgar13f-mcp: warning: %s; until then every tool call that needs EDGAR fails\n", cfg.NoUserAgentText())
-			}
-			out := newAnswerWriter(stdout)
-			return serve(newServer(c, cfg, out), out)
-		}
+	// Without a User-Agent the library accepts, the server starts anyway,
+	// so that a client sees why every call that needs EDGAR fails.
+	c, uaErr, err := cfg.NewClient()
+	if err != nil {
+		fmt.Fprintf(stderr, "edgar13f-mcp: %s\n", cfg.Explain(err))
+		return 2
 	}
-	fmt.Fprintf(stderr, "edgar13f-mcp: %s\n", cfg.Explain(err))
-	return 2
+	if uaErr != nil {
+		fmt.Fprintf(stderr, "edgar13f-mcp: warning: %s; until then every tool call that needs EDGAR fails\n", cfg.Explain(uaErr))
+	}
+	out := newAnswerWriter(stdout)
+	return serve(newServer(c, cfg, out), out)
 }
-
-// failingFetcher fails every fetch with err: nothing is sent.
-type failingFetcher struct{ err error }
-
-func (f failingFetcher) Fetch(context.Context, string) ([]byte, error) { return nil, f.err }
 
 // serve runs srv over stdin and out (standard output) until stdin ends or
 // a signal arrives.

@@ -187,7 +187,7 @@ func (s *server) filters(a *wire.Args, positionType bool) (opts []edgar13f.Optio
 	if a.Has("issuer") {
 		opts = append(opts, edgar13f.Issuer(issuer))
 	}
-	n, err := a.Int("max_positions")
+	n, err := a.Int("max_positions", 1, edgar13f.MaxTopPositions)
 	if err != nil {
 		return nil, false, err
 	}
