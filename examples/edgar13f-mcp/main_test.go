@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -39,8 +40,8 @@ func call(t *testing.T, s *mcp.ClientSession, tool, args string) result {
 	return callTool(t, s, tool, args, wire.Disclaimer)
 }
 
-// callTool calls tool and checks that the answer carries disclaimer (nil
-// for none); failures always carry the 13F one.
+// callTool calls tool and checks that the answer, decline or failure
+// carries disclaimer (nil for none).
 func callTool(t *testing.T, s *mcp.ClientSession, tool, args string, disclaimer any) result {
 	t.Helper()
 	ctx := testkit.Context(t)
@@ -58,9 +59,6 @@ func callTool(t *testing.T, s *mcp.ClientSession, tool, args string, disclaimer 
 	var r result
 	if err := json.Unmarshal([]byte(text.Text), &r.obj); err != nil {
 		t.Fatalf("%s(%s): text is not one JSON object: %v\n%s", tool, args, err, text.Text)
-	}
-	if res.IsError {
-		disclaimer = wire.Disclaimer
 	}
 	if r.obj["disclaimer"] != disclaimer {
 		t.Errorf("%s(%s): disclaimer %q, want %v", tool, args, r.obj["disclaimer"], disclaimer)
@@ -254,5 +252,32 @@ func TestArgumentMessages(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestToolsDocumented: --help, the examples' README and the repository's
+// README name every tool the server offers (wantTools, which TestToolsList
+// checks against tools/list).
+func TestToolsDocumented(t *testing.T) {
+	cmd := command(t)
+	cmd.Args = append(cmd.Args, "--help")
+	help, _, code := testkit.Run(t, cmd)
+	if code != 0 {
+		t.Fatalf("--help: exit %d", code)
+	}
+	docs := map[string]string{"--help": help}
+	for _, p := range []string{"../README.md", "../../README.md"} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs[p] = string(b)
+	}
+	for where, text := range docs {
+		for _, name := range wantTools {
+			if !strings.Contains(text, name) {
+				t.Errorf("%s does not name the tool %s", where, name)
+			}
+		}
 	}
 }
