@@ -46,8 +46,8 @@ type FactValue struct {
 // have been known on asOf.
 //
 // concept is an alias, any case: revenue (synonym sales), cost_of_revenue,
-// gross_profit, rd_expense, operating_income, net_income, eps_basic (synonym
-// eps), eps_diluted, cash, total_assets, total_liabilities,
+// gross_profit, rd_expense, operating_income, net_income, eps_basic,
+// eps_diluted (synonym eps), cash, total_assets, total_liabilities,
 // stockholders_equity (synonym equity), long_term_debt, operating_cash_flow,
 // capex, shares_outstanding; or an XBRL tag "taxonomy:Name" (us-gaap,
 // ifrs-full, dei) or a bare "Name" (looked up in that order). An alias stands

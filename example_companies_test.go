@@ -112,3 +112,41 @@ func ExampleCompanies_Sections() {
 	// Item 16      32 characters  Form 10-K Summary
 	// edgar13f: not_yet_filed: CIK 320193 had filed no filing 0000320193-24-000123 on or before 2024-10-31
 }
+
+// Search finds companies by name or ticker in EDGAR's company_tickers.json,
+// best match first (exact ticker, exact name, name prefix, ...). Names and
+// tickers are today's, not as of any date.
+func ExampleCompanies_Search() {
+	cs := mirrorCompanies()
+	s, err := cs.Search(context.Background(), "apple", edgar13f.MaxResults(3))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, m := range s.Matches {
+		fmt.Println(m.CIK, m.Name, m.Tickers, m.Rank)
+	}
+	// Output:
+	// 0000320193 Apple Inc. [AAPL] name_prefix
+	// 0001418121 Apple Hospitality REIT, Inc. [APLE] name_prefix
+	// 0001134982 Apple iSports Group, Inc. [AAPI] name_prefix
+}
+
+// Filings lists the filings of any form a company had made by a date,
+// newest first: Apple's 10-Ks as EDGAR listed them on 2024-11-01, the day
+// its fiscal 2024 report was filed.
+func ExampleCompanies_Filings() {
+	cs := mirrorCompanies()
+	l, err := cs.Filings(context.Background(), "320193", edgar13f.MustParseDate("2024-11-01"), edgar13f.FormType("10-K"), edgar13f.MaxResults(3))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(l.EntityName)
+	for _, f := range l.Filings {
+		fmt.Println(f.Accession, f.Form, f.FilingDate, f.ReportDate, f.PrimaryDocument)
+	}
+	// Output:
+	// Apple Inc.
+	// 0000320193-24-000123 10-K 2024-11-01 2024-09-28 aapl-20240928.htm
+	// 0000320193-23-000106 10-K 2023-11-03 2023-09-30 aapl-20230930.htm
+	// 0000320193-22-000108 10-K 2022-10-28 2022-09-24 aapl-20220924.htm
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"strings"
 
 	"github.com/edgar13f/edgar13f/internal/access"
 	"github.com/edgar13f/edgar13f/internal/docerr"
@@ -88,14 +89,26 @@ func (f *MirrorFetcher) failure(ctx context.Context, url string, err error) erro
 }
 
 // MirrorDir returns a read-only file system of the mirror tree in dir that
-// neither ".." nor symbolic links can lead out of. dir must exist.
+// neither ".." nor symbolic links can lead out of. dir must exist and hold
+// the directory of at least one EDGAR host (www.sec.gov, data.sec.gov): a
+// directory that holds neither is not a mirror tree, and is refused rather
+// than answering every question as if EDGAR knew no such filer.
 func MirrorDir(dir string) (fs.FS, error) {
 	fsys, err := mirror.DirFS(dir)
 	if err != nil {
 		return nil, errors.New(docerr.Prefix + docerr.Detail(err))
 	}
-	return fsys, nil
+	for _, host := range mirrorHosts {
+		if st, err := fs.Stat(fsys, host); err == nil && st.IsDir() {
+			return fsys, nil
+		}
+	}
+	return nil, fmt.Errorf("%s%s is not an EDGAR mirror tree: it has no %s directory (a mirror holds https://HOST/PATH as HOST/PATH)",
+		docerr.Prefix, dir, strings.Join(mirrorHosts, " or "))
 }
+
+// mirrorHosts are the EDGAR hosts whose documents the library reads.
+var mirrorHosts = []string{"www.sec.gov", "data.sec.gov"}
 
 // MirrorHandler serves an EDGAR mirror tree over HTTP: GET /HOST/PATH
 // returns the file HOST/PATH, and a missing file is a 404. Pointed at with

@@ -247,6 +247,13 @@ func TestSharedFetchSurvivesLeaderCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	joined := make(chan string, 1)
+	c.edgar.OnJoin(func(key string) {
+		select {
+		case joined <- key:
+		default:
+		}
+	})
 	period, asOf := MustParseDate("2023-12-31"), MustParseDate("2024-03-01")
 	ctxA, cancelA := context.WithCancel(context.Background())
 	errA := make(chan error, 1)
@@ -264,7 +271,9 @@ func TestSharedFetchSurvivesLeaderCancel(t *testing.T) {
 		s, err := c.Holdings(context.Background(), "1067983", period, asOf)
 		resB <- result{s, err}
 	}()
-	time.Sleep(50 * time.Millisecond) // let B join the shared fetch
+	if key := <-joined; !strings.Contains(key, "1067983") {
+		t.Fatalf("B joined the fetch of %s, want the filing list's", key)
+	}
 	cancelA()
 	if err := <-errA; !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled caller got %v; want context.Canceled", err)

@@ -2,7 +2,6 @@ package examples_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -10,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -44,8 +42,7 @@ func TestNoWritesOutsideCacheDir(t *testing.T) {
 		}
 	}
 	server := func(t *testing.T, cmd *exec.Cmd) {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
+		ctx := testkit.Context(t)
 		s := testkit.Connect(t, cmd)
 		defer s.Close()
 		res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "get_holdings_as_of",

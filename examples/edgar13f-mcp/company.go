@@ -78,9 +78,10 @@ func (s *server) companyTools() []tool {
 	}
 }
 
-// intOption appends make(n) to opts when args has the integer name.
-func intOption(a *wire.Args, name string, make func(int) edgar13f.CompanyOption, opts *[]edgar13f.CompanyOption) error {
-	n, err := a.Int(name)
+// intOption appends make(n) to opts when args has the integer name, from 1
+// to most.
+func intOption(a *wire.Args, name string, most int, make func(int) edgar13f.CompanyOption, opts *[]edgar13f.CompanyOption) error {
+	n, err := a.Int(name, 1, most)
 	if err != nil {
 		return err
 	}
@@ -100,7 +101,7 @@ func (s *server) searchCompany(ctx context.Context, raw json.RawMessage) (answer
 		return nil, err
 	}
 	var opts []edgar13f.CompanyOption
-	if err := intOption(a, "limit", edgar13f.MaxResults, &opts); err != nil {
+	if err := intOption(a, "limit", edgar13f.MaxCompanyMatches, edgar13f.MaxResults, &opts); err != nil {
 		return nil, err
 	}
 	res, err := s.c.Companies().Search(ctx, name, opts...)
@@ -142,7 +143,7 @@ func (s *server) listFilings(ctx context.Context, raw json.RawMessage) (answer, 
 	if a.Has("form_type") {
 		opts = append(opts, edgar13f.FormType(form))
 	}
-	if err := intOption(a, "limit", edgar13f.MaxResults, &opts); err != nil {
+	if err := intOption(a, "limit", edgar13f.MaxFilings, edgar13f.MaxResults, &opts); err != nil {
 		return nil, err
 	}
 	l, err := s.c.Companies().Filings(ctx, v[0], asOf, opts...)
@@ -162,7 +163,7 @@ func (s *server) financialFacts(ctx context.Context, raw json.RawMessage) (answe
 		return nil, err
 	}
 	var opts []edgar13f.CompanyOption
-	if err := intOption(a, "years", edgar13f.Years, &opts); err != nil {
+	if err := intOption(a, "years", edgar13f.MaxFactYears, edgar13f.Years, &opts); err != nil {
 		return nil, err
 	}
 	f, err := s.c.Companies().Facts(ctx, v[0], v[1], asOf, opts...)
@@ -182,7 +183,7 @@ func (s *server) filingSection(ctx context.Context, raw json.RawMessage) (answer
 		return nil, err
 	}
 	var opts []edgar13f.CompanyOption
-	if err := intOption(a, "max_chars", edgar13f.MaxChars, &opts); err != nil {
+	if err := intOption(a, "max_chars", edgar13f.MaxSectionChars, edgar13f.MaxChars, &opts); err != nil {
 		return nil, err
 	}
 	sec, err := s.c.Companies().Section(ctx, v[0], v[1], v[2], asOf, opts...)

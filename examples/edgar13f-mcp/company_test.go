@@ -15,13 +15,22 @@ import (
 // carries a disclaimer, its own.
 var companyTools = map[string]bool{"search_company": true, "list_filings": true, "get_financial_facts": true, "get_filing_section": true}
 
+// disclaimerOf returns the disclaimer the answers of tool carry: the 13F
+// one, get_financial_facts' own, or none (nil).
+func disclaimerOf(tool string) any {
+	switch {
+	case tool == "get_financial_facts":
+		return wire.FactsDisclaimer
+	case companyTools[tool]:
+		return nil
+	}
+	return wire.Disclaimer
+}
+
 // callCompany calls a company tool and checks the disclaimer it carries.
 func callCompany(t *testing.T, s *mcp.ClientSession, tool, args string) result {
 	t.Helper()
-	if tool == "get_financial_facts" {
-		return callTool(t, s, tool, args, wire.FactsDisclaimer)
-	}
-	return callTool(t, s, tool, args, nil)
+	return callTool(t, s, tool, args, disclaimerOf(tool))
 }
 
 func TestCompanyCalls(t *testing.T) {
@@ -85,5 +94,24 @@ func TestCompanyCalls(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCompanyFailures: a failure (here: no User-Agent, so nothing may be
+// sent) carries the disclaimer of the tool's answers: none for the company
+// tools, the facts one for get_financial_facts, the 13F one for the 13F
+// tools.
+func TestCompanyFailures(t *testing.T) {
+	s := testkit.Connect(t, command(t, "EDGAR13F_BASE_URL=http://127.0.0.1:1"))
+	for tool, args := range map[string]string{
+		"search_company":      `{"name":"apple"}`,
+		"list_filings":        `{"cik":"320193","as_of":"2024-01-01"}`,
+		"get_financial_facts": `{"cik":"320193","concept":"revenue","as_of":"2024-01-01"}`,
+		"get_filing_section":  `{"cik":"320193","accession":"0000320193-24-000123","item":"1A","as_of":"2025-01-01"}`,
+		"list_13f_filings":    `{"cik":"1067983","as_of":"2024-05-15"}`,
+	} {
+		if r := callTool(t, s, tool, args, disclaimerOf(tool)); !r.isError || r.obj["status"] != "error" {
+			t.Errorf("%s: %v, want a failure", tool, r.obj)
+		}
 	}
 }

@@ -75,6 +75,8 @@ func TestEnvironment(t *testing.T) {
 			"isError": false, "status": "ok", "accession_number": "0000950123-23-011029", "holdings": 151.0}, true, ""},
 		{"no user agent", []string{"EDGAR13F_BASE_URL=" + srv.URL}, map[string]any{"isError": true, "status": "error"}, false,
 			`internal error: no User-Agent for EDGAR: set SEC_USER_AGENT to "Name email@domain" (SEC's fair-access policy requires one naming you)`},
+		{"user agent without email", []string{"SEC_USER_AGENT=nobody", "EDGAR13F_BASE_URL=" + srv.URL}, map[string]any{"isError": true, "status": "error"}, false,
+			`internal error: User-Agent "nobody" has no email address: set SEC_USER_AGENT to "Name email@domain" (SEC's fair-access policy requires one naming you)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

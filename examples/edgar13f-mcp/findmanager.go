@@ -56,7 +56,7 @@ func (s *server) findManager(ctx context.Context, raw json.RawMessage, progress 
 	if err != nil {
 		return nil, err
 	}
-	limit, err := a.Int("limit")
+	limit, err := a.Int("limit", 1, edgar13f.MaxManagers)
 	if err != nil {
 		return nil, err
 	}

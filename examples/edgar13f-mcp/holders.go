@@ -108,7 +108,7 @@ func (s *server) holders(ctx context.Context, raw json.RawMessage, progress func
 	if err != nil {
 		return nil, err
 	}
-	n, err := a.Int("max_holders")
+	n, err := a.Int("max_holders", 1, edgar13f.MaxHoldersLimit)
 	if err != nil {
 		return nil, err
 	}

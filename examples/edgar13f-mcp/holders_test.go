@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -70,50 +69,55 @@ func TestHolders(t *testing.T) {
 // TestHoldersProgress: the first call imports its windows and sends MCP
 // progress notifications for the caller's token; a second call imports
 // nothing and sends none.
+//
+// The server sends a call's notifications before its result, and the
+// client handles notifications one at a time in the order they arrive, but
+// may do so after it has returned the result. So the test waits for a
+// barrier instead of a while: a third call, on windows not yet imported,
+// whose first notification is handled only after every notification the
+// server sent for the first two calls.
 func TestHoldersProgress(t *testing.T) {
 	var mu sync.Mutex
-	var notes []*mcp.ProgressNotificationParams
+	notes := map[any][]*mcp.ProgressNotificationParams{}
+	barrier := make(chan struct{})
+	var once sync.Once
 	client := mcp.NewClient(&mcp.Implementation{Name: "edgar13f-example-test", Version: "1"}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			mu.Lock()
-			notes = append(notes, req.Params)
+			notes[req.Params.ProgressToken] = append(notes[req.Params.ProgressToken], req.Params)
 			mu.Unlock()
+			if req.Params.ProgressToken == "barrier" {
+				once.Do(func() { close(barrier) })
+			}
 		},
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := testkit.Context(t)
 	s, err := client.Connect(ctx, &mcp.CommandTransport{Command: command(t, "EDGAR13F_FIXTURE_DIR="+mirror)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	ask := func() {
-		p := &mcp.CallToolParams{Name: "get_holders_as_of", Arguments: json.RawMessage(`{"cusip":"037833100","period":"2023-09-30","as_of":"2024-05-15"}`)}
-		p.SetProgressToken("holders-1")
+	ask := func(token, period, asOf string) {
+		p := &mcp.CallToolParams{Name: "get_holders_as_of", Arguments: json.RawMessage(`{"cusip":"037833100","period":"` + period + `","as_of":"` + asOf + `"}`)}
+		p.SetProgressToken(token)
 		res, err := s.CallTool(ctx, p)
 		if err != nil || res.IsError {
 			t.Fatalf("call: %v %v", res, err)
 		}
 	}
-	ask()
-	// Notifications may arrive just after the result.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		mu.Lock()
-		n := len(notes)
-		mu.Unlock()
-		if n > 0 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
+	ask("cold", "2023-09-30", "2024-05-15")
+	ask("warm", "2023-09-30", "2024-05-15")
+	ask("barrier", "2023-06-30", "2023-08-14") // imports the window before the first three
+	select {
+	case <-barrier:
+	case <-ctx.Done():
+		t.Fatal("the call importing 2023Q2 sent no progress")
 	}
 	mu.Lock()
-	got := notes
-	notes = nil
-	mu.Unlock()
+	defer mu.Unlock()
 	windows := map[string]bool{}
-	for _, n := range got {
-		if n.ProgressToken != "holders-1" || n.Total != 3 || n.Progress > n.Total {
+	for _, n := range notes["cold"] {
+		if n.Total != 3 || n.Progress > n.Total {
 			t.Errorf("notification %+v", n)
 		}
 		if _, w, ok := strings.Cut(n.Message, "window "); ok {
@@ -123,12 +127,13 @@ func TestHoldersProgress(t *testing.T) {
 	if len(windows) != 3 {
 		t.Errorf("progress named windows %v, want the 3 covering 2023-10-01 to 2024-05-15", windows)
 	}
-	ask()
-	time.Sleep(100 * time.Millisecond)
-	mu.Lock()
-	defer mu.Unlock()
-	if len(notes) != 0 {
-		t.Errorf("warm call sent %d notifications", len(notes))
+	if n := len(notes["warm"]); n != 0 {
+		t.Errorf("warm call sent %d notifications", n)
+	}
+	for token := range notes {
+		if token != "cold" && token != "warm" && token != "barrier" {
+			t.Errorf("notification for token %v, asked for none", token)
+		}
 	}
 }
 

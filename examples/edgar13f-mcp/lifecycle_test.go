@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -42,8 +41,7 @@ func start(t *testing.T, cmd *exec.Cmd) (io.WriteCloser, io.ReadCloser, <-chan e
 // connectPipes speaks MCP to a server started by start.
 func connectPipes(t *testing.T, stdin io.WriteCloser, stdout io.ReadCloser) *mcp.ClientSession {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := testkit.Context(t)
 	s, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.IOTransport{Reader: stdout, Writer: stdin}, nil)
 	if err != nil {
 		t.Fatalf("connect: %v", err)
@@ -114,8 +112,7 @@ func TestSIGTERMMidCall(t *testing.T) {
 	stdin, stdout, done := start(t, cmd)
 	s := connectPipes(t, stdin, stdout)
 	defer s.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := testkit.Context(t)
 	go s.CallTool(ctx, &mcp.CallToolParams{Name: "get_holdings_as_of", Arguments: json.RawMessage(`{"cik":"1067983","period":"2023-09-30","as_of":"2024-05-15"}`)})
 	select {
 	case <-started:
@@ -150,6 +147,7 @@ func TestMalformedLines(t *testing.T) {
 }
 
 func TestRefusesToStart(t *testing.T) {
+	notTree := t.TempDir()
 	tests := []struct {
 		name string
 		env  []string
@@ -159,6 +157,8 @@ func TestRefusesToStart(t *testing.T) {
 			"edgar13f-mcp: EDGAR13F_REDACT=off cannot be combined with EDGAR13F_FIXTURE_DIR: rows of a fixture directory are always redacted\n"},
 		{"fixture with base URL", []string{"EDGAR13F_FIXTURE_DIR=" + mirror, "EDGAR13F_BASE_URL=http://127.0.0.1:1"},
 			"edgar13f-mcp: give EDGAR13F_FIXTURE_DIR or EDGAR13F_BASE_URL, not both\n"},
+		{"fixture not a mirror tree", []string{"EDGAR13F_FIXTURE_DIR=" + notTree},
+			"edgar13f-mcp: EDGAR13F_FIXTURE_DIR: " + notTree + " is not an EDGAR mirror tree: it has no www.sec.gov or data.sec.gov directory (a mirror holds https://HOST/PATH as HOST/PATH)\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -213,16 +213,18 @@ func TestArguments(t *testing.T) {
 // EDGAR over HTTP without a User-Agent, naming the variable to set, and
 // keeps serving.
 func TestWarnsWithoutUserAgent(t *testing.T) {
-	const warning = `edgar13f-mcp: warning: no User-Agent for EDGAR: set SEC_USER_AGENT to "Name email@domain"`
+	const missing = `edgar13f-mcp: warning: no User-Agent for EDGAR: set SEC_USER_AGENT to "Name email@domain"`
 	tests := []struct {
-		name string
-		env  []string
-		warn bool
+		name    string
+		env     []string
+		warning string // a prefix; "" for none
 	}{
-		{"live EDGAR", nil, true},
-		{"base URL", []string{"EDGAR13F_BASE_URL=http://127.0.0.1:1"}, true},
-		{"with a user agent", []string{"SEC_USER_AGENT=edgar13f tests test@example.com"}, false},
-		{"fixture directory", []string{"EDGAR13F_FIXTURE_DIR=" + mirror}, false},
+		{"live EDGAR", nil, missing},
+		{"base URL", []string{"EDGAR13F_BASE_URL=http://127.0.0.1:1"}, missing},
+		{"user agent without email", []string{"SEC_USER_AGENT=nobody"},
+			`edgar13f-mcp: warning: User-Agent "nobody" has no email address: set SEC_USER_AGENT to "Name email@domain"`},
+		{"with a user agent", []string{"SEC_USER_AGENT=edgar13f tests test@example.com"}, ""},
+		{"fixture directory", []string{"EDGAR13F_FIXTURE_DIR=" + mirror}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -236,8 +238,8 @@ func TestWarnsWithoutUserAgent(t *testing.T) {
 			if err := s.Close(); err != nil {
 				t.Fatal(err)
 			}
-			if got := strings.HasPrefix(stderr.String(), warning); got != tt.warn || !tt.warn && stderr.Len() > 0 {
-				t.Errorf("stderr %q, want the warning: %v", stderr.String(), tt.warn)
+			if !strings.HasPrefix(stderr.String(), tt.warning) || tt.warning == "" && stderr.Len() > 0 {
+				t.Errorf("stderr %q, want %q...", stderr.String(), tt.warning)
 			}
 		})
 	}

@@ -1,7 +1,10 @@
 // Command edgar13f-mcp is a Model Context Protocol server, over stdio, that
-// answers point-in-time questions about SEC Form 13F holdings with the
-// edgar13f library: which 13F filings a manager had made by a date, what
-// it held for a quarter as known on a date, and how two quarters compare.
+// answers point-in-time questions about SEC EDGAR with the edgar13f
+// library: which 13F filings a manager had made by a date, what it held for
+// a quarter as known on a date, how two quarters compare and who held a
+// security; and for any company, its filings, annual financial facts and
+// the Item sections of its 10-K and 10-Q reports. "edgar13f-mcp --help"
+// lists the tools.
 //
 // It is configured by the environment (SEC_USER_AGENT, EDGAR13F_CACHE_DIR,
 // EDGAR13F_REDACT, EDGAR13F_AGENT_MODE, EDGAR13F_FIXTURE_DIR,
@@ -19,30 +22,32 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, os.Getenv)) }
 
-const usage = `edgar13f-mcp is a Model Context Protocol server answering questions about
-SEC Form 13F holdings as EDGAR knew them on a date. An MCP client starts it and
-speaks MCP over its standard input and output.
+// usage is the help text; the tools are listed from the server's own
+// definitions, so that the help names every tool the server offers.
+var usage = `edgar13f-mcp is a Model Context Protocol server answering questions about
+SEC Form 13F holdings, and any company's filings, financial facts and report
+sections, as EDGAR knew them on a date. An MCP client starts it and speaks
+MCP over its standard input and output.
 
 Usage:
   edgar13f-mcp              serve MCP over stdio
   edgar13f-mcp --help       show this help
   edgar13f-mcp --version    print the version
 
-Tools: find_manager, list_13f_filings, get_holdings_as_of, diff_holdings,
-get_holders_as_of.
-
+Tools:
+` + toolList() + `
 Environment:
   SEC_USER_AGENT        "Name email@domain", sent with every EDGAR request (required for EDGAR)
   EDGAR13F_CACHE_DIR    cache directory (default $XDG_CACHE_HOME/edgar13f)
@@ -51,6 +56,15 @@ Environment:
   EDGAR13F_FIXTURE_DIR  read this EDGAR mirror tree instead of EDGAR
   EDGAR13F_BASE_URL     fetch EDGAR URLs from this HTTP mirror
 `
+
+// toolList returns one line per tool: its name and title.
+func toolList() string {
+	var b strings.Builder
+	for _, t := range (&server{}).tools() {
+		fmt.Fprintf(&b, "  %-21s %s\n", t.tool.Name, t.tool.Title)
+	}
+	return b.String()
+}
 
 // run serves MCP over standard input and output with the settings of
 // getenv, or answers --help and --version. It returns the exit code: 0,
@@ -76,30 +90,19 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		return 0
 	}
 	cfg := wire.ConfigFromEnv(getenv)
-	opts, err := cfg.ClientOptions()
-	if err == nil {
-		var c *edgar13f.Client
-		c, err = edgar13f.NewClient(opts...)
-		if errors.Is(err, edgar13f.ErrNoUserAgent) && cfg.NoUserAgent() {
-			// Start anyway, so that a client sees why every call fails.
-			c, err = edgar13f.NewClient(append(opts, edgar13f.WithFetcher(failingFetcher{err}))...)
-		}
-		if err == nil {
-			if cfg.NoUserAgent() {
-				fmt.Fprintf(stderr, "edgar13f-mcp: warning: %s; until then every tool call that needs EDGAR fails\n", cfg.NoUserAgentText())
-			}
-			out := newAnswerWriter(stdout)
-			return serve(newServer(c, cfg, out), out)
-		}
+	// Without a User-Agent the library accepts, the server starts anyway,
+	// so that a client sees why every call that needs EDGAR fails.
+	c, uaErr, err := cfg.NewClient()
+	if err != nil {
+		fmt.Fprintf(stderr, "edgar13f-mcp: %s\n", cfg.Explain(err))
+		return 2
 	}
-	fmt.Fprintf(stderr, "edgar13f-mcp: %s\n", cfg.Explain(err))
-	return 2
+	if uaErr != nil {
+		fmt.Fprintf(stderr, "edgar13f-mcp: warning: %s; until then every tool call that needs EDGAR fails\n", cfg.Explain(uaErr))
+	}
+	out := newAnswerWriter(stdout)
+	return serve(newServer(c, cfg, out), out)
 }
-
-// failingFetcher fails every fetch with err: nothing is sent.
-type failingFetcher struct{ err error }
-
-func (f failingFetcher) Fetch(context.Context, string) ([]byte, error) { return nil, f.err }
 
 // serve runs srv over stdin and out (standard output) until stdin ends or
 // a signal arrives.

@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -40,12 +40,11 @@ func call(t *testing.T, s *mcp.ClientSession, tool, args string) result {
 	return callTool(t, s, tool, args, wire.Disclaimer)
 }
 
-// callTool calls tool and checks that the answer carries disclaimer (nil
-// for none); failures always carry the 13F one.
+// callTool calls tool and checks that the answer, decline or failure
+// carries disclaimer (nil for none).
 func callTool(t *testing.T, s *mcp.ClientSession, tool, args string, disclaimer any) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := testkit.Context(t)
 	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
 	if err != nil {
 		t.Fatalf("%s(%s): protocol error %v", tool, args, err)
@@ -60,9 +59,6 @@ func callTool(t *testing.T, s *mcp.ClientSession, tool, args string, disclaimer 
 	var r result
 	if err := json.Unmarshal([]byte(text.Text), &r.obj); err != nil {
 		t.Fatalf("%s(%s): text is not one JSON object: %v\n%s", tool, args, err, text.Text)
-	}
-	if res.IsError {
-		disclaimer = wire.Disclaimer
 	}
 	if r.obj["disclaimer"] != disclaimer {
 		t.Errorf("%s(%s): disclaimer %q, want %v", tool, args, r.obj["disclaimer"], disclaimer)
@@ -211,5 +207,77 @@ func checkResult(t *testing.T, r result, name string, decline edgar13f.Reason, m
 	}
 	if m, _ := r.obj["message"].(string); m == "" || len(r.obj) != members {
 		t.Errorf("decline object %v, want status, reason, message (and a disclaimer where the tool has one)", r.obj)
+	}
+}
+
+// TestArgumentMessages: a number outside its limits is declined naming the
+// tool's argument, not the library's Go option, and an empty string is
+// declined like any malformed value (as the CLI refuses an empty flag).
+func TestArgumentMessages(t *testing.T) {
+	s := testkit.Connect(t, command(t, "EDGAR13F_FIXTURE_DIR="+mirror))
+	const apple, brk = `"cik":"320193"`, `"cik":"1067983"`
+	tests := []struct {
+		tool, args, message string // message: a prefix; "" for any
+	}{
+		{"search_company", `{"name":"apple","limit":0}`, `argument "limit" must be 1 to 100, not 0`},
+		{"list_filings", `{` + apple + `,"as_of":"2024-01-01","limit":101}`, `argument "limit" must be 1 to 100, not 101`},
+		{"get_financial_facts", `{` + apple + `,"concept":"revenue","as_of":"2024-01-01","years":0}`, `argument "years" must be 1 to 30, not 0`},
+		{"get_filing_section", `{` + apple + `,"accession":"0000320193-24-000123","item":"1A","as_of":"2025-01-01","max_chars":0}`,
+			`argument "max_chars" must be 1 to 100000, not 0`},
+		{"find_manager", `{"name":"berkshire","limit":0}`, `argument "limit" must be 1 to 20, not 0`},
+		{"get_holdings_as_of", `{` + brk + `,"period":"2023-09-30","as_of":"2024-05-15","max_positions":201}`, `argument "max_positions" must be 1 to 200, not 201`},
+		{"diff_holdings", `{` + brk + `,"period_a":"2023-09-30","period_b":"2023-12-31","as_of":"2024-05-16","max_positions":0}`,
+			`argument "max_positions" must be 1 to 200, not 0`},
+		{"get_holders_as_of", `{"cusip":"037833100","period":"2023-09-30","as_of":"2024-05-15","max_holders":501}`, `argument "max_holders" must be 1 to 500, not 501`},
+		// Empty strings.
+		{"get_holdings_as_of", `{` + brk + `,"period":"2023-09-30","as_of":""}`, `argument "as_of" must be a date YYYY-MM-DD, not ""`},
+		{"list_13f_filings", `{` + brk + `,"as_of":"2024-05-15","period":""}`, `argument "period" must be a date YYYY-MM-DD, not ""`},
+		{"find_manager", `{"name":"berkshire","as_of":""}`, `argument "as_of" must be a date YYYY-MM-DD, not ""`},
+		{"get_holdings_as_of", `{` + brk + `,"period":"2023-09-30","as_of":"2024-05-15","issuer":""}`, ""},
+		{"get_holdings_as_of", `{` + brk + `,"period":"2023-09-30","as_of":"2024-05-15","cusip":[""]}`, ""},
+		{"list_filings", `{` + apple + `,"as_of":"2024-01-01","form_type":""}`, ""},
+		{"get_holders_as_of", `{"cusip":"","period":"2023-09-30","as_of":"2024-05-15"}`, ""},
+		{"search_company", `{"name":""}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool+" "+tt.args, func(t *testing.T) {
+			r := callTool(t, s, tt.tool, tt.args, disclaimerOf(tt.tool))
+			m, _ := r.obj["message"].(string)
+			if r.obj["reason"] != string(edgar13f.InvalidArgument) || !strings.HasPrefix(m, tt.message) {
+				t.Errorf("answer %v; want invalid_argument, %q...", r.obj, tt.message)
+			}
+			for _, goName := range []string{"MaxResults", "Years", "MaxChars", "MaxPositions", "MaxHolders", "Limit", "With"} {
+				if strings.Contains(m, goName) {
+					t.Errorf("message %q names the Go option %s", m, goName)
+				}
+			}
+		})
+	}
+}
+
+// TestToolsDocumented: --help, the examples' README and the repository's
+// README name every tool the server offers (wantTools, which TestToolsList
+// checks against tools/list).
+func TestToolsDocumented(t *testing.T) {
+	cmd := command(t)
+	cmd.Args = append(cmd.Args, "--help")
+	help, _, code := testkit.Run(t, cmd)
+	if code != 0 {
+		t.Fatalf("--help: exit %d", code)
+	}
+	docs := map[string]string{"--help": help}
+	for _, p := range []string{"../README.md", "../../README.md"} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs[p] = string(b)
+	}
+	for where, text := range docs {
+		for _, name := range wantTools {
+			if !strings.Contains(text, name) {
+				t.Errorf("%s does not name the tool %s", where, name)
+			}
+		}
 	}
 }

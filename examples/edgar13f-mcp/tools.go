@@ -59,8 +59,8 @@ type toolFunc func(ctx context.Context, args json.RawMessage) (answer, error)
 // as the result is written.
 func (s *server) handle(fn toolFunc) mcp.ToolHandler { return s.handleWith(fn, wire.Disclaimer) }
 
-// handleWith is handle with declines carrying the given disclaimer ("" for
-// none): the company tools carry their own or none.
+// handleWith is handle with declines and failures carrying the given
+// disclaimer ("" for none): the company tools carry their own or none.
 func (s *server) handleWith(fn toolFunc, disclaimer string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		write, err := fn(ctx, req.Params.Arguments)
@@ -72,7 +72,7 @@ func (s *server) handleWith(fn toolFunc, disclaimer string) mcp.ToolHandler {
 		if declined {
 			_ = wire.WriteDeclineWith(&buf, d, disclaimer)
 		} else {
-			_ = wire.WriteError(&buf, s.cfg.Explain(err))
+			_ = wire.WriteErrorWith(&buf, s.cfg.Explain(err), disclaimer)
 		}
 		text := strings.TrimSuffix(buf.String(), "\n")
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: !declined}, nil
@@ -187,7 +187,7 @@ func (s *server) filters(a *wire.Args, positionType bool) (opts []edgar13f.Optio
 	if a.Has("issuer") {
 		opts = append(opts, edgar13f.Issuer(issuer))
 	}
-	n, err := a.Int("max_positions")
+	n, err := a.Int("max_positions", 1, edgar13f.MaxTopPositions)
 	if err != nil {
 		return nil, false, err
 	}

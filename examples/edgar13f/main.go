@@ -22,6 +22,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -111,9 +112,11 @@ func (l *cusipList) String() string { return strings.Join(*l, ",") }
 
 func (l *cusipList) Set(s string) error {
 	for _, c := range strings.Split(s, ",") {
-		if c = strings.TrimSpace(c); c != "" {
-			*l = append(*l, c)
+		c = strings.TrimSpace(c)
+		if c == "" {
+			return errors.New("empty CUSIP")
 		}
+		*l = append(*l, c)
 	}
 	return nil
 }
@@ -190,6 +193,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if err == nil {
 		o.set = map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+		err = checkFlags(cmd, fs)
+	}
+	if err == nil {
 		o.fromEnv(getenv)
 		err = checkUsage(cmd, &o, pos)
 	}
@@ -265,6 +271,43 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// flagRanges are the limits of each command's number flags: the library's
+// limits, checked here so that a message names the flag, not the Go option
+// it becomes.
+var flagRanges = map[string]map[string][2]int{
+	"find":     {"limit": {1, edgar13f.MaxManagers}},
+	"holdings": {"top": {1, edgar13f.MaxTopPositions}},
+	"diff":     {"top": {1, edgar13f.MaxTopPositions}},
+	"holders":  {"max": {1, edgar13f.MaxHoldersLimit}},
+	"company":  {"limit": {1, edgar13f.MaxCompanyMatches}},
+	"filings":  {"limit": {1, edgar13f.MaxFilings}},
+	"facts":    {"years": {1, edgar13f.MaxFactYears}},
+	"section":  {"max-chars": {1, edgar13f.MaxSectionChars}},
+}
+
+// checkFlags refuses a flag given an empty value (as the MCP server
+// refuses an empty string: --as-of "" is not "today") and a number flag
+// outside its limits.
+func checkFlags(cmd *command, fs *flag.FlagSet) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err != nil {
+			return
+		}
+		v := f.Value.String()
+		if strings.TrimSpace(v) == "" {
+			err = fmt.Errorf("--%s is empty: give a value or leave the flag out", f.Name)
+			return
+		}
+		if r, ok := flagRanges[cmd.name][f.Name]; ok {
+			if n, _ := strconv.Atoi(v); n < r[0] || n > r[1] {
+				err = fmt.Errorf("--%s must be %d to %d, not %s", f.Name, r[0], r[1], v)
+			}
+		}
+	})
+	return err
+}
+
 func checkUsage(cmd *command, o *opts, pos []string) error {
 	switch {
 	case cmd.positional < 0 && len(pos) == 0:
@@ -315,15 +358,16 @@ func missingFlag(o *opts, names []string) string {
 	return ""
 }
 
+// newClient returns the Client of o's settings. Without a User-Agent the
+// library accepts it is a Client whose every request fails saying so, so
+// that the arguments are checked first (a usage error exits 2, not 1).
 func newClient(o *opts) (*edgar13f.Client, error) {
-	copts, err := o.config().ClientOptions()
-	if err != nil {
-		return nil, err
-	}
+	var extra []edgar13f.ClientOption
 	if o.progress != nil && o.fixture == "" {
-		copts = append(copts, edgar13f.WithHTTPClient(&http.Client{Timeout: 2 * time.Minute, Transport: progressTransport{o.progress}}))
+		extra = append(extra, edgar13f.WithHTTPClient(&http.Client{Timeout: 2 * time.Minute, Transport: progressTransport{o.progress}}))
 	}
-	return edgar13f.NewClient(copts...)
+	c, _, err := o.config().NewClient(extra...)
+	return c, err
 }
 
 // progressTransport notes each EDGAR request (a cache miss) on a terminal.

@@ -83,8 +83,8 @@ func TestExits(t *testing.T) {
 		{"section missing item", []string{"section", "320193", "0000320193-24-000123"}, 2, "", "edgar13f section: want CIK ACCESSION ITEM, got 2 arguments\n..."},
 		{"facts unknown concept", []string{"facts", "320193", "no_such_concept", "--as-of", "2024-01-01", "--format", "json"}, 3,
 			`{"status":"declined","disclaimer":"Annual XBRL values ...`, "edgar13f: declined (unknown_concept): ..."},
-		{"facts years range", []string{"facts", "320193", "revenue", "--years", "31"}, 2, "", "edgar13f facts: Years 31 is outside 1 to 30\n..."},
-		{"company limit range", []string{"company", "apple", "--limit", "101"}, 2, "", "edgar13f company: MaxResults 101 is outside 1 to 100\n..."},
+		{"facts years range", []string{"facts", "320193", "revenue", "--years", "31"}, 2, "", "edgar13f facts: --years must be 1 to 30, not 31\n..."},
+		{"company limit range", []string{"company", "apple", "--limit", "101"}, 2, "", "edgar13f company: --limit must be 1 to 100, not 101\n..."},
 		// Malformed arguments are usage errors, checked before any query.
 		{"bad date", []string{"filings", "1067983", "--as-of", "2024-13-01", "--format", "csv"}, 2, "",
 			"edgar13f filings: --as-of must be a date YYYY-MM-DD, not \"2024-13-01\"\nRun \"edgar13f filings --help\" for usage.\n"},
@@ -94,13 +94,26 @@ func TestExits(t *testing.T) {
 			"edgar13f find: --as-of must be a date YYYY-MM-DD, not \"yesterday\"\n..."},
 		{"bad cik", []string{"filings", "12a", "--as-of", "2024-05-15", "--format", "json"}, 2, "", "edgar13f filings: CIK \"12a\" must be 1 to 10 digits\n..."},
 		{"top zero", []string{"holdings", "1067983", "--period", "2023-09-30", "--top", "0", "--format", "json"}, 2, "",
-			"edgar13f holdings: max positions must be 1 to 200, not 0\nRun \"edgar13f holdings --help\" for usage.\n"},
-		{"limit zero", []string{"find", "berkshire", "--limit", "0"}, 2, "", "edgar13f find: limit must be 1 to 20, not 0\n..."},
-		{"empty issuer", []string{"holdings", "1067983", "--period", "2023-09-30", "--issuer", ""}, 2, "", "edgar13f holdings: issuer text must be ..."},
+			"edgar13f holdings: --top must be 1 to 200, not 0\nRun \"edgar13f holdings --help\" for usage.\n"},
+		{"limit zero", []string{"find", "berkshire", "--limit", "0"}, 2, "", "edgar13f find: --limit must be 1 to 20, not 0\n..."},
+		{"empty issuer", []string{"holdings", "1067983", "--period", "2023-09-30", "--issuer", ""}, 2, "", "edgar13f holdings: --issuer is empty: give a value or leave the flag out\n..."},
 		{"bad period", []string{"diff", "1067983", "--period-a", "2023-12-31", "--period-b", "2023-09-30", "--format", "csv"}, 3, "",
 			"edgar13f: declined (invalid_period): ..."},
 		{"bad top", []string{"holdings", "1067983", "--period", "2023-09-30", "--top", "201", "--format", "csv"}, 2, "",
-			"edgar13f holdings: max positions must be 1 to 200, not 201\n..."},
+			"edgar13f holdings: --top must be 1 to 200, not 201\n..."},
+		{"filings limit zero", []string{"filings", "320193", "--limit", "0"}, 2, "", "edgar13f filings: --limit must be 1 to 100, not 0\n..."},
+		{"section max chars", []string{"section", "320193", "0000320193-24-000123", "1A", "--max-chars", "100001"}, 2, "",
+			"edgar13f section: --max-chars must be 1 to 100000, not 100001\n..."},
+		{"diff top", []string{"diff", "1067983", "--period-a", "2023-09-30", "--period-b", "2023-12-31", "--top", "0"}, 2, "",
+			"edgar13f diff: --top must be 1 to 200, not 0\n..."},
+		// An empty value is an error, as in the MCP server, not the flag's default.
+		{"empty as-of", []string{"holdings", "1067983", "--period", "2023-09-30", "--as-of", ""}, 2, "",
+			"edgar13f holdings: --as-of is empty: give a value or leave the flag out\n..."},
+		{"blank form", []string{"filings", "320193", "--form", " "}, 2, "", "edgar13f filings: --form is empty: give a value or leave the flag out\n..."},
+		{"empty cusip", []string{"holdings", "1067983", "--period", "2023-09-30", "--cusip", "037833100,"}, 2, "",
+			"edgar13f holdings: invalid value \"037833100,\" for flag -cusip: empty CUSIP\n..."},
+		{"empty fixture dir", []string{"filings", "320193", "--fixture-dir", ""}, 2, "",
+			"edgar13f filings: --fixture-dir is empty: give a value or leave the flag out\n..."},
 		{"no command", nil, 2, "", "edgar13f answers questions..."},
 		{"unknown command", []string{"holding"}, 2, "", "edgar13f: unknown command \"holding\"\n..."},
 		{"missing period", []string{"holdings", "1067983"}, 2, "",
@@ -160,6 +173,12 @@ func TestHTTP(t *testing.T) {
 		{"redacted", []string{"SEC_USER_AGENT=edgar13f tests test@example.com"}, nil, 0, 0, "", true},
 		{"no-redact", nil, []string{"--user-agent", "edgar13f tests test@example.com", "--no-redact"}, 0, 1, "", true},
 		{"no user agent", nil, nil, 1, 0, "edgar13f: no User-Agent for EDGAR: set --user-agent or SEC_USER_AGENT to \"Name email@domain\" (SEC's fair-access policy requires one naming you)\n", false},
+		{"user agent without email", nil, []string{"--user-agent", "nobody"}, 1, 0,
+			"edgar13f: User-Agent \"nobody\" has no email address: set --user-agent or SEC_USER_AGENT to \"Name email@domain\" (SEC's fair-access policy requires one naming you)\n", false},
+		// Arguments are checked before the User-Agent: a usage error exits 2.
+		{"bad CUSIP without user agent", nil, []string{"--cusip", "12345678"}, 2, 0, "edgar13f holdings: CUSIP \"12345678\" must be 9 letters or digits\n...", false},
+		{"bad CUSIP, user agent without email", []string{"SEC_USER_AGENT=nobody"}, []string{"--cusip", "12345678"}, 2, 0,
+			"edgar13f holdings: CUSIP \"12345678\" must be 9 letters or digits\n...", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -176,5 +195,26 @@ func TestHTTP(t *testing.T) {
 				t.Errorf("requests sent: %v, want %v", sent, tt.wantRequests)
 			}
 		})
+	}
+}
+
+// TestNotAMirror: a fixture directory that is not an EDGAR mirror tree is a
+// usage error saying so, not a decline of every CIK, given as a flag or in
+// the environment.
+func TestNotAMirror(t *testing.T) {
+	dir := t.TempDir()
+	want := "edgar13f filings: --fixture-dir (EDGAR13F_FIXTURE_DIR): " + dir + " is not an EDGAR mirror tree: it has no www.sec.gov or data.sec.gov directory"
+	for _, tt := range []struct {
+		env  []string
+		args []string
+	}{
+		{nil, []string{"--fixture-dir", dir}},
+		{[]string{"EDGAR13F_FIXTURE_DIR=" + dir}, nil},
+		{[]string{"EDGAR13F_FIXTURE_DIR=" + mirror}, []string{"--fixture-dir", dir}},
+	} {
+		_, stderr, code := exe(t, tt.env, append([]string{"filings", "1067983", "--as-of", "2024-05-15"}, tt.args...)...)
+		if code != 2 || !strings.HasPrefix(stderr, want) {
+			t.Errorf("%v %v: exit %d, stderr %q; want 2, %q...", tt.env, tt.args, code, stderr, want)
+		}
 	}
 }

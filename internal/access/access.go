@@ -39,8 +39,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/sync/singleflight"
-
 	"github.com/edgar13f/edgar13f/internal/docerr"
 	"github.com/edgar13f/edgar13f/internal/edgarhttp"
 	"github.com/edgar13f/edgar13f/internal/mirror"
@@ -102,7 +100,7 @@ type Layer struct {
 	source string
 	cache  Cache
 	dir    string
-	flight singleflight.Group
+	flight flight
 }
 
 // fetcher is what a Layer reads through: whole documents, documents of a
@@ -261,7 +259,7 @@ func (l *Layer) Keep(ctx context.Context, key string, data []byte) {
 // each whose own context is still live runs fn again (at most a few times).
 func (l *Layer) Shared(ctx context.Context, key string, fn func() (any, error)) (any, error) {
 	for range 3 {
-		v, err, _ := l.flight.Do(key, func() (any, error) {
+		v, err := l.flight.do(key, func() (any, error) {
 			v, err := fn()
 			if err != nil && ctx.Err() != nil {
 				return nil, &leaderEnded{ctx.Err()}

@@ -162,12 +162,29 @@ func MirrorServer(t testing.TB, reject func(*http.Request) bool) (*httptest.Serv
 	return srv, &n
 }
 
+// Context returns a context for a call the test waits on: it ends when
+// the test does, or a little before the test binary's deadline (-timeout),
+// so that a call that hangs fails the test naming itself. It sets no
+// deadline of its own: on a loaded machine a call may take minutes, and
+// that is no failure.
+func Context(t testing.TB) context.Context {
+	ctx := t.Context()
+	type deadliner interface{ Deadline() (time.Time, bool) }
+	if d, ok := t.(deadliner); ok {
+		if dl, ok := d.Deadline(); ok {
+			ctx, cancel := context.WithDeadline(ctx, dl.Add(-time.Until(dl)/20))
+			t.Cleanup(cancel)
+			return ctx
+		}
+	}
+	return ctx
+}
+
 // Connect starts cmd as an MCP server and returns the client session,
 // closed when the test ends.
 func Connect(t testing.TB, cmd *exec.Cmd) *mcp.ClientSession {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := Context(t)
 	s, err := mcp.NewClient(&mcp.Implementation{Name: "edgar13f-example-test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		t.Fatalf("connect: %v", err)

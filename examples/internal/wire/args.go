@@ -142,8 +142,9 @@ func (a *Args) Strings(name string) ([]string, error) {
 }
 
 // Int returns the optional argument name, a JSON integer written without
-// fraction or exponent.
-func (a *Args) Int(name string) (int, error) {
+// fraction or exponent, from lo to hi: the library's limits, checked here
+// so that a message names the argument, not the Go option it becomes.
+func (a *Args) Int(name string, lo, hi int) (int, error) {
 	v, ok := a.raw[name]
 	if !ok {
 		return 0, nil
@@ -155,7 +156,10 @@ func (a *Args) Int(name string) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		return 0, invalid("argument %q is out of range: %s", name, s)
+		return 0, invalid("argument %q must be %d to %d, not %s", name, lo, hi, s)
+	}
+	if n < lo || n > hi {
+		return 0, invalid("argument %q must be %d to %d, not %d", name, lo, hi, n)
 	}
 	return n, nil
 }

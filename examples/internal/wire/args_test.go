@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -46,7 +48,7 @@ func parse(raw string) got {
 	if g.CUSIPs, err = a.Strings("cusip"); err != nil {
 		return fail(err)
 	}
-	if g.Max, err = a.Int("max_positions"); err != nil {
+	if g.Max, err = a.Int("max_positions", 1, edgar13f.MaxTopPositions); err != nil {
 		return fail(err)
 	}
 	return g
@@ -58,7 +60,11 @@ func TestArgs(t *testing.T) {
 		raw  string
 		want got
 	}{
-		{`{"cik":"0001067983","as_of":"2024-05-15","cusip":["037833100"],"max_positions":-3}`, got{CIK: "0001067983", AsOf: "2024-05-15", CUSIPs: []string{"037833100"}, Max: -3}},
+		{`{"cik":"0001067983","as_of":"2024-05-15","cusip":["037833100"],"max_positions":3}`, got{CIK: "0001067983", AsOf: "2024-05-15", CUSIPs: []string{"037833100"}, Max: 3}},
+		{`{"cik":"1","max_positions":-3}`, got{CIK: "1", Reason: ia, Msg: `argument "max_positions" must be 1 to 200, not -3`}},
+		{`{"cik":"1","max_positions":0}`, got{CIK: "1", Reason: ia, Msg: `argument "max_positions" must be 1 to 200, not 0`}},
+		{`{"cik":"1","max_positions":201}`, got{CIK: "1", Reason: ia, Msg: `argument "max_positions" must be 1 to 200, not 201`}},
+		{`{"cik":"1","max_positions":200}`, got{CIK: "1", Max: 200}},
 		{` {"cik":"1"} `, got{CIK: "1"}},
 		{`{"cik":"1","cusip":[]}`, got{CIK: "1", CUSIPs: []string{}}},
 		{``, got{Reason: ia, Msg: `argument "cik" is required`}},
@@ -78,7 +84,7 @@ func TestArgs(t *testing.T) {
 		{`{"cik":"1","max_positions":1.0}`, got{CIK: "1", Reason: ia, Msg: `argument "max_positions" must be a JSON integer such as 10, not a number 1.0`}},
 		{`{"cik":"1","max_positions":1e1}`, got{CIK: "1", Reason: ia, Msg: `argument "max_positions" must be a JSON integer such as 10, not a number 1e1`}},
 		{`{"cik":"1","max_positions":"5"}`, got{CIK: "1", Reason: ia, Msg: `argument "max_positions" must be a JSON integer such as 10, not a string "5"`}},
-		{`{"cik":"1","max_positions":99999999999999999999}`, got{CIK: "1", Reason: ia, Msg: `argument "max_positions" is out of range: 99999999999999999999`}},
+		{`{"cik":"1","max_positions":99999999999999999999}`, got{CIK: "1", Reason: ia, Msg: `argument "max_positions" must be 1 to 200, not 99999999999999999999`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.raw, func(t *testing.T) {
@@ -91,6 +97,10 @@ func TestArgs(t *testing.T) {
 
 func TestConfig(t *testing.T) {
 	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "data.sec.gov"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	notTree := t.TempDir()
 	env := func(kv ...string) func(string) string {
 		m := map[string]string{}
 		for i := 0; i < len(kv); i += 2 {
@@ -110,6 +120,8 @@ func TestConfig(t *testing.T) {
 			Config{UserAgent: "A a@b.c", CacheDir: "/c", BaseURL: "http://x", RedactOff: true, AgentMode: true}, 4, ""},
 		{"inexact values", env("EDGAR13F_REDACT", "OFF", "EDGAR13F_AGENT_MODE", "on "), Config{}, 0, ""},
 		{"fixture", env("EDGAR13F_FIXTURE_DIR", dir), Config{FixtureDir: dir}, 1, ""},
+		{"fixture not a mirror tree", env("EDGAR13F_FIXTURE_DIR", notTree), Config{FixtureDir: notTree}, 0,
+			"EDGAR13F_FIXTURE_DIR: " + notTree + " is not an EDGAR mirror tree: it has no www.sec.gov or data.sec.gov directory (a mirror holds https://HOST/PATH as HOST/PATH)"},
 		{"fixture and redaction off", env("EDGAR13F_FIXTURE_DIR", dir, "EDGAR13F_REDACT", "off"), Config{FixtureDir: dir, RedactOff: true}, 0,
 			"EDGAR13F_REDACT=off cannot be combined with EDGAR13F_FIXTURE_DIR: rows of a fixture directory are always redacted"},
 		{"fixture and base", env("EDGAR13F_FIXTURE_DIR", dir, "EDGAR13F_BASE_URL", "http://x"), Config{FixtureDir: dir, BaseURL: "http://x"}, 0,
@@ -166,6 +178,10 @@ func TestExplain(t *testing.T) {
 			`no User-Agent for EDGAR: set SEC_USER_AGENT to "Name email@domain" (SEC's fair-access policy requires one naming you)`},
 		{"no user agent, CLI", flags, fmt.Errorf("fetching: %w", edgar13f.ErrNoUserAgent),
 			`no User-Agent for EDGAR: set --user-agent or SEC_USER_AGENT to "Name email@domain" (SEC's fair-access policy requires one naming you)`},
+		{"user agent without email", Config{UserAgent: "nobody"}, uaErr("nobody"),
+			`User-Agent "nobody" has no email address: set SEC_USER_AGENT to "Name email@domain" (SEC's fair-access policy requires one naming you)`},
+		{"user agent with a control character", Config{UserAgent: "A\ta@b.example"}, uaErr("A\ta@b.example"),
+			`User-Agent "A\ta@b.example" contains control characters: set SEC_USER_AGENT to "Name email@domain" (SEC's fair-access policy requires one naming you)`},
 		{"library prefix", Config{}, errors.New("edgar13f: mirror has no x: edgar13f: not found"), "mirror has no x: edgar13f: not found"},
 		{"other", Config{}, errors.New("dial tcp: refused"), "dial tcp: refused"},
 	}
@@ -197,4 +213,13 @@ func TestNoUserAgent(t *testing.T) {
 			t.Errorf("%+v.NoUserAgent() = %v, want %v", tt.c, got, tt.want)
 		}
 	}
+}
+
+// uaErr returns the library's error for a User-Agent it refuses.
+func uaErr(ua string) error {
+	_, err := edgar13f.NewClient(edgar13f.WithUserAgent(ua))
+	if !errors.Is(err, edgar13f.ErrNoUserAgent) {
+		panic(fmt.Sprintf("the library accepts User-Agent %q", ua))
+	}
+	return err
 }

@@ -1,9 +1,11 @@
 package wire
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/edgar13f/edgar13f"
 )
@@ -61,8 +63,9 @@ func ConfigFromEnv(getenv func(string) string) Config {
 	}
 }
 
-// Check refuses settings that cannot be combined: redaction off with a
-// fixture directory, and a fixture directory with a base URL.
+// Check refuses settings that cannot be combined (redaction off with a
+// fixture directory, a fixture directory with a base URL) and a fixture
+// directory that is not an EDGAR mirror tree.
 func (c Config) Check() error {
 	fixture := name(c.Names.FixtureDir, "EDGAR13F_FIXTURE_DIR")
 	if c.RedactOff && c.FixtureDir != "" {
@@ -70,6 +73,13 @@ func (c Config) Check() error {
 	}
 	if c.FixtureDir != "" && c.BaseURL != "" {
 		return fmt.Errorf("give %s or %s, not both", fixture, name(c.Names.BaseURL, "EDGAR13F_BASE_URL"))
+	}
+	if c.FixtureDir != "" {
+		// A directory that is not a mirror tree would answer every
+		// question "unknown CIK".
+		if _, err := edgar13f.MirrorDir(c.FixtureDir); err != nil {
+			return fmt.Errorf("%s: %s", fixture, c.Explain(err))
+		}
 	}
 	return nil
 }
@@ -102,21 +112,65 @@ func (c Config) ClientOptions() ([]edgar13f.ClientOption, error) {
 	return opts, nil
 }
 
+// NewClient returns the Client of c's settings and extra options. When the
+// library refuses the User-Agent (none, or one without an email address),
+// the Client is built all the same, over a fetcher that fails every request
+// with the library's error: arguments are still checked (and declined)
+// first, nothing is sent, and a question that needs EDGAR fails saying what
+// is wrong with the User-Agent ([Config.Explain]). uaErr is that error, nil
+// when the User-Agent is accepted.
+func (c Config) NewClient(extra ...edgar13f.ClientOption) (client *edgar13f.Client, uaErr error, err error) {
+	opts, err := c.ClientOptions()
+	if err != nil {
+		return nil, nil, err
+	}
+	opts = append(opts, extra...)
+	client, err = edgar13f.NewClient(opts...)
+	if errors.Is(err, edgar13f.ErrNoUserAgent) {
+		uaErr = err
+		client, err = edgar13f.NewClient(append(opts, edgar13f.WithFetcher(failingFetcher{uaErr}))...)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return client, uaErr, nil
+}
+
+// failingFetcher fails every fetch with err: nothing is sent. It names a
+// source of its own, so that the Client keeps its cache directory (the
+// Form 13F Data Sets need one to get as far as a fetch) while no entry of
+// another source can answer through it.
+type failingFetcher struct{ err error }
+
+func (f failingFetcher) Fetch(context.Context, string) ([]byte, error) { return nil, f.err }
+
+func (f failingFetcher) Source() string { return "refused-user-agent" }
+
 // NoUserAgent reports whether c reaches EDGAR over HTTP (live or through a
 // base URL) without a User-Agent, so that every request will fail.
 func (c Config) NoUserAgent() bool {
 	return c.FixtureDir == "" && strings.TrimSpace(c.UserAgent) == ""
 }
 
-// NoUserAgentText says what to set when a User-Agent is missing.
+// NoUserAgentText says what is wrong with the User-Agent (missing, or one
+// the library refuses) and what to set.
 func (c Config) NoUserAgentText() string {
-	return `no User-Agent for EDGAR: set ` + name(c.Names.UserAgent, "SEC_USER_AGENT") +
+	what := "no User-Agent for EDGAR"
+	switch ua := strings.TrimSpace(c.UserAgent); {
+	case ua == "":
+	case strings.ContainsFunc(ua, unicode.IsControl):
+		what = fmt.Sprintf("User-Agent %q contains control characters", ua)
+	default:
+		what = fmt.Sprintf("User-Agent %q has no email address", ua)
+	}
+	return what + `: set ` + name(c.Names.UserAgent, "SEC_USER_AGENT") +
 		` to "Name email@domain" (SEC's fair-access policy requires one naming you)`
 }
 
 // Explain returns the text of a failure for a user of a binary, which
-// prints its own name before it: a missing User-Agent names the setting
-// that gives one, and the library's "edgar13f: " prefix is left out.
+// prints its own name before it: a missing or refused User-Agent names the
+// setting that gives one, and the library's "edgar13f: " prefix is left
+// out.
 func (c Config) Explain(err error) string {
 	if errors.Is(err, edgar13f.ErrNoUserAgent) {
 		return c.NoUserAgentText()

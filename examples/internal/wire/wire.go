@@ -253,12 +253,19 @@ func WriteDecline(w io.Writer, d *edgar13f.DeclineError) error {
 	return WriteDeclineWith(w, d, Disclaimer)
 }
 
-// WriteError writes the object sent with isError for a failure that is
-// not a decline (EDGAR unreachable, no User-Agent, ...); message says
-// what failed (see Config.Explain).
+// WriteError writes the object a 13F tool sends with isError for a
+// failure that is not a decline (EDGAR unreachable, no User-Agent, ...);
+// message says what failed (see Config.Explain).
 func WriteError(w io.Writer, message string) error {
+	return WriteErrorWith(w, message, Disclaimer)
+}
+
+// WriteErrorWith is WriteError carrying the given disclaimer ("" for none),
+// as the tool's answers and declines do: the company tools carry their
+// own or none.
+func WriteErrorWith(w io.Writer, message, disclaimer string) error {
 	o := newWriter(w)
-	o.head("error")
+	o.headWith("error", disclaimer)
 	o.str("message", "internal error: "+message)
 	o.close()
 	return o.done()

@@ -114,6 +114,10 @@ func writeCases() []writeCase {
 		}, `{"status":"declined","disclaimer":"` + Disclaimer + `","reason":"not_yet_filed","message":"m"}`},
 		{"error", func(w io.Writer) error { return WriteError(w, "boom") },
 			`{"status":"error","disclaimer":"` + Disclaimer + `","message":"internal error: boom"}`},
+		{"error without disclaimer", func(w io.Writer) error { return WriteErrorWith(w, "boom", "") },
+			`{"status":"error","message":"internal error: boom"}`},
+		{"error with the facts disclaimer", func(w io.Writer) error { return WriteErrorWith(w, "boom", FactsDisclaimer) },
+			`{"status":"error","disclaimer":"` + FactsDisclaimer + `","message":"internal error: boom"}`},
 	}
 }
 
