@@ -31,11 +31,6 @@ func ID(accession, item string, index int) string {
 	return hex.EncodeToString(sum[:])[:16]
 }
 
-// Count returns the number of cl100k_base tokens of text.
-//
-// PLACEHOLDER: counts words until the cl100k_base tokenizer lands.
-func Count(text string) int { return len(strings.Fields(text)) }
-
 // Split cuts text into pieces of at most maxTokens tokens, each repeating
 // the last overlap tokens of the one before.
 //
