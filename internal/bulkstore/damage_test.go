@@ -182,3 +182,19 @@ func TestCheckFile(t *testing.T) {
 		t.Error("missing file passed")
 	}
 }
+
+// BenchmarkOpenCoverage: a new Store listing the test mirror's 52
+// windows, as a new process does (each partition's files checked).
+func BenchmarkOpenCoverage(b *testing.B) {
+	dir := mirrorStore(b).Dir()
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := Open(dir, testRule)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if c, err := s.Coverage(); err != nil || len(c.Windows) < 50 {
+			b.Fatal(len(c.Windows), err)
+		}
+	}
+}
