@@ -29,8 +29,14 @@ type synthFiling struct {
 	items map[string][]string // item -> chunk texts in order
 }
 
+// fataler is what putSynth needs of *testing.T and *rapid.T.
+type fataler interface {
+	Helper()
+	Fatal(args ...any)
+}
+
 // putSynth stores filings as Index would, embedding with emb when not nil.
-func putSynth(t testing.TB, st store.Store, emb Embedder, fs ...synthFiling) {
+func putSynth(t fataler, st store.Store, emb Embedder, fs ...synthFiling) {
 	t.Helper()
 	ctx := context.Background()
 	for _, sf := range fs {
