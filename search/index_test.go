@@ -77,14 +77,29 @@ func (r *fakeItems) read(ctx context.Context, cik, accession string, asOf edgar1
 	if err := r.fail[accession]; err != nil {
 		return nil, err
 	}
+	return fakeItemTexts(cik, accession), nil
+}
+
+// fakeItemTexts are two Items of 100 and 50 paragraphs, each paragraph
+// too long to share a chunk with another.
+func fakeItemTexts(cik, accession string) []itemText {
 	var paras []string
+	filler := strings.Repeat(" The company sells chips and systems to customers in many countries.", 20)
 	for i := range 150 {
-		paras = append(paras, fmt.Sprintf("Paragraph %d of filing %s of CIK %s: risk factors, export controls, revenue.", i, accession, cik))
+		paras = append(paras, fmt.Sprintf("Paragraph %d of filing %s of CIK %s: risk factors, export controls, revenue.", i, accession, cik)+filler)
 	}
 	return []itemText{
 		{item: "1A", title: "Risk Factors", text: strings.Join(paras[:100], "\n\n")},
 		{item: "7", title: "Management's Discussion", text: strings.Join(paras[100:], "\n\n")},
-	}, nil
+	}
+}
+
+// fakeBatches is the number of Embed calls the chunks of a fake filing take.
+func fakeBatches(cik, accession string) (chunks, batches int) {
+	for _, it := range fakeItemTexts(cik, accession) {
+		chunks += len(chunk.Split(it.text, chunk.MaxTokens, chunk.Overlap))
+	}
+	return chunks, (chunks + EmbedBatch - 1) / EmbedBatch
 }
 
 func (r *fakeItems) take() []string {
@@ -363,5 +378,57 @@ func TestIndexFailuresAreReported(t *testing.T) {
 	}
 	if !res.Indexed[0].Reused || res.Indexed[0].Skipped != "" {
 		t.Errorf("stored filing reported as %+v", res.Indexed[0])
+	}
+}
+
+// flakyEmbedder fails its n-th call.
+type flakyEmbedder struct {
+	hashEmbedder
+	failAt int
+}
+
+func (f *flakyEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	f.mu.Lock()
+	n := f.calls + 1
+	f.mu.Unlock()
+	if n == f.failAt {
+		f.mu.Lock()
+		f.calls++
+		f.mu.Unlock()
+		return nil, errors.New("embedding server gone")
+	}
+	return f.hashEmbedder.Embed(ctx, texts)
+}
+
+// TestIndexNeverStoresPart: a filing whose embedding fails half-way is not
+// stored at all; the filings before it are, whole.
+func TestIndexNeverStoresPart(t *testing.T) {
+	ctx := context.Background()
+	st := newMemStore()
+	// Call 1 is the probe, then come the batches of the first filing; the
+	// second fails at its second batch.
+	_, first := fakeBatches("320193", "0000320193-24-000123")
+	n, second := fakeBatches("320193", "0000320193-23-000106")
+	if second < 2 {
+		t.Fatalf("the second filing's %d chunks take %d batch; want at least 2", n, second)
+	}
+	emb := &flakyEmbedder{hashEmbedder: hashEmbedder{model: "hash-test", dim: 8}, failAt: 1 + first + 2}
+	e, _, _ := fakeEngine(t, st, WithEmbedder(emb))
+	_, err := e.Index(ctx, []string{"AAPL"}, day("2025-03-01"), Forms("10-K"), FilingsPerCompany(2))
+	var ie *IndexError
+	if !errors.As(err, &ie) || ie.Accession != "0000320193-23-000106" || !strings.Contains(err.Error(), "embedding server gone") {
+		t.Fatalf("Index: %v; want the failure of the second filing", err)
+	}
+	fs, _ := st.Filings(ctx, lastDate)
+	if len(fs) != 1 || fs[0].Accession != "0000320193-24-000123" || st.puts != 1 {
+		t.Fatalf("stored %+v in %d puts; want only the first filing", fs, st.puts)
+	}
+	if cs, _ := st.ItemChunks(ctx, "0000320193-23-000106", "1A"); len(cs) != 0 {
+		t.Errorf("%d chunks of the failed filing stored", len(cs))
+	}
+	// Running again resumes: the first is reused, the second stored whole.
+	res, err := e.Index(ctx, []string{"AAPL"}, day("2025-03-01"), Forms("10-K"), FilingsPerCompany(2))
+	if err != nil || !res.Indexed[0].Reused || res.Indexed[1].Reused || res.Indexed[1].Chunks != n {
+		t.Errorf("resumed Index: %+v, %v", res, err)
 	}
 }
