@@ -14,6 +14,23 @@
 // of such a filing is declined [edgar13f.NotYetFiled] and nothing of it is
 // revealed.
 //
+// # Use
+//
+// [Engine.Index] fills the store: for each company (a ticker or a CIK) the
+// newest 10-K and 10-K/A filings (or the forms asked for) made on or
+// before asOf. It is idempotent per accession number and may be run again
+// at any time; a filing becomes searchable only when all its chunks are
+// stored. [Engine.Search] ranks chunks by [BM25], [KNN] or [Hybrid]
+// (reciprocal rank fusion) with exact filters, and states its [Coverage];
+// [Engine.Chunk] returns one chunk with its neighbours, for reading a hit
+// in context. Search and Chunk read only the store.
+//
+// Declines are [*edgar13f.DeclineError] values with the root package's
+// reasons: [edgar13f.InvalidArgument] for bad input, [edgar13f.UnknownCIK],
+// [edgar13f.NotYetFiled] and [edgar13f.UnknownChunk]. A store built with
+// another embedder is refused with a [*store.MismatchError]; a filing that
+// cannot be indexed is an [*IndexError].
+//
 // This package is kept out of the root package's import graph: a program
 // that asks only for 13F holdings does not link a search engine.
 package search
