@@ -20,7 +20,7 @@ type cache struct {
 }
 
 type cacheEntry struct {
-	h       *handle
+	h    *handle
 	refs int
 	elem *list.Element
 }
