@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,6 +15,7 @@ import (
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/search/internal/chunk"
 	"github.com/edgar13f/edgar13f/search/store"
+	"github.com/edgar13f/edgar13f/search/store/embedded"
 )
 
 // This file holds the point-in-time property of the engine: on any corpus,
@@ -161,8 +164,31 @@ func checkPointInTime(t *rapid.T, open func() store.Store, fl faults) {
 
 func openMem() store.Store { return newMemStore() }
 
+// openEmbedded returns a function opening new embedded stores under t's
+// temporary directory.
+func openEmbedded(t *testing.T) func() store.Store {
+	root := t.TempDir()
+	n := 0
+	return func() store.Store {
+		n++
+		s, err := embedded.Open(filepath.Join(root, strconv.Itoa(n)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+}
+
+// TestSearchPointInTime checks the property on the embedded store, the
+// default, and on the in-memory store of these tests.
 func TestSearchPointInTime(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) { checkPointInTime(t, openMem, faults{}) })
+	t.Run("embedded", func(t *testing.T) {
+		open := openEmbedded(t)
+		rapid.Check(t, func(t *rapid.T) { checkPointInTime(t, open, faults{}) })
+	})
+	t.Run("memory", func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) { checkPointInTime(t, openMem, faults{}) })
+	})
 }
 
 // TestPointInTimeCatchesPlantedLeaks plants each leak the property guards
