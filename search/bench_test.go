@@ -1,7 +1,12 @@
 package search
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"runtime/metrics"
 	"sync/atomic"
@@ -9,6 +14,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f/search/store"
+	"github.com/edgar13f/edgar13f/search/store/embedded"
 )
 
 // The benchmarks index NVIDIA's 10-K for fiscal 2025 (a 2.1 MB primary
@@ -63,12 +69,105 @@ func benchIndex(b *testing.B, open func(b *testing.B) store.Store, opts ...Optio
 	b.ReportMetric(float64(peak.live)/1e6, "peak-live-MB")
 }
 
-func BenchmarkIndexBM25(b *testing.B) {
-	benchIndex(b, func(*testing.B) store.Store { return newMemStore() })
+// openEmbeddedB opens an embedded store in a new temporary directory.
+func openEmbeddedB(b *testing.B) store.Store {
+	s, err := embedded.Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
 }
 
-func BenchmarkIndexHashEmbedder(b *testing.B) {
-	benchIndex(b, func(*testing.B) store.Store { return newMemStore() }, WithEmbedder(&hashEmbedder{model: "hash-test", dim: 384}))
+// BenchmarkIndexBM25 indexes into the embedded store without embedder.
+func BenchmarkIndexBM25(b *testing.B) { benchIndex(b, openEmbeddedB) }
+
+// BenchmarkIndexHTTPEmbedder indexes into the embedded store, embedding
+// through an OpenAI-compatible /v1/embeddings server on the loopback
+// (httptest) that answers with hashed 384-dimensional vectors: the cost of
+// the engine's batching, the wire format and the store's vectors, not of a
+// model.
+func BenchmarkIndexHTTPEmbedder(b *testing.B) {
+	srv := httptest.NewServer(embeddingsHandler(384))
+	defer srv.Close()
+	benchIndex(b, openEmbeddedB, WithEmbedder(&httpEmbedder{url: srv.URL + "/v1/embeddings", model: "hash-384", hc: srv.Client()}))
+}
+
+// embeddingsHandler serves POST /v1/embeddings in OpenAI's format with
+// hashEmbedder's vectors.
+func embeddingsHandler(dim int) http.Handler {
+	h := &hashEmbedder{model: "hash", dim: dim}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Model string   `json:"model"`
+			Input []string `json:"input"`
+		}
+		if r.Method != http.MethodPost || r.URL.Path != "/v1/embeddings" || json.NewDecoder(r.Body).Decode(&req) != nil {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		vs, _ := h.Embed(r.Context(), req.Input)
+		type datum struct {
+			Object    string    `json:"object"`
+			Index     int       `json:"index"`
+			Embedding []float32 `json:"embedding"`
+		}
+		resp := struct {
+			Object string  `json:"object"`
+			Model  string  `json:"model"`
+			Data   []datum `json:"data"`
+		}{Object: "list", Model: req.Model}
+		for i, v := range vs {
+			resp.Data = append(resp.Data, datum{Object: "embedding", Index: i, Embedding: v})
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(resp)
+	})
+}
+
+// httpEmbedder is a minimal OpenAI-compatible embeddings client for the
+// benchmark.
+type httpEmbedder struct {
+	url, model string
+	hc         *http.Client
+}
+
+func (h *httpEmbedder) Model() string { return h.model }
+
+func (h *httpEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	body, err := json.Marshal(map[string]any{"model": h.model, "input": texts})
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.url, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := h.hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("embeddings: status %d", resp.StatusCode)
+	}
+	var out struct {
+		Data []struct {
+			Index     int       `json:"index"`
+			Embedding []float32 `json:"embedding"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		return nil, err
+	}
+	vs := make([][]float32, len(texts))
+	for _, d := range out.Data {
+		if d.Index < 0 || d.Index >= len(vs) {
+			return nil, fmt.Errorf("embeddings: index %d out of range", d.Index)
+		}
+		vs[d.Index] = d.Embedding
+	}
+	return vs, nil
 }
 
 // heapPeaks holds what peakHeap measured, above the heap before the call.
