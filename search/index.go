@@ -94,8 +94,9 @@ type target struct {
 // It declines [edgar13f.InvalidArgument] for no companies or more than
 // [MaxCompanies], a company that is neither a CIK nor a current ticker, a
 // form without Items, an option out of range or a zero asOf, and
-// [edgar13f.UnknownCIK] for a CIK EDGAR has no filing list for; all
-// companies are checked before anything is stored. A filing that cannot be
+// [edgar13f.UnknownCIK] for a CIK EDGAR has no filing list for; every
+// company's filings are listed before any filing is read or stored, so a
+// decline leaves the store as it was. A filing that cannot be
 // fetched, read, embedded or stored fails the call with an [*IndexError]
 // naming it; the filings stored before it stay stored.
 func (e *Engine) Index(ctx context.Context, companies []string, asOf edgar13f.Date, opts ...IndexOption) (*IndexResult, error) {
@@ -144,38 +145,49 @@ func (e *Engine) Index(ctx context.Context, companies []string, asOf edgar13f.Da
 			o.progress(p)
 		}
 	}
-	done := map[string]bool{} // accessions handled in this call
+	// List every company's filings first, so that a CIK EDGAR does not know
+	// fails the call before anything is stored.
+	type plan struct {
+		t       target
+		list    *edgar13f.CompanyFilingList
+		filings []edgar13f.CompanyFiling
+	}
+	var plans []plan
+	done := map[string]bool{} // accessions planned in this call
 	cs := e.client.Companies()
 	for _, t := range targets {
 		p.Company, p.Accession = t.arg, ""
-		var plan []edgar13f.CompanyFiling
-		var list *edgar13f.CompanyFilingList
+		pl := plan{t: t}
 		for _, form := range forms {
 			l, err := cs.Filings(ctx, t.cik, asOf, edgar13f.FormType(form), edgar13f.MaxResults(o.perForm))
 			if err != nil {
 				return nil, err
 			}
-			list = l
+			pl.list = l
 			for _, f := range l.Filings {
 				if !done[f.Accession] {
 					done[f.Accession] = true
-					plan = append(plan, f)
+					pl.filings = append(pl.filings, f)
 				}
 			}
 		}
-		if t.byCIK && len(plan) > 0 {
-			if t.ticker, err = e.primaryTicker(ctx, t.cik, list.EntityName); err != nil {
+		if t.byCIK && len(pl.filings) > 0 {
+			if pl.t.ticker, err = e.primaryTicker(ctx, t.cik, pl.list.EntityName); err != nil {
 				return nil, err
 			}
 		}
-		p.FilingsPlan += len(plan)
+		plans = append(plans, pl)
+		p.FilingsPlan += len(pl.filings)
 		report()
-		for _, f := range plan {
+	}
+	for _, pl := range plans {
+		p.Company = pl.t.arg
+		for _, f := range pl.filings {
 			p.Accession = f.Accession
 			report()
-			x, err := e.indexFiling(ctx, t, list, f, asOf, given, have, o.reindex)
+			x, err := e.indexFiling(ctx, pl.t, pl.list, f, asOf, given, have, o.reindex)
 			if err != nil {
-				return nil, &IndexError{CIK: t.cik, Accession: f.Accession, Form: string(f.Form), Err: err}
+				return nil, &IndexError{CIK: pl.t.cik, Accession: f.Accession, Form: string(f.Form), Err: err}
 			}
 			res.Indexed = append(res.Indexed, x)
 			res.ChunksTotal += x.Chunks

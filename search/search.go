@@ -133,7 +133,7 @@ type Progress struct {
 	Company     string // ticker or CIK being indexed
 	Accession   string // filing being indexed, "" while listing filings
 	Filings     int    // filings done so far
-	FilingsPlan int    // filings planned so far (grows as companies are listed)
+	FilingsPlan int    // filings planned so far (grows as companies are listed, all before the first filing is read)
 	Chunks      int    // chunks stored so far
 }
 
