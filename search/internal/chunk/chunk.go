@@ -255,9 +255,9 @@ func (s *splitter) pack() []Piece {
 			est += add
 			j++
 		}
-		// Count exactly: drop units while too long, take more while the
-		// exact count leaves room (the estimate is a little high where a
-		// line break joins the punctuation before it).
+		// Count exactly: drop units while too long; try one more while the
+		// exact count leaves room for its own tokens (the estimate of the
+		// white space before it can be a token high).
 		var start, n int
 		lim := len(s.units) // units from lim on were found too many
 		for {
@@ -267,7 +267,7 @@ func (s *splitter) pack() []Piece {
 			}
 			n = Count(s.text[start:s.units[j-1].end])
 			if n <= s.max {
-				if j < lim && n+s.sepTokens(j)+s.units[j].tokens <= s.max {
+				if j < lim && n+s.units[j].tokens <= s.max {
 					j++
 					continue
 				}
@@ -300,20 +300,21 @@ func (s *splitter) pack() []Piece {
 }
 
 // sepTokens estimates the tokens of the white space between unit i-1 and
-// unit i: a line break is a token of its own unless it follows
+// unit i: line breaks are a token of their own unless they follow
 // punctuation, a space joins the word after it.
 func (s *splitter) sepTokens(i int) int {
 	if i == 0 {
 		return 0
 	}
-	switch sep := s.text[s.units[i-1].end:s.units[i].start]; sep {
+	sep := s.text[s.units[i-1].end:s.units[i].start]
+	if r, _ := utf8.DecodeLastRuneInString(s.text[:s.units[i-1].end]); isOther(r) {
+		// After punctuation, line breaks join its token (".\n\n").
+		sep = strings.TrimLeft(sep, "\r\n")
+	}
+	switch sep {
 	case "", " ":
 		return 0
 	case "\n":
-		// After punctuation the line break joins its token (".\n").
-		if r, _ := utf8.DecodeLastRuneInString(s.text[:s.units[i-1].end]); isOther(r) {
-			return 0
-		}
 		return 1
 	default:
 		return Count(sep)

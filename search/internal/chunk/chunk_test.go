@@ -70,6 +70,17 @@ func checkPieces(text string, max, overlap int, pieces []Piece) error {
 			if n := Count(rep); n > overlap {
 				return fmt.Errorf("piece %d: overlap of %d tokens; the most is %d: %q", k, n, overlap, rep)
 			}
+			// A table row that fits the limit is repeated whole or not at all.
+			ls := strings.LastIndexByte(text[:p.Start], '\n') + 1
+			le := strings.IndexByte(text[p.Start:], '\n')
+			if le < 0 {
+				le = len(text)
+			} else {
+				le += p.Start
+			}
+			if a, b := trim(text, ls, le); a < p.Start && isRow(text[a:b]) && Count(text[a:b]) <= max {
+				return fmt.Errorf("piece %d: overlap %q starts inside the row %q", k, rep, text[a:b])
+			}
 		}
 		own = p.End
 	}
@@ -266,6 +277,44 @@ func TestSplitPacksLines(t *testing.T) {
 	// fragment of a third.
 	if got, want := pieces[1].Text[:pieces[1].Overlap], lines[4]+"\n"+lines[5]+"\n"; got != want {
 		t.Errorf("piece 1 overlap = %q; want %q", got, want)
+	}
+}
+
+// TestSplitPacksByExactCount: the estimate counts the "\n " between two
+// lines as 2 tokens, but the space joins the next word (" Line"); the
+// exact count lets the sixth line in.
+func TestSplitPacksByExactCount(t *testing.T) {
+	var lines []string
+	for i := range 20 {
+		lines = append(lines, fmt.Sprintf("Line %c is here", 'A'+i)) // 4 tokens
+	}
+	text := strings.Join(lines, "\n ")
+	if n := Count(strings.Join(lines[:6], "\n ")); n != 29 {
+		t.Fatalf("six lines are %d tokens; the test assumes 29", n)
+	}
+	pieces := Split(text, 29, 12)
+	if err := checkPieces(text, 29, 12, pieces); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := pieces[0].Text, strings.Join(lines[:6], "\n "); got != want {
+		t.Errorf("piece 0 = %q; want %q", got, want)
+	}
+}
+
+// TestSplitRowOverlap: a row longer than the overlap is not repeated in
+// part: the piece after it has no overlap.
+func TestSplitRowOverlap(t *testing.T) {
+	text := strings.Join([]string{
+		"Americas | $167,045 | 3% | $162,560", // 16 tokens
+		"Europe | 101,328 | 7% | 94,294",      // 15 tokens
+		"Greater China | 66,952 | (8)% | 72,559",
+	}, "\n")
+	pieces := Split(text, 34, 12)
+	if err := checkPieces(text, 34, 12, pieces); err != nil {
+		t.Fatal(err)
+	}
+	if len(pieces) != 2 || pieces[1].Overlap != 0 {
+		t.Errorf("pieces = %+v; want 2, the second without overlap", pieces)
 	}
 }
 
