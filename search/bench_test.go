@@ -224,3 +224,30 @@ func peakHeap(f func()) heapPeaks {
 	}
 	return p
 }
+
+// BenchmarkSearch searches Apple's and NVIDIA's 10-Ks (333 chunks) in the
+// embedded store, per mode, with hashEmbedder's 384-dimensional vectors
+// computed in process: the engine's and the store's cost per question.
+func BenchmarkSearch(b *testing.B) {
+	ctx := context.Background()
+	c, _ := mirrorClient(b)
+	st := openEmbeddedB(b)
+	defer st.Close()
+	e, err := New(c, st, WithEmbedder(&hashEmbedder{model: "hash-test", dim: 384}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	asOf := day("2025-02-26")
+	if _, err := e.Index(ctx, []string{"AAPL", "NVDA"}, asOf, Forms("10-K")); err != nil {
+		b.Fatal(err)
+	}
+	for _, m := range []Mode{BM25, KNN, Hybrid} {
+		b.Run(string(m), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := e.Search(ctx, "export controls to China and data center revenue", asOf, WithMode(m)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
