@@ -581,8 +581,8 @@ type handle struct {
 }
 
 // openShard opens a verified shard's files.
-func openShard(sh *shard) (h *handle, err error) {
-	h = &handle{sh: sh}
+func openShard(sh *shard) (_ *handle, err error) {
+	h := &handle{sh: sh}
 	defer func() {
 		if r := recover(); r != nil { // a segment that passed its sum but not zap's reader
 			err = damagef("%s: %v", fileIndex, r)
