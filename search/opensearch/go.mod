@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/edgar13f/edgar13f v0.0.0
+	github.com/google/go-cmp v0.7.0
 	github.com/opensearch-project/opensearch-go/v4 v4.8.1
 )
 

@@ -156,16 +156,13 @@ func (s *Store) read(ctx context.Context, q func(st *state, index string) error)
 	return false, fmt.Errorf("edgar13f/search/opensearch: %d queries in a row overlapped a Put; try again", maxReads)
 }
 
-// pageSize is the number of documents a paged search asks for at once.
-const pageSize = 1000
-
 // scan runs a search sorted by sortField (unique per document, so that
 // search_after pages through all) and calls each for every hit.
 func (s *Store) scan(ctx context.Context, index string, query map[string]any, sortField string, each func(d *doc) error) error {
 	var after []any
 	for {
 		body := map[string]any{
-			"size":             pageSize,
+			"size":             s.opts.pageSize,
 			"query":            query,
 			"sort":             []any{map[string]any{sortField: "asc"}},
 			"track_total_hits": false,
@@ -182,7 +179,7 @@ func (s *Store) scan(ctx context.Context, index string, query map[string]any, so
 				return err
 			}
 		}
-		if len(r.Hits.Hits) < pageSize {
+		if len(r.Hits.Hits) < s.opts.pageSize {
 			return nil
 		}
 		after = r.Hits.Hits[len(r.Hits.Hits)-1].Sort

@@ -130,11 +130,12 @@ type options struct {
 	shards      int // 0: the cluster's default
 	replicas    int
 	replicasSet bool
-	candidates       int
-	exact            bool
-	backoff          func(attempt int) time.Duration
-	nonce            func() string
-	bulkBytes        int
+	candidates  int
+	exact       bool
+	backoff     func(attempt int) time.Duration
+	nonce       func() string
+	bulkBytes   int
+	pageSize    int
 }
 
 // Shards sets the number of primary shards of the data index the Store
@@ -171,7 +172,7 @@ func Open(client *osgo.Client, name string, opts ...Option) (*Store, error) {
 	if !validName.MatchString(name) {
 		return nil, fmt.Errorf("edgar13f/search/opensearch: Open: store name %q: want lower case letters, digits, '.', '_' or '-', starting with a letter or digit, at most 200 characters", name)
 	}
-	o := options{candidates: 100, backoff: defaultBackoff, nonce: randomNonce, bulkBytes: 4 << 20}
+	o := options{candidates: 100, backoff: defaultBackoff, nonce: randomNonce, bulkBytes: 4 << 20, pageSize: 1000}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -369,6 +370,12 @@ func (s *Store) readState(ctx context.Context) (*state, error) {
 // from; ok is false when another writer came first.
 func (s *Store) writeState(ctx context.Context, st *state) (ok bool, err error) {
 	st.Format = stateFormat
+	if st.Hidden == nil {
+		st.Hidden = []hiddenGen{}
+	}
+	if st.Locks == nil {
+		st.Locks = []lock{}
+	}
 	if !st.exists {
 		if err := s.ensureStateIndex(ctx); err != nil {
 			return false, err
