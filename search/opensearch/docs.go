@@ -19,10 +19,10 @@ const (
 // mappingFormat is the version of the data index's layout, in its _meta.
 const mappingFormat = 1
 
-// doc is a document of the data index: a filing, or a chunk with its
-// filing's facts copied in (so that a match carries its filing, and the
-// filters apply to chunks directly).
-type doc struct {
+// filingSource is the source of a filing document, and the part of a
+// chunk document that copies its filing's facts (so that a match carries
+// its filing, and the filters apply to chunks directly).
+type filingSource struct {
 	Kind       string `json:"kind"`
 	Gen        string `json:"gen"`
 	Accession  string `json:"accession"`
@@ -35,18 +35,24 @@ type doc struct {
 	FiscalYear int    `json:"fiscal_year"`
 	URL        string `json:"url"`
 	Chunks     int    `json:"chunks"`
+}
 
-	ChunkID   string    `json:"chunk_id,omitempty"`
-	Item      string    `json:"item,omitempty"`
-	ItemTitle string    `json:"item_title,omitempty"`
-	Index     int       `json:"chunk_index,omitempty"`
-	Tokens    int       `json:"tokens,omitempty"`
-	Text      *string   `json:"text,omitempty"`
+// doc is the source of a chunk document; a filing document read into it
+// has the chunk's fields zero. Every field is written, zeros included
+// (chunk_index 0 must sort first).
+type doc struct {
+	filingSource
+	ChunkID   string    `json:"chunk_id"`
+	Item      string    `json:"item"`
+	ItemTitle string    `json:"item_title"`
+	Index     int       `json:"chunk_index"`
+	Tokens    int       `json:"tokens"`
+	Text      string    `json:"text"`
 	Vector    []float32 `json:"vector,omitempty"`
 }
 
-func filingDoc(gen string, f store.Filing) doc {
-	d := doc{
+func filingDoc(gen string, f store.Filing) filingSource {
+	d := filingSource{
 		Kind: kindFiling, Gen: gen, Accession: f.Accession, CIK: f.CIK, Ticker: f.Ticker,
 		Company: f.Company, Form: f.Form, FilingDate: f.FilingDate.String(),
 		FiscalYear: f.FiscalYear, URL: f.URL, Chunks: f.Chunks,
@@ -58,11 +64,8 @@ func filingDoc(gen string, f store.Filing) doc {
 }
 
 func chunkDoc(gen string, f store.Filing, c store.Chunk, vector []float32) doc {
-	d := filingDoc(gen, f)
+	d := doc{filingSource: filingDoc(gen, f), ChunkID: c.ID, Item: c.Item, ItemTitle: c.ItemTitle, Index: c.Index, Tokens: c.Tokens, Text: c.Text}
 	d.Kind = kindChunk
-	d.ChunkID, d.Item, d.ItemTitle, d.Index, d.Tokens = c.ID, c.Item, c.ItemTitle, c.Index, c.Tokens
-	text := c.Text
-	d.Text = &text
 	if !isZero(vector) {
 		d.Vector = vector
 	}
@@ -79,7 +82,7 @@ func isZero(v []float32) bool {
 }
 
 // filing returns the filing a document carries.
-func (d *doc) filing() (store.Filing, error) {
+func (d *filingSource) filing() (store.Filing, error) {
 	f := store.Filing{
 		Accession: d.Accession, CIK: d.CIK, Ticker: d.Ticker, Company: d.Company, Form: d.Form,
 		FiscalYear: d.FiscalYear, URL: d.URL, Chunks: d.Chunks,
@@ -98,11 +101,7 @@ func (d *doc) filing() (store.Filing, error) {
 
 // chunk returns the chunk a chunk document carries.
 func (d *doc) chunk() store.Chunk {
-	c := store.Chunk{ID: d.ChunkID, Accession: d.Accession, Item: d.Item, ItemTitle: d.ItemTitle, Index: d.Index, Tokens: d.Tokens}
-	if d.Text != nil {
-		c.Text = *d.Text
-	}
-	return c
+	return store.Chunk{ID: d.ChunkID, Accession: d.Accession, Item: d.Item, ItemTitle: d.ItemTitle, Index: d.Index, Tokens: d.Tokens, Text: d.Text}
 }
 
 // keyword is the mapping of an exact, filterable string.

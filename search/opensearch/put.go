@@ -20,23 +20,32 @@ import (
 // this one's chunks are discarded.
 var ErrReplacedConcurrently = errors.New("edgar13f/search/opensearch: another Put of the same accession began before this one committed; this one was discarded")
 
-// validatePut checks a Put's arguments before anything is written.
-func validatePut(f store.Filing, chunks []store.Chunk, vectors [][]float32, meta store.Meta) error {
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("edgar13f/search/opensearch: Put(%s): "+format, append([]any{f.Accession}, args...)...)
-	}
+func badPut(f store.Filing, format string, args ...any) error {
+	return fmt.Errorf("edgar13f/search/opensearch: Put(%s): "+format, append([]any{f.Accession}, args...)...)
+}
+
+// validateFiling checks the filing and the embedder of a Put.
+func validateFiling(f store.Filing, meta store.Meta) error {
 	if f.Accession == "" {
-		return bad("the filing has no accession number")
+		return badPut(f, "the filing has no accession number")
 	}
 	if strings.ContainsAny(f.Accession, "/:,") {
-		return bad("accession number %q has a character that is not allowed", f.Accession)
+		return badPut(f, "accession number %q has a character that is not allowed", f.Accession)
 	}
 	if f.FilingDate.IsZero() {
-		return bad("the filing has no filing date")
+		return badPut(f, "the filing has no filing date")
 	}
 	if (meta.Model == "") != (meta.Dim == 0) || meta.Dim < 0 {
-		return bad("embedder %s: want a model and a positive dimension, or neither", meta)
+		return badPut(f, "embedder %s: want a model and a positive dimension, or neither", meta)
 	}
+	return nil
+}
+
+// validateChunks checks a Put's chunks and vectors. It runs after the
+// embedder is checked against the store's: a Put of another embedder is a
+// *store.MismatchError whatever its chunks.
+func validateChunks(f store.Filing, chunks []store.Chunk, vectors [][]float32, meta store.Meta) error {
+	bad := func(format string, args ...any) error { return badPut(f, format, args...) }
 	seen := make(map[string]bool, len(chunks))
 	for i, c := range chunks {
 		switch {
@@ -74,7 +83,7 @@ func validatePut(f store.Filing, chunks []store.Chunk, vectors [][]float32, meta
 // Put stores a filing's chunks, replacing the ones stored for its
 // accession, atomically (see the package documentation for how).
 func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, vectors [][]float32, meta store.Meta) error {
-	if err := validatePut(f, chunks, vectors, meta); err != nil {
+	if err := validateFiling(f, meta); err != nil {
 		return err
 	}
 	f.Chunks = len(chunks)
@@ -86,10 +95,13 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 		if !st.exists {
 			st.Model, st.Dim = meta.Model, meta.Dim
 		}
+		if st.Sealed && st.meta() != meta {
+			return false, &store.MismatchError{Stored: st.meta(), Given: meta}
+		}
+		if err := validateChunks(f, chunks, vectors, meta); err != nil {
+			return false, err
+		}
 		if st.meta() != meta {
-			if st.Sealed {
-				return false, &store.MismatchError{Stored: st.meta(), Given: meta}
-			}
 			// No filing was ever committed: the store takes the new
 			// embedder, in a new data index. A Put of the old embedder
 			// still under way finds the epoch changed when it commits.
@@ -282,7 +294,7 @@ func (s *Store) visibleGens(ctx context.Context, index, accession, gen string) (
 // A bulkDoc is a document to index under an id.
 type bulkDoc struct {
 	id  string
-	doc doc
+	doc any // a doc or a filingSource
 }
 
 // bulkResponse is the answer of _bulk.

@@ -68,7 +68,7 @@ func TestPutNewStore(t *testing.T) {
 	if err := json.Unmarshal(bulk[3], &second); err != nil {
 		t.Fatal(err)
 	}
-	if second.Vector != nil || second.Gen != gen || second.Kind != kindChunk || *second.Text != appleChunks()[1].Text {
+	if second.Vector != nil || second.Gen != gen || second.Kind != kindChunk || second.Text != appleChunks()[1].Text {
 		t.Errorf("second chunk document = %+v; want no vector (it is zero), generation %s", second, gen)
 	}
 	var filing doc
@@ -79,6 +79,10 @@ func TestPutNewStore(t *testing.T) {
 		t.Errorf("filing document = %+v", filing)
 	}
 	// The retry sends the rejected chunk only.
+	var first map[string]any
+	if err := json.Unmarshal(bulk[1], &first); err != nil || first["chunk_index"] != 0.0 {
+		t.Errorf("first chunk document %s has no chunk_index 0", bulk[1])
+	}
 	if retry := r.ex[5].NDJSON; len(retry) != 2 || !strings.Contains(string(retry[0]), "41f0aaa0f9ec2aa2") {
 		t.Errorf("retried bulk = %s; want the rejected chunk alone", retry)
 	}
@@ -107,10 +111,27 @@ func TestPutMismatch(t *testing.T) {
 	}
 }
 
-// TestPutInvalid: arguments that do not fit are refused before any
-// request.
+// TestPutInvalid: a filing that does not fit is refused before any
+// request; chunks and vectors that do not fit, after the state is read
+// (so that another embedder is a mismatch first), and nothing is written.
 func TestPutInvalid(t *testing.T) {
 	s, _ := newReplay(t, "empty")
+	for _, f := range []func(*store.Filing){
+		func(f *store.Filing) { f.Accession = "" },
+		func(f *store.Filing) { f.Accession = "0000320193/24" },
+		func(f *store.Filing) { f.FilingDate = store.Filing{}.FilingDate },
+	} {
+		bad := apple()
+		f(&bad)
+		if err := s.Put(ctx, bad, appleChunks(), appleVectors(), meta3); err == nil {
+			t.Errorf("Put(%+v) succeeded", bad)
+		}
+	}
+	if err := s.Put(ctx, apple(), nil, nil, store.Meta{Model: "x"}); err == nil {
+		t.Error("Put with a model and no dimension succeeded")
+	}
+
+	s, _ = newReplay(t, "put_invalid")
 	good := appleChunks()
 	dup := slices.Clone(good)
 	dup[1].ID = dup[0].ID
@@ -118,12 +139,6 @@ func TestPutInvalid(t *testing.T) {
 	other[2].Accession = "0000320193-23-000106"
 	noID := slices.Clone(good)
 	noID[0].ID = ""
-	noDate := apple()
-	noDate.FilingDate = store.Filing{}.FilingDate
-	noAcc := apple()
-	noAcc.Accession = ""
-	slash := apple()
-	slash.Accession = "0000320193/24"
 	for _, tc := range []struct {
 		name    string
 		f       store.Filing
@@ -131,21 +146,18 @@ func TestPutInvalid(t *testing.T) {
 		vectors [][]float32
 		meta    store.Meta
 	}{
-		{"no accession", noAcc, nil, nil, meta3},
-		{"accession with a slash", slash, nil, nil, meta3},
-		{"no filing date", noDate, nil, nil, meta3},
 		{"duplicate id", apple(), dup, appleVectors(), meta3},
 		{"chunk of another filing", apple(), other, appleVectors(), meta3},
 		{"chunk without id", apple(), noID, appleVectors(), meta3},
 		{"fewer vectors", apple(), good, appleVectors()[:2], meta3},
 		{"vector of another dimension", apple(), good, [][]float32{{1, 2, 3}, {1, 2}, {1, 2, 3}}, meta3},
 		{"embedder without vectors", apple(), good, nil, meta3},
-		{"vectors without embedder", apple(), good, appleVectors(), store.Meta{}},
-		{"model without dimension", apple(), good, nil, store.Meta{Model: "x"}},
 		{"infinite vector", apple(), good, [][]float32{{1, 2, 3}, {float32(inf()), 0, 0}, {1, 2, 3}}, meta3},
 	} {
-		if err := s.Put(ctx, tc.f, tc.chunks, tc.vectors, tc.meta); err == nil {
-			t.Errorf("%s: Put succeeded", tc.name)
+		err := s.Put(ctx, tc.f, tc.chunks, tc.vectors, tc.meta)
+		var me *store.MismatchError
+		if err == nil || errors.As(err, &me) {
+			t.Errorf("%s: Put = %v; want an error about the arguments", tc.name, err)
 		}
 	}
 }
