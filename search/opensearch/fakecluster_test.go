@@ -52,6 +52,8 @@ type fakeCluster struct {
 
 	requests  int
 	failAfter int // 0: never
+
+	hook func(method, path string) // called before each request is served
 }
 
 func newFakeCluster() *fakeCluster { return &fakeCluster{indices: map[string]*fakeIndex{}} }
@@ -59,6 +61,9 @@ func newFakeCluster() *fakeCluster { return &fakeCluster{indices: map[string]*fa
 func (c *fakeCluster) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body := new(bytes.Buffer)
 	body.ReadFrom(r.Body)
+	if c.hook != nil {
+		c.hook(r.Method, r.URL.Path)
+	}
 	c.mu.Lock()
 	c.requests++
 	dead := c.failAfter > 0 && c.requests >= c.failAfter
