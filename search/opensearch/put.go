@@ -315,17 +315,9 @@ type bulkResponse struct {
 // rejects with 429 (its write queue is full) are sent again after a
 // backoff; any other rejected document fails the whole.
 func (s *Store) bulkIndex(ctx context.Context, index string, docs []bulkDoc) error {
-	lines := make([][]byte, len(docs))
-	for i, d := range docs {
-		action, err := json.Marshal(map[string]any{"index": map[string]any{"_id": d.id}})
-		if err != nil {
-			return err
-		}
-		src, err := json.Marshal(d.doc)
-		if err != nil {
-			return err
-		}
-		lines[i] = append(append(append(action, '\n'), src...), '\n')
+	lines, err := bulkLines(docs)
+	if err != nil {
+		return err
 	}
 	for start := 0; start < len(lines); {
 		end, size := start, 0
@@ -339,6 +331,24 @@ func (s *Store) bulkIndex(ctx context.Context, index string, docs []bulkDoc) err
 		start = end
 	}
 	return nil
+}
+
+// bulkLines encodes each document as its two _bulk lines: the action and
+// the source.
+func bulkLines(docs []bulkDoc) ([][]byte, error) {
+	lines := make([][]byte, len(docs))
+	for i, d := range docs {
+		action, err := json.Marshal(map[string]any{"index": map[string]any{"_id": d.id}})
+		if err != nil {
+			return nil, err
+		}
+		src, err := json.Marshal(d.doc)
+		if err != nil {
+			return nil, fmt.Errorf("edgar13f/search/opensearch: bulk: document %s: %w", d.id, err)
+		}
+		lines[i] = append(append(append(action, '\n'), src...), '\n')
+	}
+	return lines, nil
 }
 
 func (s *Store) bulkBatch(ctx context.Context, index string, docs []bulkDoc, lines [][]byte) error {
