@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/edgar13f/edgar13f/search/store"
 )
@@ -135,8 +136,7 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 	}
 	docs = append(docs, bulkDoc{id: gen, doc: filingDoc(gen, f)})
 	if err := s.bulkIndex(ctx, index, docs); err != nil {
-		var te *transportError
-		return s.abort(ctx, f.Accession, gen, epoch, !errors.As(err, &te), err)
+		return s.abort(ctx, f.Accession, gen, epoch, answered(err), err)
 	}
 
 	// 3. The generation it replaces: the visible filing document of the
@@ -152,6 +152,12 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 		if st.Epoch != epoch {
 			return false, &store.MismatchError{Stored: st.meta(), Given: meta}
 		}
+		if !st.hidden(gen) {
+			// Only this commit un-hides gen: it was written, and its
+			// answer lost (or the client sent it again, and the second
+			// write found the first one's result).
+			return true, nil
+		}
 		if st.lockOf(f.Accession) != gen {
 			return false, ErrReplacedConcurrently
 		}
@@ -165,8 +171,7 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 		return false, nil
 	})
 	if err != nil {
-		var te *transportError
-		if errors.As(err, &te) {
+		if !answered(err) {
 			// The commit may or may not have been written; leave the
 			// generation as it is (hidden, or committed).
 			return err
@@ -180,12 +185,29 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 	return nil
 }
 
+// answered reports whether err says for sure what the cluster did: an
+// error answer of status below 500, or no call at all. A call that got no
+// answer, or a 5xx (a proxy's timeout, say), may still be carried out.
+func answered(err error) bool {
+	var te *transportError
+	if errors.As(err, &te) {
+		return false
+	}
+	var e *Error
+	return !errors.As(err, &e) || e.Status < 500
+}
+
+// abortTimeout bounds the clean-up of a failed Put, which runs even when
+// the Put's context has ended.
+const abortTimeout = 30 * time.Second
+
 // abort gives up a Put of gen and returns cause. When done (every write of
 // the generation was answered, so no document of it can appear later) the
 // generation is marked done and deleted; otherwise it stays hidden for
 // good.
 func (s *Store) abort(ctx context.Context, accession, gen string, epoch int, done bool, cause error) error {
-	ctx = context.WithoutCancel(ctx)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abortTimeout)
+	defer cancel()
 	_, err := s.update(ctx, func(st *state) (bool, error) {
 		if st.Epoch != epoch {
 			return true, nil

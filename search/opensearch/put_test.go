@@ -226,3 +226,32 @@ func TestPutTakenOver(t *testing.T) {
 		t.Errorf("abort hidden = %+v; want .n1 done and .x7 still hidden, not done", abort.Hidden)
 	}
 }
+
+// TestPutCommitAnswerLost: a commit whose first write went through but
+// whose answer was lost (the client sent it again, and it conflicted with
+// itself) is recognised as done, not mistaken for a takeover; the Put
+// succeeds and deletes the replaced generation.
+func TestPutCommitAnswerLost(t *testing.T) {
+	s, r := newReplay(t, "put_commit_lost")
+	if err := s.Put(ctx, apple(), appleChunks(), appleVectors(), meta3); err != nil {
+		t.Fatal(err)
+	}
+	if del := r.sent(12); !cmp.Equal(map[string]any{"terms": map[string]any{"gen": []any{"0000320193-24-000123.old"}}}, del["query"]) {
+		t.Errorf("delete_by_query = %v; want the replaced generation", del)
+	}
+}
+
+// TestPutBulkNoAnswer: a bulk call that got a proxy's 504 may still be
+// carried out by the cluster: the generation stays hidden and is not
+// marked done (so never deleted and un-hidden), and the lock is released.
+func TestPutBulkNoAnswer(t *testing.T) {
+	s, r := newReplay(t, "put_bulk_504")
+	err := s.Put(ctx, apple(), appleChunks(), appleVectors(), meta3)
+	if !isStatus(err, 504, "") || !strings.Contains(err.Error(), "504 Gateway Time-out") {
+		t.Fatalf("Put = %v; want the 504", err)
+	}
+	abort := stateIn(t, r, 7)
+	if diff := cmp.Diff([]hiddenGen{{Gen: "0000320193-24-000123.n1"}}, abort.Hidden); diff != "" || len(abort.Locks) != 0 {
+		t.Errorf("abort = %+v; want the generation hidden, not done, and no lock", abort)
+	}
+}

@@ -111,6 +111,15 @@ func (r *replay) serve(w http.ResponseWriter, req *http.Request) {
 	} else if msg := r.checkBody(ex, req, body); msg != "" {
 		r.t.Errorf("%s: request %d (%s): %s", r.file, r.next, ex.Req, msg)
 	}
+	// A response recorded as a JSON string is a body that is not JSON
+	// (a proxy's HTML page).
+	var text string
+	if json.Unmarshal(ex.Resp, &text) == nil {
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(ex.Status)
+		io.WriteString(w, text)
+		return
+	}
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 	w.WriteHeader(ex.Status)
 	w.Write(ex.Resp)

@@ -101,6 +101,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -291,6 +292,10 @@ func (st *state) hide(gen string, done bool) {
 		}
 	}
 	st.Hidden = append(st.Hidden, hiddenGen{Gen: gen, Done: done})
+}
+
+func (st *state) hidden(gen string) bool {
+	return slices.ContainsFunc(st.Hidden, func(h hiddenGen) bool { return h.Gen == gen })
 }
 
 func (st *state) unhide(gen string) {
