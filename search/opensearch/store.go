@@ -52,7 +52,8 @@
 //
 // Concurrent Puts of one accession: the later one takes over; the earlier
 // one's commit is refused with an error, and its chunks are deleted. A Put
-// killed half-way leaves its generation hidden (and its documents in the
+// killed half-way, or whose bulk call got no answer (the cluster may still
+// carry it out), leaves its generation hidden (and its documents in the
 // data index) for good; nothing of it is ever visible.
 //
 // # BM25 point in time
