@@ -1,0 +1,227 @@
+package opensearch
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/search/store"
+)
+
+// The kinds of documents in a data index.
+const (
+	kindChunk  = "chunk"
+	kindFiling = "filing"
+)
+
+// mappingFormat is the version of the data index's layout, in its _meta.
+const mappingFormat = 1
+
+// filingSource is the source of a filing document, and the part of a
+// chunk document that copies its filing's facts (so that a match carries
+// its filing, and the filters apply to chunks directly).
+type filingSource struct {
+	Kind       string `json:"kind"`
+	Gen        string `json:"gen"`
+	Accession  string `json:"accession"`
+	CIK        string `json:"cik"`
+	Ticker     string `json:"ticker"`
+	Company    string `json:"company"`
+	Form       string `json:"form"`
+	FilingDate string `json:"filing_date"`
+	ReportDate string `json:"report_date,omitempty"`
+	FiscalYear int    `json:"fiscal_year"`
+	URL        string `json:"url"`
+	Chunks     int    `json:"chunks"`
+}
+
+// doc is the source of a chunk document; a filing document read into it
+// has the chunk's fields zero. Every field is written, zeros included
+// (chunk_index 0 must sort first).
+type doc struct {
+	filingSource
+	ChunkID   string    `json:"chunk_id"`
+	Item      string    `json:"item"`
+	ItemTitle string    `json:"item_title"`
+	Index     int       `json:"chunk_index"`
+	Tokens    int       `json:"tokens"`
+	Text      string    `json:"text"`
+	Vector    []float32 `json:"vector,omitempty"`
+}
+
+func filingDoc(gen string, f store.Filing) filingSource {
+	d := filingSource{
+		Kind: kindFiling, Gen: gen, Accession: f.Accession, CIK: f.CIK, Ticker: f.Ticker,
+		Company: f.Company, Form: f.Form, FilingDate: f.FilingDate.String(),
+		FiscalYear: f.FiscalYear, URL: f.URL, Chunks: f.Chunks,
+	}
+	if !f.ReportDate.IsZero() {
+		d.ReportDate = f.ReportDate.String()
+	}
+	return d
+}
+
+func chunkDoc(gen string, f store.Filing, c store.Chunk, vector []float32) doc {
+	d := doc{filingSource: filingDoc(gen, f), ChunkID: c.ID, Item: c.Item, ItemTitle: c.ItemTitle, Index: c.Index, Tokens: c.Tokens, Text: c.Text}
+	d.Kind = kindChunk
+	if !isZero(vector) {
+		d.Vector = vector
+	}
+	return d
+}
+
+func isZero(v []float32) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// filing returns the filing a document carries.
+func (d *filingSource) filing() (store.Filing, error) {
+	f := store.Filing{
+		Accession: d.Accession, CIK: d.CIK, Ticker: d.Ticker, Company: d.Company, Form: d.Form,
+		FiscalYear: d.FiscalYear, URL: d.URL, Chunks: d.Chunks,
+	}
+	var err error
+	if f.FilingDate, err = edgar13f.ParseDate(d.FilingDate); err != nil {
+		return f, fmt.Errorf("edgar13f/search/opensearch: document of %s: filing date: %w", d.Accession, err)
+	}
+	if d.ReportDate != "" {
+		if f.ReportDate, err = edgar13f.ParseDate(d.ReportDate); err != nil {
+			return f, fmt.Errorf("edgar13f/search/opensearch: document of %s: report date: %w", d.Accession, err)
+		}
+	}
+	return f, nil
+}
+
+// chunk returns the chunk a chunk document carries.
+func (d *doc) chunk() store.Chunk {
+	return store.Chunk{ID: d.ChunkID, Accession: d.Accession, Item: d.Item, ItemTitle: d.ItemTitle, Index: d.Index, Tokens: d.Tokens, Text: d.Text}
+}
+
+// keyword is the mapping of an exact, filterable string.
+var keyword = map[string]any{"type": "keyword"}
+
+// dataIndexBody is the body that creates a data index for the embedder
+// meta: settings, and the mapping described in the package documentation.
+// dynamic "strict" refuses any field not listed, so that a document of
+// another layout fails loudly instead of being half indexed.
+func (s *Store) dataIndexBody(meta store.Meta, epoch int) map[string]any {
+	date := map[string]any{"type": "date", "format": "strict_date"}
+	integer := map[string]any{"type": "integer"}
+	props := map[string]any{
+		"kind":        keyword,
+		"gen":         keyword,
+		"accession":   keyword,
+		"cik":         keyword,
+		"ticker":      keyword,
+		"company":     keyword,
+		"form":        keyword,
+		"filing_date": date,
+		"report_date": date,
+		"fiscal_year": integer,
+		"url":         map[string]any{"type": "keyword", "index": false},
+		"chunks":      integer,
+		"chunk_id":    keyword,
+		"item":        keyword,
+		"item_title": map[string]any{
+			"type":   "keyword",
+			"fields": map[string]any{"text": map[string]any{"type": "text", "analyzer": "english"}},
+		},
+		"chunk_index": integer,
+		"tokens":      integer,
+		"text": map[string]any{
+			"type":     "text",
+			"analyzer": "english",
+			"fields": map[string]any{
+				// The analysed length of the chunk, stop words not counted:
+				// BM25's document length.
+				"length": map[string]any{"type": "token_count", "analyzer": "english", "enable_position_increments": false},
+			},
+		},
+	}
+	index := map[string]any{}
+	if s.opts.shards > 0 {
+		index["number_of_shards"] = s.opts.shards
+	}
+	if s.opts.replicasSet {
+		index["number_of_replicas"] = s.opts.replicas
+	}
+	if meta.Dim > 0 {
+		index["knn"] = true
+		props["vector"] = map[string]any{
+			"type":      "knn_vector",
+			"dimension": meta.Dim,
+			"method": map[string]any{
+				"name":       "hnsw",
+				"space_type": "cosinesimil",
+				"engine":     "lucene",
+				"parameters": map[string]any{"m": 16, "ef_construction": 128},
+			},
+		}
+	}
+	return map[string]any{
+		"settings": map[string]any{"index": index},
+		"mappings": map[string]any{
+			"dynamic":    "strict",
+			"_meta":      map[string]any{"edgar13f_format": mappingFormat, "model": meta.Model, "dim": meta.Dim, "epoch": epoch},
+			"properties": props,
+		},
+	}
+}
+
+// ensureDataIndex creates the data index of an epoch unless it exists. An
+// index that exists must be one this store made for the same embedder.
+func (s *Store) ensureDataIndex(ctx context.Context, epoch int, meta store.Meta) error {
+	s.mu.Lock()
+	done := s.ensured[epoch]
+	s.mu.Unlock()
+	if done {
+		return nil
+	}
+	name := s.dataIndex(epoch)
+	_, err := s.do(ctx, "create index", http.MethodPut, "/"+name, nil, s.dataIndexBody(meta, epoch))
+	if isStatus(err, http.StatusBadRequest, "resource_already_exists_exception") {
+		err = s.checkDataIndex(ctx, name, meta)
+	}
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.ensured[epoch] = true
+	s.mu.Unlock()
+	return nil
+}
+
+// checkDataIndex reads an existing data index's _meta.
+func (s *Store) checkDataIndex(ctx context.Context, name string, meta store.Meta) error {
+	data, err := s.do(ctx, "read mapping", http.MethodGet, "/"+name+"/_mapping", nil, nil)
+	if err != nil {
+		return err
+	}
+	var resp map[string]struct {
+		Mappings struct {
+			Meta struct {
+				Format int    `json:"edgar13f_format"`
+				Model  string `json:"model"`
+				Dim    int    `json:"dim"`
+			} `json:"_meta"`
+		} `json:"mappings"`
+	}
+	if err := json.Unmarshal(data, &resp); err != nil {
+		return fmt.Errorf("edgar13f/search/opensearch: read mapping of %s: %w", name, err)
+	}
+	m, ok := resp[name]
+	if !ok || m.Mappings.Meta.Format != mappingFormat {
+		return fmt.Errorf("edgar13f/search/opensearch: index %s exists but was not made by this store (no edgar13f _meta of format %d in its mapping)", name, mappingFormat)
+	}
+	if got := (store.Meta{Model: m.Mappings.Meta.Model, Dim: m.Mappings.Meta.Dim}); got != meta {
+		return &store.MismatchError{Stored: got, Given: meta}
+	}
+	return nil
+}

@@ -1,0 +1,419 @@
+package opensearch
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/edgar13f/edgar13f/search/store"
+)
+
+// ErrReplacedConcurrently is returned by Put when another Put of the same
+// accession began before this one committed: the later Put takes over, and
+// this one's chunks are discarded.
+var ErrReplacedConcurrently = errors.New("edgar13f/search/opensearch: another Put of the same accession began before this one committed; this one was discarded")
+
+func badPut(f store.Filing, format string, args ...any) error {
+	return fmt.Errorf("edgar13f/search/opensearch: Put(%s): "+format, append([]any{f.Accession}, args...)...)
+}
+
+// validateFiling checks the filing and the embedder of a Put.
+func validateFiling(f store.Filing, meta store.Meta) error {
+	if f.Accession == "" {
+		return badPut(f, "the filing has no accession number")
+	}
+	if strings.ContainsAny(f.Accession, "/:,") {
+		return badPut(f, "accession number %q has a character that is not allowed", f.Accession)
+	}
+	if f.FilingDate.IsZero() {
+		return badPut(f, "the filing has no filing date")
+	}
+	if (meta.Model == "") != (meta.Dim == 0) || meta.Dim < 0 {
+		return badPut(f, "embedder %s: want a model and a positive dimension, or neither", meta)
+	}
+	return nil
+}
+
+// validateChunks checks a Put's chunks and vectors. It runs after the
+// embedder is checked against the store's: a Put of another embedder is a
+// *store.MismatchError whatever its chunks.
+func validateChunks(f store.Filing, chunks []store.Chunk, vectors [][]float32, meta store.Meta) error {
+	bad := func(format string, args ...any) error { return badPut(f, format, args...) }
+	seen := make(map[string]bool, len(chunks))
+	for i, c := range chunks {
+		switch {
+		case c.ID == "":
+			return bad("chunk %d has no id", i)
+		case seen[c.ID]:
+			return bad("chunk id %s appears twice", c.ID)
+		case c.Accession != f.Accession:
+			return bad("chunk %s belongs to accession %s", c.ID, c.Accession)
+		}
+		seen[c.ID] = true
+	}
+	if meta.Dim == 0 {
+		if vectors != nil {
+			return bad("%d vectors given without an embedder", len(vectors))
+		}
+		return nil
+	}
+	if len(vectors) != len(chunks) {
+		return bad("%d vectors for %d chunks", len(vectors), len(chunks))
+	}
+	for i, v := range vectors {
+		if len(v) != meta.Dim {
+			return bad("vector %d has dimension %d; the embedder %s has %d", i, len(v), meta, meta.Dim)
+		}
+		for _, x := range v {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return bad("vector %d is not finite", i)
+			}
+		}
+	}
+	return nil
+}
+
+// Put stores a filing's chunks, replacing the ones stored for its
+// accession, atomically (see the package documentation for how).
+func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, vectors [][]float32, meta store.Meta) error {
+	if err := validateFiling(f, meta); err != nil {
+		return err
+	}
+	f.Chunks = len(chunks)
+	gen := f.Accession + "." + s.opts.nonce()
+
+	// 1. Hide the new generation and take the accession's lock, before a
+	// single document of it is written.
+	st, err := s.update(ctx, func(st *state) (bool, error) {
+		if !st.exists {
+			st.Model, st.Dim = meta.Model, meta.Dim
+		}
+		if st.Sealed && st.meta() != meta {
+			return false, &store.MismatchError{Stored: st.meta(), Given: meta}
+		}
+		if err := validateChunks(f, chunks, vectors, meta); err != nil {
+			return false, err
+		}
+		if st.meta() != meta {
+			// No filing was ever committed: the store takes the new
+			// embedder, in a new data index. A Put of the old embedder
+			// still under way finds the epoch changed when it commits.
+			st.Epoch++
+			st.Model, st.Dim = meta.Model, meta.Dim
+			st.Hidden, st.Locks = nil, nil
+		}
+		st.hide(gen, false)
+		st.setLock(f.Accession, gen)
+		st.Hides++
+		return false, nil
+	})
+	if err != nil {
+		return err
+	}
+	epoch := st.Epoch
+	index := s.dataIndex(epoch)
+
+	// 2. Write the generation's documents, searchable on every copy when
+	// the bulk calls return.
+	if err := s.ensureDataIndex(ctx, epoch, meta); err != nil {
+		return s.abort(ctx, f.Accession, gen, epoch, true, err)
+	}
+	docs := make([]bulkDoc, 0, len(chunks)+1)
+	for i, c := range chunks {
+		var v []float32
+		if vectors != nil {
+			v = vectors[i]
+		}
+		docs = append(docs, bulkDoc{id: gen + ":" + c.ID, doc: chunkDoc(gen, f, c, v)})
+	}
+	docs = append(docs, bulkDoc{id: gen, doc: filingDoc(gen, f)})
+	if err := s.bulkIndex(ctx, index, docs); err != nil {
+		return s.abort(ctx, f.Accession, gen, epoch, answered(err), err)
+	}
+
+	// 3. The generation it replaces: the visible filing document of the
+	// accession. No other Put can commit the accession while this one
+	// holds its lock.
+	old, err := s.visibleGens(ctx, index, f.Accession, gen)
+	if err != nil {
+		return s.abort(ctx, f.Accession, gen, epoch, true, err)
+	}
+
+	// 4. Commit: one write un-hides the new generation and hides the old.
+	_, err = s.update(ctx, func(st *state) (bool, error) {
+		if st.Epoch != epoch {
+			return false, &store.MismatchError{Stored: st.meta(), Given: meta}
+		}
+		if !st.hidden(gen) {
+			// Only this commit un-hides gen: it was written, and its
+			// answer lost (or the client sent it again, and the second
+			// write found the first one's result).
+			return true, nil
+		}
+		if st.lockOf(f.Accession) != gen {
+			return false, ErrReplacedConcurrently
+		}
+		st.unhide(gen)
+		for _, g := range old {
+			st.hide(g, true)
+		}
+		st.unlock(f.Accession, gen)
+		st.Sealed = true
+		st.Hides++
+		return false, nil
+	})
+	if err != nil {
+		if !answered(err) {
+			// The commit may or may not have been written; leave the
+			// generation as it is (hidden, or committed).
+			return err
+		}
+		return s.abort(ctx, f.Accession, gen, epoch, true, err)
+	}
+
+	// 5. Delete what no query can see any more. A failure leaves garbage
+	// that is hidden; the next Put deletes it.
+	s.vacuum(ctx, epoch)
+	return nil
+}
+
+// answered reports whether err says for sure what the cluster did: an
+// error answer of status below 500, or no call at all. A call that got no
+// answer, or a 5xx (a proxy's timeout, say), may still be carried out.
+func answered(err error) bool {
+	var te *transportError
+	if errors.As(err, &te) {
+		return false
+	}
+	var e *Error
+	return !errors.As(err, &e) || e.Status < 500
+}
+
+// abortTimeout bounds the clean-up of a failed Put, which runs even when
+// the Put's context has ended.
+const abortTimeout = 30 * time.Second
+
+// abort gives up a Put of gen and returns cause. When done (every write of
+// the generation was answered, so no document of it can appear later) the
+// generation is marked done and deleted; otherwise it stays hidden for
+// good.
+func (s *Store) abort(ctx context.Context, accession, gen string, epoch int, done bool, cause error) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abortTimeout)
+	defer cancel()
+	_, err := s.update(ctx, func(st *state) (bool, error) {
+		if st.Epoch != epoch {
+			return true, nil
+		}
+		if done {
+			st.hide(gen, true)
+		}
+		st.unlock(accession, gen)
+		return false, nil
+	})
+	if err == nil && done {
+		s.vacuum(ctx, epoch)
+	}
+	return cause
+}
+
+// vacuum deletes the documents of the hidden generations marked done and
+// then takes them off the hidden list. Its errors are dropped: what it
+// leaves is hidden, and the next vacuum tries again.
+func (s *Store) vacuum(ctx context.Context, epoch int) {
+	st, err := s.readState(ctx)
+	if err != nil || st.Epoch != epoch {
+		return
+	}
+	var gone []string
+	for _, h := range st.Hidden {
+		if h.Done {
+			gone = append(gone, h.Gen)
+		}
+	}
+	if len(gone) == 0 {
+		return
+	}
+	if err := s.deleteGens(ctx, s.dataIndex(epoch), gone); err != nil {
+		return
+	}
+	_, _ = s.update(ctx, func(st *state) (bool, error) {
+		if st.Epoch != epoch {
+			return true, nil
+		}
+		n := len(st.Hidden)
+		st.Hidden = slices.DeleteFunc(st.Hidden, func(h hiddenGen) bool { return h.Done && slices.Contains(gone, h.Gen) })
+		return len(st.Hidden) == n, nil
+	})
+}
+
+// deleteByQueryResponse is the answer of _delete_by_query.
+type deleteByQueryResponse struct {
+	TimedOut bool              `json:"timed_out"`
+	Deleted  int               `json:"deleted"`
+	Failures []json.RawMessage `json:"failures"`
+}
+
+// deleteGens deletes every document of the generations and refreshes, so
+// that none is searchable when it returns.
+func (s *Store) deleteGens(ctx context.Context, index string, gens []string) error {
+	q := url.Values{"refresh": {"true"}, "conflicts": {"proceed"}}
+	body := map[string]any{"query": map[string]any{"terms": map[string]any{"gen": gens}}}
+	data, err := s.do(ctx, "delete_by_query", http.MethodPost, "/"+index+"/_delete_by_query", q, body)
+	if err != nil {
+		return err
+	}
+	var r deleteByQueryResponse
+	if err := json.Unmarshal(data, &r); err != nil {
+		return fmt.Errorf("edgar13f/search/opensearch: delete_by_query: %w", err)
+	}
+	if r.TimedOut || len(r.Failures) > 0 {
+		first := ""
+		if len(r.Failures) > 0 {
+			first = truncate(string(r.Failures[0]), 500)
+		}
+		return fmt.Errorf("edgar13f/search/opensearch: delete_by_query: timed out %v, %d failures %s", r.TimedOut, len(r.Failures), first)
+	}
+	return nil
+}
+
+// visibleGens returns the generations of accession's visible filing
+// documents other than gen.
+func (s *Store) visibleGens(ctx context.Context, index, accession, gen string) ([]string, error) {
+	st, err := s.readState(ctx)
+	if err != nil {
+		return nil, err
+	}
+	body := map[string]any{
+		"size":    100,
+		"_source": []string{"gen"},
+		"query": boolQuery(
+			[]any{term("kind", kindFiling), term("accession", accession)},
+			nil, hiddenFilter(st.hiddenGens()),
+		),
+		"sort": []any{map[string]any{"gen": "asc"}},
+	}
+	var r searchResponse
+	if err := s.search(ctx, index, body, &r); err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, h := range r.Hits.Hits {
+		if h.Source.Gen != gen {
+			out = append(out, h.Source.Gen)
+		}
+	}
+	return out, nil
+}
+
+// A bulkDoc is a document to index under an id.
+type bulkDoc struct {
+	id  string
+	doc any // a doc or a filingSource
+}
+
+// bulkResponse is the answer of _bulk.
+type bulkResponse struct {
+	Errors bool `json:"errors"`
+	Items  []map[string]struct {
+		ID     string `json:"_id"`
+		Status int    `json:"status"`
+		Error  *struct {
+			Type   string `json:"type"`
+			Reason string `json:"reason"`
+		} `json:"error"`
+	} `json:"items"`
+}
+
+// bulkIndex indexes docs with the _bulk API in calls of at most
+// opts.bulkBytes, each with refresh=wait_for. Documents the cluster
+// rejects with 429 (its write queue is full) are sent again after a
+// backoff; any other rejected document fails the whole.
+func (s *Store) bulkIndex(ctx context.Context, index string, docs []bulkDoc) error {
+	lines, err := bulkLines(docs)
+	if err != nil {
+		return err
+	}
+	for start := 0; start < len(lines); {
+		end, size := start, 0
+		for end < len(lines) && (end == start || size+len(lines[end]) <= s.opts.bulkBytes) {
+			size += len(lines[end])
+			end++
+		}
+		if err := s.bulkBatch(ctx, index, docs[start:end], lines[start:end]); err != nil {
+			return err
+		}
+		start = end
+	}
+	return nil
+}
+
+// bulkLines encodes each document as its two _bulk lines: the action and
+// the source.
+func bulkLines(docs []bulkDoc) ([][]byte, error) {
+	lines := make([][]byte, len(docs))
+	for i, d := range docs {
+		action, err := json.Marshal(map[string]any{"index": map[string]any{"_id": d.id}})
+		if err != nil {
+			return nil, err
+		}
+		src, err := json.Marshal(d.doc)
+		if err != nil {
+			return nil, fmt.Errorf("edgar13f/search/opensearch: bulk: document %s: %w", d.id, err)
+		}
+		lines[i] = append(append(append(action, '\n'), src...), '\n')
+	}
+	return lines, nil
+}
+
+func (s *Store) bulkBatch(ctx context.Context, index string, docs []bulkDoc, lines [][]byte) error {
+	q := url.Values{"refresh": {"wait_for"}}
+	for attempt := 0; ; attempt++ {
+		data, err := s.do(ctx, "bulk", http.MethodPost, "/"+index+"/_bulk", q, ndjson(bytes.Join(lines, nil)))
+		if err != nil {
+			return err
+		}
+		var r bulkResponse
+		if err := json.Unmarshal(data, &r); err != nil {
+			return fmt.Errorf("edgar13f/search/opensearch: bulk: %w", err)
+		}
+		if len(r.Items) != len(lines) {
+			return fmt.Errorf("edgar13f/search/opensearch: bulk: %d results for %d documents", len(r.Items), len(lines))
+		}
+		if !r.Errors {
+			return nil
+		}
+		var retryDocs []bulkDoc
+		var retryLines [][]byte
+		for i, item := range r.Items {
+			res := item["index"]
+			if res.Error == nil && res.Status < 300 {
+				continue
+			}
+			if res.Status == http.StatusTooManyRequests {
+				retryDocs, retryLines = append(retryDocs, docs[i]), append(retryLines, lines[i])
+				continue
+			}
+			e := &Error{Op: "bulk", Status: res.Status, Reason: "document " + docs[i].id}
+			if res.Error != nil {
+				e.Type, e.Reason = res.Error.Type, res.Error.Reason+" (document "+docs[i].id+")"
+			}
+			return e
+		}
+		if attempt+1 >= maxRejected {
+			return &Error{Op: "bulk", Status: http.StatusTooManyRequests, Type: "es_rejected_execution_exception",
+				Reason: fmt.Sprintf("%d documents still rejected after %d attempts", len(retryDocs), maxRejected)}
+		}
+		if err := s.wait(ctx, attempt); err != nil {
+			return &transportError{"bulk", err}
+		}
+		docs, lines = retryDocs, retryLines
+	}
+}

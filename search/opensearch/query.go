@@ -1,0 +1,553 @@
+package opensearch
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/search/store"
+)
+
+// searchResponse is the answer of _search.
+type searchResponse struct {
+	TimedOut bool `json:"timed_out"`
+	Shards   struct {
+		Total      int               `json:"total"`
+		Successful int               `json:"successful"`
+		Failed     int               `json:"failed"`
+		Failures   []json.RawMessage `json:"failures"`
+	} `json:"_shards"`
+	Hits struct {
+		Total struct {
+			Value    int64  `json:"value"`
+			Relation string `json:"relation"`
+		} `json:"total"`
+		Hits []struct {
+			ID     string  `json:"_id"`
+			Score  float64 `json:"_score"`
+			Source doc     `json:"_source"`
+			Sort   []any   `json:"sort"`
+		} `json:"hits"`
+	} `json:"hits"`
+	Aggregations json.RawMessage `json:"aggregations"`
+}
+
+// search runs a search. An answer from some shards only, or one cut by a
+// timeout, is an error: it would silently omit chunks.
+func (s *Store) search(ctx context.Context, index string, body map[string]any, r *searchResponse) error {
+	data, err := s.do(ctx, "search", http.MethodPost, "/"+index+"/_search", nil, body)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, r); err != nil {
+		return fmt.Errorf("edgar13f/search/opensearch: search: %w", err)
+	}
+	if r.Shards.Failed > 0 || r.Shards.Successful < r.Shards.Total {
+		reason := "no reason given"
+		if len(r.Shards.Failures) > 0 {
+			var f struct {
+				Reason errorCause `json:"reason"`
+			}
+			if json.Unmarshal(r.Shards.Failures[0], &f) == nil && f.Reason.Reason != "" {
+				reason = f.Reason.Type + ": " + f.Reason.Reason
+			}
+		}
+		return &Error{Op: "search", Status: http.StatusOK, Type: "shard_failure",
+			Reason: fmt.Sprintf("%d of %d shards answered (%s)", r.Shards.Successful, r.Shards.Total, reason)}
+	}
+	if r.TimedOut {
+		return &Error{Op: "search", Status: http.StatusOK, Type: "timed_out", Reason: "the search timed out with partial results"}
+	}
+	return nil
+}
+
+func term(field string, value any) map[string]any {
+	return map[string]any{"term": map[string]any{field: value}}
+}
+
+// boolQuery is a bool query of filter, should (at least one must match
+// when there are any) and must_not clauses.
+func boolQuery(filter, should, mustNot []any) map[string]any {
+	b := map[string]any{"filter": filter}
+	if len(should) > 0 {
+		b["should"] = should
+		b["minimum_should_match"] = 1
+	}
+	if len(mustNot) > 0 {
+		b["must_not"] = mustNot
+	}
+	return map[string]any{"bool": b}
+}
+
+// hiddenFilter is the must_not clause that keeps hidden generations out.
+func hiddenFilter(hidden []string) []any {
+	if len(hidden) == 0 {
+		return nil
+	}
+	return []any{map[string]any{"terms": map[string]any{"gen": hidden}}}
+}
+
+// asOfFilter keeps filings made on or before asOf.
+func asOfFilter(asOf edgar13f.Date) map[string]any {
+	return map[string]any{"range": map[string]any{"filing_date": map[string]any{"lte": asOf.String()}}}
+}
+
+// visibleChunks are the filter clauses of the chunks visible on asOf.
+func visibleChunks(asOf edgar13f.Date) []any {
+	return []any{term("kind", kindChunk), asOfFilter(asOf)}
+}
+
+// filterClauses are the filter clauses of f on chunks: visibility on
+// f.AsOf and the exact filters.
+func filterClauses(f store.Filter) []any {
+	c := visibleChunks(f.AsOf)
+	if f.Ticker != "" {
+		c = append(c, term("ticker", f.Ticker))
+	}
+	if f.CIK != "" {
+		c = append(c, term("cik", f.CIK))
+	}
+	if f.Form != "" {
+		c = append(c, term("form", f.Form))
+	}
+	if f.Item != "" {
+		c = append(c, term("item", f.Item))
+	}
+	if f.FiscalYear != 0 {
+		c = append(c, term("fiscal_year", f.FiscalYear))
+	}
+	return c
+}
+
+// maxReads bounds the attempts of a query that Puts keep overlapping.
+const maxReads = 20
+
+// read runs a query against one consistent set of committed filings: q
+// gets the state (q is not called while no filing was ever committed) and
+// runs its searches; if a generation was hidden while it ran, its answer
+// is dropped and q runs again. q must start from scratch each time.
+func (s *Store) read(ctx context.Context, q func(st *state, index string) error) (ran bool, err error) {
+	for range maxReads {
+		st, err := s.readState(ctx)
+		if err != nil {
+			return false, err
+		}
+		if !st.Sealed {
+			return false, nil
+		}
+		if err := q(st, s.dataIndex(st.Epoch)); err != nil {
+			return false, err
+		}
+		after, err := s.readState(ctx)
+		if err != nil {
+			return false, err
+		}
+		if after.Epoch == st.Epoch && after.Hides == st.Hides {
+			return true, nil
+		}
+	}
+	return false, fmt.Errorf("edgar13f/search/opensearch: %d queries in a row overlapped a Put; try again", maxReads)
+}
+
+// scan runs a search sorted by sortField (unique per document, so that
+// search_after pages through all) and calls each for every hit.
+func (s *Store) scan(ctx context.Context, index string, query map[string]any, sortField string, each func(d *doc) error) error {
+	var after []any
+	for {
+		body := map[string]any{
+			"size":             s.opts.pageSize,
+			"query":            query,
+			"sort":             []any{map[string]any{sortField: "asc"}},
+			"track_total_hits": false,
+		}
+		if after != nil {
+			body["search_after"] = after
+		}
+		var r searchResponse
+		if err := s.search(ctx, index, body, &r); err != nil {
+			return err
+		}
+		for i := range r.Hits.Hits {
+			if err := each(&r.Hits.Hits[i].Source); err != nil {
+				return err
+			}
+		}
+		if len(r.Hits.Hits) < s.opts.pageSize {
+			return nil
+		}
+		after = r.Hits.Hits[len(r.Hits.Hits)-1].Sort
+	}
+}
+
+// Filings returns the filings made on or before asOf, sorted by CIK (as a
+// number), filing date and accession.
+func (s *Store) Filings(ctx context.Context, asOf edgar13f.Date) ([]store.Filing, error) {
+	if asOf.IsZero() {
+		return nil, errors.New("edgar13f/search/opensearch: Filings: asOf is required")
+	}
+	var out []store.Filing
+	_, err := s.read(ctx, func(st *state, index string) error {
+		out = out[:0]
+		query := boolQuery([]any{term("kind", kindFiling), asOfFilter(asOf)}, nil, hiddenFilter(st.hiddenGens()))
+		return s.scan(ctx, index, query, "gen", func(d *doc) error {
+			f, err := d.filing()
+			out = append(out, f)
+			return err
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out, func(a, b store.Filing) int {
+		return cmp.Or(compareCIK(a.CIK, b.CIK), a.FilingDate.Compare(b.FilingDate), cmp.Compare(a.Accession, b.Accession))
+	})
+	return out, nil
+}
+
+// compareCIK orders CIKs as numbers (a CIK that is not one sorts after
+// those that are, by its text).
+func compareCIK(a, b string) int {
+	x, errA := strconv.ParseUint(a, 10, 64)
+	y, errB := strconv.ParseUint(b, 10, 64)
+	switch {
+	case errA == nil && errB == nil:
+		return cmp.Compare(x, y)
+	case errA == nil:
+		return -1
+	case errB == nil:
+		return 1
+	}
+	return cmp.Compare(a, b)
+}
+
+// Chunk returns the chunk with the given ID and its filing, whatever the
+// filing's date.
+func (s *Store) Chunk(ctx context.Context, id string) (store.Chunk, store.Filing, bool, error) {
+	var c store.Chunk
+	var f store.Filing
+	var ok bool
+	_, err := s.read(ctx, func(st *state, index string) error {
+		ok = false
+		body := map[string]any{
+			"size":    2,
+			"_source": map[string]any{"excludes": []string{"vector"}},
+			"query":   boolQuery([]any{term("kind", kindChunk), term("chunk_id", id)}, nil, hiddenFilter(st.hiddenGens())),
+		}
+		var r searchResponse
+		if err := s.search(ctx, index, body, &r); err != nil {
+			return err
+		}
+		switch len(r.Hits.Hits) {
+		case 0:
+			return nil
+		case 1:
+		default:
+			return fmt.Errorf("edgar13f/search/opensearch: Chunk(%s): %d visible chunks have that id", id, len(r.Hits.Hits))
+		}
+		d := &r.Hits.Hits[0].Source
+		var err error
+		c, ok = d.chunk(), true
+		f, err = d.filing()
+		return err
+	})
+	if err != nil {
+		return store.Chunk{}, store.Filing{}, false, err
+	}
+	return c, f, ok, nil
+}
+
+// ItemChunks returns the chunks of one Item of a filing in Index order.
+func (s *Store) ItemChunks(ctx context.Context, accession, item string) ([]store.Chunk, error) {
+	var out []store.Chunk
+	_, err := s.read(ctx, func(st *state, index string) error {
+		out = out[:0]
+		query := boolQuery([]any{term("kind", kindChunk), term("accession", accession), term("item", item)}, nil, hiddenFilter(st.hiddenGens()))
+		return s.scan(ctx, index, query, "chunk_index", func(d *doc) error {
+			out = append(out, d.chunk())
+			return nil
+		})
+	})
+	return out, err
+}
+
+// checkQuery checks what every ranked query needs.
+func checkQuery(op string, f store.Filter, k int) error {
+	if f.AsOf.IsZero() {
+		return fmt.Errorf("edgar13f/search/opensearch: %s: Filter.AsOf is required", op)
+	}
+	if k < 1 || k > maxK {
+		return fmt.Errorf("edgar13f/search/opensearch: %s: k %d: want 1 to %d", op, k, maxK)
+	}
+	return nil
+}
+
+// maxK is the most matches a ranked query returns (OpenSearch's
+// index.max_result_window).
+const maxK = 10000
+
+// sortByScore orders hits best first, ties by chunk ID.
+var sortByScore = []any{map[string]any{"_score": "desc"}, map[string]any{"chunk_id": "asc"}}
+
+// matches turns ranked hits into matches, with score mapping the
+// cluster's score to the store's.
+func matches(r *searchResponse, score func(float64) float64) ([]store.Match, error) {
+	out := make([]store.Match, 0, len(r.Hits.Hits))
+	for i := range r.Hits.Hits {
+		h := &r.Hits.Hits[i]
+		f, err := h.Source.filing()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, store.Match{Chunk: h.Source.chunk(), Filing: f, Score: score(h.Score)})
+	}
+	return out, nil
+}
+
+// BM25 parameters (Lucene's defaults).
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// bm25Script scores a chunk by BM25 from statistics given as parameters:
+// the query's analysed terms with their idf (times their count in the
+// query), k1, b and the average analysed length. termFreq reads the
+// chunk's term frequency from the postings of text (OpenSearch 2.10 and
+// later); text.length is its analysed length.
+const bm25Script = `double dl = 0.0;
+if (doc['text.length'].size() > 0) { dl = doc['text.length'].value; }
+double norm = params.k1 * (1.0 - params.b + params.b * dl / params.avgdl);
+double score = 0.0;
+for (int i = 0; i < params.terms.size(); ++i) {
+  double tf = termFreq('text', params.terms[i]);
+  if (tf > 0.0) { score += params.weights[i] * tf * (params.k1 + 1.0) / (tf + norm); }
+}
+return score;`
+
+// analyzeResponse is the answer of _analyze.
+type analyzeResponse struct {
+	Tokens []struct {
+		Token string `json:"token"`
+	} `json:"tokens"`
+}
+
+// statsAggs is the aggregations part of the statistics search's answer.
+type statsAggs struct {
+	Length struct {
+		Value float64 `json:"value"`
+	} `json:"length"`
+	DF struct {
+		Buckets map[string]struct {
+			DocCount int64 `json:"doc_count"`
+		} `json:"buckets"`
+	} `json:"df"`
+}
+
+// Lexical returns the best k chunks for query by BM25 among the chunks
+// that pass f, best first, ties by chunk ID. The term statistics count
+// exactly the chunks visible on f.AsOf (see the package documentation).
+func (s *Store) Lexical(ctx context.Context, query string, f store.Filter, k int) ([]store.Match, error) {
+	if err := checkQuery("Lexical", f, k); err != nil {
+		return nil, err
+	}
+	var out []store.Match
+	_, err := s.read(ctx, func(st *state, index string) error {
+		out = nil
+		if query == "" {
+			return nil
+		}
+		terms, counts, err := s.analyze(ctx, index, query)
+		if err != nil || len(terms) == 0 {
+			return err
+		}
+		hidden := hiddenFilter(st.hiddenGens())
+
+		// The statistics of the chunks visible on asOf.
+		filters := map[string]any{}
+		for i, t := range terms {
+			filters["t"+strconv.Itoa(i)] = term("text", t)
+		}
+		body := map[string]any{
+			"size":             0,
+			"track_total_hits": true,
+			"query":            boolQuery(visibleChunks(f.AsOf), nil, hidden),
+			"aggs": map[string]any{
+				"length": map[string]any{"sum": map[string]any{"field": "text.length"}},
+				"df":     map[string]any{"filters": map[string]any{"filters": filters}},
+			},
+		}
+		var r searchResponse
+		if err := s.search(ctx, index, body, &r); err != nil {
+			return err
+		}
+		if r.Hits.Total.Relation != "eq" {
+			return fmt.Errorf("edgar13f/search/opensearch: Lexical: the chunk count is a bound (%q), not exact", r.Hits.Total.Relation)
+		}
+		var aggs statsAggs
+		if err := json.Unmarshal(r.Aggregations, &aggs); err != nil {
+			return fmt.Errorf("edgar13f/search/opensearch: Lexical: statistics: %w", err)
+		}
+		n := float64(r.Hits.Total.Value)
+		var useTerms []string
+		var weights []float64
+		var should []any
+		for i, t := range terms {
+			b, ok := aggs.DF.Buckets["t"+strconv.Itoa(i)]
+			if !ok {
+				return fmt.Errorf("edgar13f/search/opensearch: Lexical: no document frequency for term %q", t)
+			}
+			if b.DocCount == 0 {
+				continue // no visible chunk has it
+			}
+			df := float64(b.DocCount)
+			idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+			useTerms = append(useTerms, t)
+			weights = append(weights, idf*float64(counts[i]))
+			should = append(should, term("text", t))
+		}
+		if len(useTerms) == 0 || aggs.Length.Value <= 0 {
+			return nil
+		}
+
+		// BM25 of the matching chunks that pass f.
+		body = map[string]any{
+			"size":             k,
+			"track_scores":     true,
+			"track_total_hits": false,
+			"_source":          map[string]any{"excludes": []string{"vector"}},
+			"query": map[string]any{"script_score": map[string]any{
+				"query": boolQuery(filterClauses(f), should, hidden),
+				"script": map[string]any{
+					"source": bm25Script,
+					"params": map[string]any{
+						"terms":   useTerms,
+						"weights": weights,
+						"k1":      bm25K1,
+						"b":       bm25B,
+						"avgdl":   aggs.Length.Value / n,
+					},
+				},
+			}},
+			"sort": sortByScore,
+		}
+		r = searchResponse{}
+		if err := s.search(ctx, index, body, &r); err != nil {
+			return err
+		}
+		out, err = matches(&r, func(x float64) float64 { return x })
+		return err
+	})
+	return out, err
+}
+
+// analyze returns the distinct terms of query as the data index's english
+// analyzer makes them, in order of first appearance, with their counts.
+func (s *Store) analyze(ctx context.Context, index, query string) ([]string, []int, error) {
+	data, err := s.do(ctx, "analyze", http.MethodPost, "/"+index+"/_analyze", nil, map[string]any{"field": "text", "text": query})
+	if err != nil {
+		return nil, nil, err
+	}
+	var r analyzeResponse
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, nil, fmt.Errorf("edgar13f/search/opensearch: analyze: %w", err)
+	}
+	var terms []string
+	var counts []int
+	for _, t := range r.Tokens {
+		if i := slices.Index(terms, t.Token); i >= 0 {
+			counts[i]++
+			continue
+		}
+		terms = append(terms, t.Token)
+		counts = append(counts, 1)
+	}
+	if len(terms) > 512 {
+		return nil, nil, fmt.Errorf("edgar13f/search/opensearch: Lexical: the query has %d distinct terms; at most 512", len(terms))
+	}
+	return terms, counts, nil
+}
+
+// Nearest returns the k chunks closest to vector by cosine similarity
+// among the chunks that pass f, best first, ties by chunk ID.
+func (s *Store) Nearest(ctx context.Context, vector []float32, f store.Filter, k int) ([]store.Match, error) {
+	if err := checkQuery("Nearest", f, k); err != nil {
+		return nil, err
+	}
+	for _, x := range vector {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return nil, errors.New("edgar13f/search/opensearch: Nearest: the vector is not finite")
+		}
+	}
+	var out []store.Match
+	ran, err := s.read(ctx, func(st *state, index string) error {
+		out = nil
+		if st.Dim == 0 {
+			return store.ErrNoVectors
+		}
+		if len(vector) != st.Dim {
+			return fmt.Errorf("edgar13f/search/opensearch: Nearest: the vector has dimension %d; the store's embedder %s has %d", len(vector), st.meta(), st.Dim)
+		}
+		if isZero(vector) {
+			return nil
+		}
+		body := s.nearestBody(vector, f, k, st.hiddenGens())
+		var r searchResponse
+		if err := s.search(ctx, index, body, &r); err != nil {
+			return err
+		}
+		var err error
+		if s.opts.exact {
+			// The script returns 1 + cosine similarity (a score must not
+			// be negative).
+			out, err = matches(&r, func(x float64) float64 { return x - 1 })
+		} else {
+			// The lucene engine's cosinesimil score is (1 + cosine) / 2.
+			out, err = matches(&r, func(x float64) float64 { return 2*x - 1 })
+		}
+		return err
+	})
+	if err == nil && !ran {
+		return nil, store.ErrNoVectors // no filing was ever committed
+	}
+	return out, err
+}
+
+// exactScript scores a chunk by 1 + the cosine similarity of its vector
+// to the query's (the k-NN plugin's Painless function).
+const exactScript = `1.0 + cosineSimilarity(params.query_value, doc[params.field])`
+
+// nearestBody is the search of Nearest.
+func (s *Store) nearestBody(vector []float32, f store.Filter, k int, hidden []string) map[string]any {
+	filter := append(filterClauses(f), map[string]any{"exists": map[string]any{"field": "vector"}})
+	var query map[string]any
+	if s.opts.exact {
+		query = map[string]any{"script_score": map[string]any{
+			"query": boolQuery(filter, nil, hiddenFilter(hidden)),
+			"script": map[string]any{
+				"source": exactScript,
+				"params": map[string]any{"field": "vector", "query_value": vector},
+			},
+		}}
+	} else {
+		query = map[string]any{"knn": map[string]any{"vector": map[string]any{
+			"vector": vector,
+			"k":      max(k, s.opts.candidates),
+			"filter": boolQuery(filter, nil, hiddenFilter(hidden)),
+		}}}
+	}
+	return map[string]any{
+		"size":             k,
+		"track_scores":     true,
+		"track_total_hits": false,
+		"_source":          map[string]any{"excludes": []string{"vector"}},
+		"query":            query,
+		"sort":             sortByScore,
+	}
+}

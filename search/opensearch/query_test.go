@@ -1,0 +1,344 @@
+package opensearch
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/search/store"
+)
+
+const lexicalQuery = "export controls and the Company's exports zebra"
+
+var lexicalFilter = store.Filter{AsOf: edgar13f.MustParseDate("2024-12-31"), Ticker: "AAPL"}
+
+// path returns the value at a path of nested JSON objects.
+func path(v any, keys ...string) any {
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
+}
+
+// TestLexical: the query is analysed by the index; the statistics are
+// counted over the chunks visible on asOf (committed, filed by asOf, the
+// other filters not applied); BM25 is computed from them in the script,
+// with a term missing from the visible chunks left out and a repeated
+// term weighted by its count; the matches come with their filings.
+func TestLexical(t *testing.T) {
+	s, r := newReplay(t, "lexical")
+	ms, err := s.Lexical(ctx, lexicalQuery, lexicalFilter, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks := appleChunks()
+	f := apple()
+	f.Chunks = 3
+	want := []store.Match{{Chunk: chunks[1], Filing: f, Score: 9.773125}, {Chunk: chunks[0], Filing: f, Score: 0.43120337}}
+	if diff := cmp.Diff(want, ms); diff != "" {
+		t.Errorf("Lexical mismatch (-want +got):\n%s", diff)
+	}
+
+	if diff := cmp.Diff(map[string]any{"field": "text", "text": lexicalQuery}, r.sent(2)); diff != "" {
+		t.Errorf("analyze body mismatch (-want +got):\n%s", diff)
+	}
+
+	hidden := []any{map[string]any{"terms": map[string]any{"gen": []any{"0000789019-24-000099.x9"}}}}
+	visible := []any{
+		map[string]any{"term": map[string]any{"kind": "chunk"}},
+		map[string]any{"range": map[string]any{"filing_date": map[string]any{"lte": "2024-12-31"}}},
+	}
+	stats := r.sent(3)
+	if diff := cmp.Diff(visible, path(stats, "query", "bool", "filter")); diff != "" {
+		t.Errorf("statistics filter mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(hidden, path(stats, "query", "bool", "must_not")); diff != "" {
+		t.Errorf("statistics must_not mismatch (-want +got):\n%s", diff)
+	}
+	if stats["track_total_hits"] != true || stats["size"] != 0.0 {
+		t.Errorf("statistics search = %v; want an exact count and no hits", stats)
+	}
+	if got := path(stats, "aggs", "df", "filters", "filters", "t3"); !cmp.Equal(got, map[string]any{"term": map[string]any{"text": "zebra"}}) {
+		t.Errorf("df of the fourth term = %v", got)
+	}
+
+	score := r.sent(4)
+	ss := path(score, "query", "script_score")
+	if diff := cmp.Diff(append(visible, map[string]any{"term": map[string]any{"ticker": "AAPL"}}), path(ss, "query", "bool", "filter")); diff != "" {
+		t.Errorf("scoring filter mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(hidden, path(ss, "query", "bool", "must_not")); diff != "" {
+		t.Errorf("scoring must_not mismatch (-want +got):\n%s", diff)
+	}
+	idf := func(df float64) float64 { return math.Log(1 + (1200-df+0.5)/(df+0.5)) }
+	wantParams := map[string]any{
+		"terms":   []any{"export", "control", "compani"},
+		"weights": []any{2 * idf(12), idf(30), idf(900)},
+		"k1":      1.2,
+		"b":       0.75,
+		"avgdl":   180.0,
+	}
+	if diff := cmp.Diff(wantParams, path(ss, "script", "params")); diff != "" {
+		t.Errorf("BM25 parameters mismatch (-want +got):\n%s", diff)
+	}
+	if w := 2 * idf(12); math.Abs(w-9.1303) > 1e-4 {
+		t.Errorf("weight of export = %g; want 2 ln(96.08) = 9.1303", w)
+	}
+	if src, _ := path(ss, "script", "source").(string); !strings.Contains(src, "termFreq('text', params.terms[i])") || !strings.Contains(src, "doc['text.length']") {
+		t.Errorf("script = %q; want termFreq and text.length", src)
+	}
+	if diff := cmp.Diff([]any{map[string]any{"_score": "desc"}, map[string]any{"chunk_id": "asc"}}, score["sort"]); diff != "" {
+		t.Errorf("sort mismatch (-want +got):\n%s", diff)
+	}
+	if score["size"] != 2.0 {
+		t.Errorf("size = %v; want k", score["size"])
+	}
+}
+
+// TestLexicalRetry: a query during which a generation was hidden (a Put
+// began) runs again with the new hidden list, and answers from that run.
+func TestLexicalRetry(t *testing.T) {
+	s, r := newReplay(t, "lexical_retry")
+	ms, err := s.Lexical(ctx, lexicalQuery, lexicalFilter, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 2 {
+		t.Fatalf("Lexical = %d matches; want 2", len(ms))
+	}
+	want := []any{map[string]any{"terms": map[string]any{"gen": []any{"0000789019-24-000099.x9", "0001318605-25-000007.n4"}}}}
+	for _, i := range []int{8, 9} {
+		b := r.sent(i)
+		got := path(b, "query", "bool", "must_not")
+		if got == nil {
+			got = path(b, "query", "script_score", "query", "bool", "must_not")
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("exchange %d: must_not of the second run mismatch (-want +got):\n%s", i, diff)
+		}
+	}
+}
+
+// TestLexicalNothing: a query of stop words only, an empty query and an
+// empty store match nothing; an asOf or k out of range is an error.
+func TestLexicalNothing(t *testing.T) {
+	s, _ := newReplay(t, "lexical_stopwords")
+	if ms, err := s.Lexical(ctx, "the of and", lexicalFilter, 5); err != nil || len(ms) != 0 {
+		t.Errorf("Lexical(stop words) = %v, %v; want nothing", ms, err)
+	}
+	s, _ = newReplay(t, "lexical_empty")
+	if ms, err := s.Lexical(ctx, "export", lexicalFilter, 5); err != nil || len(ms) != 0 {
+		t.Errorf("Lexical on an empty store = %v, %v; want nothing", ms, err)
+	}
+	s, _ = newReplay(t, "empty")
+	for _, tc := range []struct {
+		f store.Filter
+		k int
+	}{{store.Filter{}, 5}, {lexicalFilter, 0}, {lexicalFilter, 10001}} {
+		if _, err := s.Lexical(ctx, "export", tc.f, tc.k); err == nil {
+			t.Errorf("Lexical(%+v, k=%d): no error", tc.f, tc.k)
+		}
+		if _, err := s.Nearest(ctx, []float32{1, 0, 0}, tc.f, tc.k); err == nil {
+			t.Errorf("Nearest(%+v, k=%d): no error", tc.f, tc.k)
+		}
+	}
+}
+
+// TestNearest: the knn query carries the visibility filter and the
+// query's filters inside it (efficient filtering), asks for at least
+// NearestCandidates neighbours and keeps k, ties by chunk ID; the lucene
+// engine's (1 + cos) / 2 comes back as the cosine.
+func TestNearest(t *testing.T) {
+	s, r := newReplay(t, "nearest", NearestCandidates(50))
+	f := store.Filter{AsOf: edgar13f.MustParseDate("2024-12-31"), CIK: "320193", Form: "10-K", Item: "1A", FiscalYear: 2024}
+	ms, err := s.Nearest(ctx, []float32{0.5, -0.25, 1}, f, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkNearest(t, ms)
+	knn := path(r.sent(2), "query", "knn", "vector")
+	if knn == nil {
+		t.Fatalf("no knn query on the vector field: %v", r.sent(2))
+	}
+	if diff := cmp.Diff([]any{0.5, -0.25, 1.0}, path(knn, "vector")); diff != "" || path(knn, "k") != 50.0 {
+		t.Errorf("knn = %v; want the vector and k = max(3, 50)", knn)
+	}
+	wantFilter := []any{
+		map[string]any{"term": map[string]any{"kind": "chunk"}},
+		map[string]any{"range": map[string]any{"filing_date": map[string]any{"lte": "2024-12-31"}}},
+		map[string]any{"term": map[string]any{"cik": "320193"}},
+		map[string]any{"term": map[string]any{"form": "10-K"}},
+		map[string]any{"term": map[string]any{"item": "1A"}},
+		map[string]any{"term": map[string]any{"fiscal_year": 2024.0}},
+		map[string]any{"exists": map[string]any{"field": "vector"}},
+	}
+	if diff := cmp.Diff(wantFilter, path(knn, "filter", "bool", "filter")); diff != "" {
+		t.Errorf("knn filter mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]any{map[string]any{"terms": map[string]any{"gen": []any{"0000789019-24-000099.x9"}}}}, path(knn, "filter", "bool", "must_not")); diff != "" {
+		t.Errorf("knn must_not mismatch (-want +got):\n%s", diff)
+	}
+	if b := r.sent(2); b["size"] != 3.0 || !cmp.Equal(b["sort"], []any{map[string]any{"_score": "desc"}, map[string]any{"chunk_id": "asc"}}) {
+		t.Errorf("size %v, sort %v; want k and score, then chunk id", b["size"], b["sort"])
+	}
+}
+
+// checkNearest checks the matches of the nearest conversations.
+func checkNearest(t *testing.T, ms []store.Match) {
+	t.Helper()
+	chunks := appleChunks()
+	want := []struct {
+		id    string
+		score float64
+	}{{chunks[0].ID, 0.9126874}, {chunks[2].ID, 0.9126874}, {chunks[1].ID, -0.5}}
+	if len(ms) != len(want) {
+		t.Fatalf("Nearest = %d matches; want %d", len(ms), len(want))
+	}
+	for i, w := range want {
+		if ms[i].Chunk.ID != w.id || math.Abs(ms[i].Score-w.score) > 1e-6 {
+			t.Errorf("match %d = %s %g; want %s %g", i, ms[i].Chunk.ID, ms[i].Score, w.id, w.score)
+		}
+	}
+	if ms[0].Filing.Accession != apple().Accession || ms[0].Filing.Chunks != 3 {
+		t.Errorf("filing of the first match = %+v", ms[0].Filing)
+	}
+}
+
+// TestNearestExact: with ExactNearest the search is a script_score of
+// 1 + cosineSimilarity over the filtered chunks, 1 taken off.
+func TestNearestExact(t *testing.T) {
+	s, r := newReplay(t, "nearest_exact", ExactNearest())
+	ms, err := s.Nearest(ctx, []float32{0.5, -0.25, 1}, store.Filter{AsOf: edgar13f.MustParseDate("2024-12-31")}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkNearest(t, ms)
+	ss := path(r.sent(2), "query", "script_score")
+	if path(ss, "script", "source") != exactScript || !cmp.Equal(path(ss, "script", "params"), map[string]any{"field": "vector", "query_value": []any{0.5, -0.25, 1.0}}) {
+		t.Errorf("script_score = %v", ss)
+	}
+	if f, _ := path(ss, "query", "bool", "filter").([]any); len(f) != 3 || !cmp.Equal(f[2], map[string]any{"exists": map[string]any{"field": "vector"}}) {
+		t.Errorf("exact filter = %v; want visibility and chunks with a vector", f)
+	}
+}
+
+// TestNearestNoVectors: a store without an embedder, and an empty store,
+// answer ErrNoVectors; a vector of another dimension is an error; a zero
+// vector matches nothing, without a search.
+func TestNearestNoVectors(t *testing.T) {
+	s, _ := newReplay(t, "nearest_novectors")
+	all := store.Filter{AsOf: edgar13f.MustParseDate("2024-12-31")}
+	if _, err := s.Nearest(ctx, []float32{1, 0, 0}, all, 5); !errors.Is(err, store.ErrNoVectors) {
+		t.Errorf("Nearest on a store without vectors = %v; want ErrNoVectors", err)
+	}
+	s, _ = newReplay(t, "lexical_empty")
+	if _, err := s.Nearest(ctx, []float32{1, 0, 0}, all, 5); !errors.Is(err, store.ErrNoVectors) {
+		t.Errorf("Nearest on an empty store = %v; want ErrNoVectors", err)
+	}
+	s, _ = newReplay(t, "nearest_zero")
+	if ms, err := s.Nearest(ctx, []float32{0, 0, 0}, all, 5); err != nil || len(ms) != 0 {
+		t.Errorf("Nearest(zero vector) = %v, %v; want no match", ms, err)
+	}
+	s, _ = newReplay(t, "nearest_dim")
+	if _, err := s.Nearest(ctx, []float32{1, 0}, all, 5); err == nil || !strings.Contains(err.Error(), "dimension 2") {
+		t.Errorf("Nearest with a vector of dimension 2 = %v; want an error naming it", err)
+	}
+}
+
+// TestChunk: a visible chunk comes with its filing, whatever its date; an
+// id no visible chunk has is not found, without an error.
+func TestChunk(t *testing.T) {
+	s, r := newReplay(t, "chunk")
+	c, f, ok, err := s.Chunk(ctx, "41f0aaa0f9ec2aa2")
+	wantF := apple()
+	wantF.Chunks = 3
+	if err != nil || !ok || !cmp.Equal(c, appleChunks()[1]) || !cmp.Equal(f, wantF) {
+		t.Errorf("Chunk = %+v, %+v, %v, %v", c, f, ok, err)
+	}
+	if _, _, ok, err := s.Chunk(ctx, "0123456789abcdef"); ok || err != nil {
+		t.Errorf("Chunk(unknown) = %v, %v; want not found", ok, err)
+	}
+	q := path(r.sent(2), "query", "bool")
+	if diff := cmp.Diff([]any{map[string]any{"term": map[string]any{"kind": "chunk"}}, map[string]any{"term": map[string]any{"chunk_id": "41f0aaa0f9ec2aa2"}}}, path(q, "filter")); diff != "" || path(q, "must_not") == nil {
+		t.Errorf("Chunk query = %v; want the id, no date, hidden generations excluded", q)
+	}
+}
+
+// TestItemChunks: the chunks of an Item come in chunk order, page after
+// page (search_after).
+func TestItemChunks(t *testing.T) {
+	s, r := newReplay(t, "item_chunks", func(o *options) { o.pageSize = 2 })
+	cs, err := s.ItemChunks(ctx, apple().Accession, "1A")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range cs {
+		got = append(got, c.Text)
+	}
+	if diff := cmp.Diff([]string{"first", "second", "third"}, got); diff != "" {
+		t.Errorf("ItemChunks mismatch (-want +got):\n%s", diff)
+	}
+	if after := r.sent(3)["search_after"]; !cmp.Equal(after, []any{1.0}) {
+		t.Errorf("search_after = %v; want [1]", after)
+	}
+}
+
+// TestFilings: the filings visible on asOf, paged, sorted by CIK as a
+// number (320193 before 1318605), filing date and accession.
+func TestFilings(t *testing.T) {
+	s, r := newReplay(t, "filings", func(o *options) { o.pageSize = 2 })
+	fs, err := s.Filings(ctx, edgar13f.MustParseDate("2024-12-31"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.CIK+" "+f.FilingDate.String()+" "+f.Accession)
+	}
+	want := []string{
+		"320193 2023-11-03 0000320193-23-000106",
+		"320193 2024-11-01 0000320193-24-000123",
+		"1318605 2024-01-29 0001318605-24-000011",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Filings mismatch (-want +got):\n%s", diff)
+	}
+	if fs[0].Chunks != 4 || fs[0].Company != "Company 320193" || fs[0].ReportDate.String() != "2023-01-01" {
+		t.Errorf("first filing = %+v", fs[0])
+	}
+	if diff := cmp.Diff([]any{map[string]any{"term": map[string]any{"kind": "filing"}}, map[string]any{"range": map[string]any{"filing_date": map[string]any{"lte": "2024-12-31"}}}}, path(r.sent(2), "query", "bool", "filter")); diff != "" {
+		t.Errorf("Filings filter mismatch (-want +got):\n%s", diff)
+	}
+	if _, err := s.Filings(ctx, edgar13f.Date{}); err == nil {
+		t.Error("Filings without asOf: no error")
+	}
+}
+
+// TestMeta: the embedder once sealed; the zero Meta before any commit and
+// for a store never written.
+func TestMeta(t *testing.T) {
+	s, _ := newReplay(t, "meta")
+	for i, want := range []store.Meta{meta3, {}, {}} {
+		if m, err := s.Meta(ctx); err != nil || m != want {
+			t.Errorf("Meta %d = %v, %v; want %v", i, m, err, want)
+		}
+	}
+}
+
+// TestDrop: Drop deletes the state index and the data index of every
+// epoch.
+func TestDrop(t *testing.T) {
+	s, _ := newReplay(t, "drop")
+	if err := s.Drop(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
