@@ -124,7 +124,7 @@ func (s *Store) acquire(shards []*shard) ([]*handle, error) {
 			var d *damage
 			if errors.As(err, &d) {
 				if qerr := s.locked(func() error { return s.quarantineLocked(sh.name, d.reason) }); qerr != nil {
-					return nil, qerr
+					return nil, qerr // errVanished: the query runs again on a newer view
 				}
 				return nil, &DamagedError{Accession: sh.rec.Filing.Accession, Reason: d.reason}
 			}
