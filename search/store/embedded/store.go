@@ -39,6 +39,8 @@
 // moved to the quarantine directory, is no longer listed by
 // [Store.Filings], is reported by [Store.Damaged], and the query that
 // found it fails with a [*DamagedError]: index the filing again.
+// [Store.Check] reads every shard in full at once. A process checks a
+// shard's data only the first time it uses it (or in Check).
 //
 // Several processes may use one directory: writes are serialised by a
 // lock file, and every call sees the filings other processes committed
