@@ -2,10 +2,14 @@ package edgar13f
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"path"
+	"regexp"
 	"strings"
 
+	"github.com/edgar13f/edgar13f/internal/docerr"
 	"github.com/edgar13f/edgar13f/internal/edgarid"
 	"github.com/edgar13f/edgar13f/internal/sections"
 )
@@ -41,7 +45,13 @@ type Section struct {
 // filed after asOf, or one the list does not hold, is declined with
 // [NotYetFiled], and the decline says nothing of it: not its date, form or
 // text. The primary document the list names is read once and cached forever
-// (a filing's documents never change). HTML becomes text: the inline-XBRL
+// (a filing's documents never change). For a filing whose row names none,
+// the filing folder's index.json is read (once, cached alike) and the
+// primary document chosen from it only on evidence: the document named
+// after the filing's inline XBRL schema or, failing that, the one document
+// whose name holds the form, exhibits and EDGAR's own files left out. When
+// index.json cannot tell, or cannot be read, the error names the
+// filing-list page that lists the filing and index.json. HTML becomes text: the inline-XBRL
 // header is dropped, table rows become "a | b | c" lines, running page
 // headers and footers are removed. A section runs from its Item heading to
 // the next one; table-of-contents lines and cross-references ("see Item
@@ -79,7 +89,7 @@ func (cs *Companies) Section(ctx context.Context, cik, accession, item string, a
 		return nil, declinef(InvalidArgument, "item %q is no Item of a 10-K or a 10-Q (write it as \"1A\", \"Item 7\" or, for a 10-Q, \"II-1A\")", item)
 	}
 
-	e, err := cs.c.findReport(ctx, id, acc, asOf)
+	e, listedOn, err := cs.c.findReport(ctx, id, acc, asOf)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +99,7 @@ func (cs *Companies) Section(ctx context.Context, cik, accession, item string, a
 	if err != nil {
 		return nil, declinef(InvalidArgument, "item %q for the %s %s: %s", item, form, e.Accession, sectionsDetail(err))
 	}
-	url, parsed, err := cs.c.reportDocument(ctx, id, e)
+	url, parsed, err := cs.c.reportDocument(ctx, id, e, listedOn)
 	if err != nil {
 		return nil, err
 	}
@@ -156,11 +166,11 @@ func (cs *Companies) Sections(ctx context.Context, cik, accession string, asOf D
 	if !ok {
 		return nil, declinef(InvalidArgument, "accession %q must be 0000000000-00-000000 or its 18 digits", accession)
 	}
-	e, err := cs.c.findReport(ctx, id, acc, asOf)
+	e, listedOn, err := cs.c.findReport(ctx, id, acc, asOf)
 	if err != nil {
 		return nil, err
 	}
-	_, parsed, err := cs.c.reportDocument(ctx, id, e)
+	url, parsed, err := cs.c.reportDocument(ctx, id, e, listedOn)
 	if err != nil {
 		return nil, err
 	}
@@ -173,6 +183,9 @@ func (cs *Companies) Sections(ctx context.Context, cik, accession string, asOf D
 		return nil, declinef(SectionNotFound, "%s", noItemsMessage(e, xref))
 	}
 	out := &Sections{CIK: id, Filing: companyFiling(id, e), Items: make([]ItemSection, len(found))}
+	// The document read, also when the list named none and index.json did.
+	out.Filing.DocumentURL = url
+	out.Filing.PrimaryDocument = url[strings.LastIndexByte(url, '/')+1:]
 	for i, s := range found {
 		out.Items[i] = ItemSection{Item: s.Item.String(), Title: s.Title, Text: s.Text, Chars: s.Chars}
 	}
@@ -182,26 +195,34 @@ func (cs *Companies) Sections(ctx context.Context, cik, accession string, asOf D
 // findReport returns the entry of accession in cik's filing list if it
 // was filed on or before asOf (else the decline of findFiling) and is a
 // 10-K or 10-Q.
-func (c *Client) findReport(ctx context.Context, cik, accession string, asOf Date) (listEntry, error) {
-	e, err := c.findFiling(ctx, cik, accession, asOf)
+func (c *Client) findReport(ctx context.Context, cik, accession string, asOf Date) (e listEntry, listedOn string, err error) {
+	e, listedOn, err = c.findFiling(ctx, cik, accession, asOf)
 	if err != nil {
-		return listEntry{}, err
+		return listEntry{}, "", err
 	}
 	if sections.FormKind(string(e.Form)) == sections.Unsupported {
-		return listEntry{}, declinef(SectionNotFound, "filing %s is a %s; sections exist only for 10-K and 10-Q reports", e.Accession, e.Form)
+		return listEntry{}, "", declinef(SectionNotFound, "filing %s is a %s; sections exist only for 10-K and 10-Q reports", e.Accession, e.Form)
 	}
-	return e, nil
+	return e, listedOn, nil
 }
 
 // reportDocument reads the primary document of the report e of cik (once:
 // it is cached forever) and cuts it into Items. It returns the document's
-// URL with it.
-func (c *Client) reportDocument(ctx context.Context, cik string, e listEntry) (string, *sections.Document, error) {
-	if e.PrimaryDocument == "" || strings.ContainsAny(e.PrimaryDocument, "\\?#") || strings.Contains(e.PrimaryDocument, "..") {
-		return "", nil, &ParseError{Accession: e.Accession, Document: submissionsURL(cik), Err: fmt.Errorf("the filing list names no usable primary document (%q)", e.PrimaryDocument)}
+// URL with it. A report whose row in the filing list (the page listedOn)
+// names no primary document is read through its folder's index.json.
+func (c *Client) reportDocument(ctx context.Context, cik string, e listEntry, listedOn string) (string, *sections.Document, error) {
+	primary := e.PrimaryDocument
+	switch {
+	case primary == "":
+		var err error
+		if primary, err = c.primaryFromIndex(ctx, cik, e.Accession, string(e.Form), listedOn); err != nil {
+			return "", nil, err
+		}
+	case !documentName(primary):
+		return "", nil, &ParseError{Accession: e.Accession, Document: listedOn, Err: fmt.Errorf("the filing list names no usable primary document (%q)", primary)}
 	}
-	url := folderURL(cik, e.Accession) + e.PrimaryDocument
-	doc, err := c.filingDocument(ctx, e.Accession, e.PrimaryDocument, url)
+	url := folderURL(cik, e.Accession) + primary
+	doc, err := c.filingDocument(ctx, e.Accession, primary, url)
 	if err != nil {
 		return "", nil, err
 	}
@@ -263,14 +284,15 @@ func parseAccession(s string) (string, bool) {
 }
 
 // findFiling returns the entry of accession in cik's filing list if it was
-// filed on or before asOf. Every page that can hold a filing visible on
-// asOf is searched. A filing not visible and one not listed are declined
-// alike, naming only what the caller gave.
-func (c *Client) findFiling(ctx context.Context, cik, accession string, asOf Date) (listEntry, error) {
+// filed on or before asOf, and the URL of the filing-list document that
+// lists it (the list itself or one of its older pages). Every page that can
+// hold a filing visible on asOf is searched. A filing not visible and one
+// not listed are declined alike, naming only what the caller gave.
+func (c *Client) findFiling(ctx context.Context, cik, accession string, asOf Date) (listEntry, string, error) {
 	notYet := declinef(NotYetFiled, "CIK %s had filed no filing %s on or before %s", cik, accession, asOf)
 	list, err := c.filingList(ctx, cik, asOf)
 	if err != nil {
-		return listEntry{}, err
+		return listEntry{}, "", err
 	}
 	find := func(es []listEntry) (listEntry, bool) {
 		for _, e := range es {
@@ -281,7 +303,7 @@ func (c *Client) findFiling(ctx context.Context, cik, accession string, asOf Dat
 		return listEntry{}, false
 	}
 	if e, ok := find(list.Entries); ok {
-		return e, nil
+		return e, submissionsURL(cik), nil
 	}
 	for _, p := range list.Pages {
 		if from, ok := parseISODate(p.FilingFrom); ok && !visibleOn(from, asOf) {
@@ -289,13 +311,109 @@ func (c *Client) findFiling(ctx context.Context, cik, accession string, asOf Dat
 		}
 		entries, err := c.page(ctx, p)
 		if err != nil {
-			return listEntry{}, err
+			return listEntry{}, "", err
 		}
 		if e, ok := find(entries); ok {
-			return e, nil
+			return e, submissionsBase + p.Name, nil
 		}
 	}
-	return listEntry{}, notYet
+	return listEntry{}, "", notYet
+}
+
+// documentName reports whether name can be a document of a filing's
+// folder: a plain file name, nothing that would lead elsewhere.
+func documentName(name string) bool {
+	return name != "" && !strings.ContainsAny(name, "/\\?#") && !strings.Contains(name, "..")
+}
+
+// primaryFromIndex finds the primary document of a filing whose row in the
+// filing list (listedOn) names none, in the filing folder's index.json (one
+// request, cached forever like the filing's documents). index.json lists
+// the folder's files but not which is primary, so one is chosen only on
+// evidence: among the folder's documents (.htm, .html, .txt) other than
+// EDGAR's generated ones, the XBRL viewer pages and exhibits, the one named
+// after the filing's inline XBRL schema (aapl-20240928.htm beside
+// aapl-20240928.xsd) or, failing that, the one whose name holds the form
+// (10-K, 10k). Anything else fails naming both pages rather than guess.
+func (c *Client) primaryFromIndex(ctx context.Context, cik, accession, form, listedOn string) (string, error) {
+	url := folderURL(cik, accession) + "index.json"
+	b, err := c.filingDocument(ctx, accession, "index.json", url)
+	if err != nil {
+		return "", docerr.Wrap(fmt.Sprintf("filing %s: %s names no primary document for it, and its folder index %s could not be read", accession, listedOn, url), err)
+	}
+	var idx struct {
+		Directory struct {
+			Item []struct {
+				Name string `json:"name"`
+			} `json:"item"`
+		} `json:"directory"`
+	}
+	if err := json.Unmarshal(b, &idx); err != nil {
+		return "", &ParseError{Accession: accession, Document: url, Err: err}
+	}
+	names := make([]string, 0, len(idx.Directory.Item))
+	for _, it := range idx.Directory.Item {
+		names = append(names, it.Name)
+	}
+	name, candidates := choosePrimary(accession, form, names)
+	if name != "" {
+		return name, nil
+	}
+	why := "lists no document that can be the primary one"
+	if len(candidates) > 0 {
+		why = fmt.Sprintf("does not show which of %s is the primary document", strings.Join(candidates, ", "))
+	}
+	return "", &ParseError{Accession: accession, Document: url, Err: fmt.Errorf("%s names no primary document for the filing, and its folder index %s", listedOn, why)}
+}
+
+// exhibitName matches the file names of exhibits: ex21.htm, ex-99_1.htm,
+// ea191807ex5-1_datchat.htm, a10-kexhibit2112024.htm, dex211.htm.
+var exhibitName = regexp.MustCompile(`(?i)ex(hibit)?[-_]?\d`)
+
+// viewerPage matches the XBRL viewer's pages (R1.htm, R12.htm).
+var viewerPage = regexp.MustCompile(`(?i)^r\d+\.html?$`)
+
+// choosePrimary picks the primary document of a filing of form among the
+// file names of its folder, or returns "" and the candidates it could not
+// tell apart (see [Client.primaryFromIndex]).
+func choosePrimary(accession, form string, names []string) (string, []string) {
+	schemas := map[string]bool{}
+	var candidates []string
+	for _, n := range names {
+		lower := strings.ToLower(n)
+		if stem, ok := strings.CutSuffix(lower, ".xsd"); ok {
+			schemas[stem] = true
+			continue
+		}
+		ext := path.Ext(lower)
+		if ext != ".htm" && ext != ".html" && ext != ".txt" || !documentName(n) ||
+			strings.HasPrefix(lower, accession) || viewerPage.MatchString(lower) || exhibitName.MatchString(lower) {
+			continue // not a document, EDGAR's own (-index.html, the .txt), a viewer page, an exhibit
+		}
+		candidates = append(candidates, n)
+	}
+	pick := func(ok func(lower string) bool) string {
+		var found []string
+		for _, n := range candidates {
+			if ok(strings.ToLower(n)) {
+				found = append(found, n)
+			}
+		}
+		if len(found) == 1 {
+			return found[0]
+		}
+		return ""
+	}
+	if n := pick(func(l string) bool { return schemas[strings.TrimSuffix(l, path.Ext(l))] }); n != "" {
+		return n, nil
+	}
+	f := strings.ToLower(strings.TrimSuffix(form, "/A"))
+	if n := pick(func(l string) bool {
+		return strings.Contains(l, f) || strings.Contains(l, strings.ReplaceAll(f, "-", ""))
+	}); n != "" {
+		return n, nil
+	}
+	return "", candidates
 }
 
 // filingDocument returns a document of a filing, from the cache (documents
