@@ -203,9 +203,9 @@ type Result struct {
 	// this question ("c:…" or "f:…").
 	InvalidCitations []string
 	Grounding        Grounding
-	Repaired         bool // a repair round ran
+	Repaired         bool       // a repair round ran
 	ToolCalls        []ToolStep // in the order the model made them
-	Turns            int // model turns taken
+	Turns            int        // model turns taken
 	Usage            Usage
 	Model            string // the model that answered, as its API names it
 }
