@@ -263,7 +263,7 @@ func (tb *toolbox) resolveCompany(ctx context.Context, raw json.RawMessage) (any
 		out.Matches = append(out.Matches, companyMatch{CIK: m.CIK, Name: m.Name, Tickers: m.Tickers})
 		names = append(names, m.Name)
 	}
-	return out, fmt.Sprintf("%q: %d matches %s", a.Name, len(res.Matches), strings.Join(names, "; ")), nil
+	return out, fmt.Sprintf("%q: %d %s %s", a.Name, len(res.Matches), plural(len(res.Matches), "match", "matches"), strings.Join(names, "; ")), nil
 }
 
 // chunkOut is a chunk as the model reads it.
@@ -379,7 +379,14 @@ func (tb *toolbox) searchFilings(ctx context.Context, raw json.RawMessage) (any,
 		}
 		out.Coverage = append(out.Coverage, fmt.Sprintf("%s %s FY%d filed %s", who, f.Form, f.FiscalYear, f.FilingDate))
 	}
-	return out, fmt.Sprintf("%q: %d hits %s", q, len(res.Hits), strings.Join(from, "; ")), nil
+	return out, fmt.Sprintf("%q: %d %s %s", q, len(res.Hits), plural(len(res.Hits), "hit", "hits"), strings.Join(from, "; ")), nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func nameOf(h search.Hit) string {
@@ -513,7 +520,7 @@ func (tb *toolbox) financialFacts(ctx context.Context, raw json.RawMessage) (any
 		tb.rememberFact(ff, v, v.Filing, v.Value)
 		tb.rememberFact(ff, v, v.FirstReported, v.FirstReportedValue)
 	}
-	summary := fmt.Sprintf("CIK %s %s: %d values", ff.CIK, ff.Concept, len(ff.Values))
+	summary := fmt.Sprintf("CIK %s %s: %d %s", ff.CIK, ff.Concept, len(ff.Values), plural(len(ff.Values), "value", "values"))
 	if len(ff.Values) > 0 {
 		v := ff.Values[0]
 		summary += fmt.Sprintf(", FY%d = %s %s (%s)", v.FiscalYear, v.Value, ff.Unit, v.Filing.Accession)
