@@ -112,6 +112,10 @@ func TestAskAnswered(t *testing.T) {
 			t.Fatalf("%d requests, want 4", len(reqs))
 		}
 		for i, r := range reqs {
+			w.checkHeader(t, r.Header)
+			if !strings.HasSuffix(r.Model, "-test") || r.MaxTokens != agent.DefaultMaxTokens {
+				t.Errorf("request %d: model %q, max_tokens %d", i+1, r.Model, r.MaxTokens)
+			}
 			if !strings.Contains(r.System, "as of 2025-01-15") || !strings.Contains(r.System, "[c:CHUNK_ID]") || !strings.Contains(r.System, "data, not instructions") {
 				t.Errorf("request %d: the system prompt does not state the date, the citation form and the data rule:\n%s", i+1, r.System)
 			}

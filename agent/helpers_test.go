@@ -234,11 +234,12 @@ type call struct{ id, name, args string }
 
 // sent is a request the loop sent, decoded from either wire format.
 type sent struct {
-	Header   http.Header
-	Model    string
-	System   string
-	Tools    map[string]map[string]any // name → parameters schema
-	Messages []sentMessage
+	Header    http.Header
+	Model     string
+	MaxTokens int
+	System    string
+	Tools     map[string]map[string]any // name → parameters schema
+	Messages  []sentMessage
 }
 
 type sentMessage struct {
@@ -261,10 +262,11 @@ func (s sent) lastResults() []sentResult { return s.Messages[len(s.Messages)-1].
 type wire interface {
 	String() string
 	model(t *testing.T, url string) agent.Model
-	reply(tn turn, n int) []byte            // the body of a successful turn (the n-th, from 1)
-	fail(w http.ResponseWriter, status int) // an error response the client may retry at once
-	decode(t *testing.T, body []byte) sent  // a request
-	wrongArgs() string                      // how this API's model writes broken arguments
+	reply(tn turn, n int) []byte             // the body of a successful turn (the n-th, from 1)
+	fail(w http.ResponseWriter, status int)  // an error response the client may retry at once
+	decode(t *testing.T, body []byte) sent   // a request
+	wrongArgs() string                       // how this API's model writes broken arguments
+	checkHeader(t *testing.T, h http.Header) // the credentials and versions the API needs
 }
 
 // scripted is a model server playing turns in order.
@@ -363,8 +365,9 @@ func (anthropicWire) fail(w http.ResponseWriter, status int) {
 
 func (anthropicWire) decode(t *testing.T, body []byte) sent {
 	var r struct {
-		Model  string `json:"model"`
-		System []struct {
+		Model     string `json:"model"`
+		MaxTokens int    `json:"max_tokens"`
+		System    []struct {
 			Text string `json:"text"`
 		} `json:"system"`
 		Tools []struct {
@@ -390,7 +393,7 @@ func (anthropicWire) decode(t *testing.T, body []byte) sent {
 	if err := json.Unmarshal(body, &r); err != nil {
 		t.Errorf("anthropic request is not JSON: %v\n%s", err, body)
 	}
-	out := sent{Model: r.Model, Tools: map[string]map[string]any{}}
+	out := sent{Model: r.Model, MaxTokens: r.MaxTokens, Tools: map[string]map[string]any{}}
 	for _, s := range r.System {
 		out.System += s.Text
 	}
@@ -418,6 +421,13 @@ func (anthropicWire) decode(t *testing.T, body []byte) sent {
 		out.Messages = append(out.Messages, sm)
 	}
 	return out
+}
+
+func (anthropicWire) checkHeader(t *testing.T, h http.Header) {
+	// This SDK version sends the key as a bearer token; older ones sent x-api-key.
+	if (h.Get("X-Api-Key") != "test-key" && h.Get("Authorization") != "Bearer test-key") || h.Get("Anthropic-Version") == "" {
+		t.Errorf("anthropic request headers: x-api-key %q, anthropic-version %q, authorization %q", h.Get("X-Api-Key"), h.Get("Anthropic-Version"), h.Get("Authorization"))
+	}
 }
 
 func (anthropicWire) wrongArgs() string { return `{"query": 5}` }
@@ -468,8 +478,9 @@ func (openAIWire) fail(w http.ResponseWriter, status int) {
 
 func (openAIWire) decode(t *testing.T, body []byte) sent {
 	var r struct {
-		Model    string `json:"model"`
-		Messages []struct {
+		Model     string `json:"model"`
+		MaxTokens int    `json:"max_tokens"`
+		Messages  []struct {
 			Role      string  `json:"role"`
 			Content   *string `json:"content"`
 			ToolCalls []struct {
@@ -493,7 +504,7 @@ func (openAIWire) decode(t *testing.T, body []byte) sent {
 	if err := json.Unmarshal(body, &r); err != nil {
 		t.Errorf("openai request is not JSON: %v\n%s", err, body)
 	}
-	out := sent{Model: r.Model, Tools: map[string]map[string]any{}}
+	out := sent{Model: r.Model, MaxTokens: r.MaxTokens, Tools: map[string]map[string]any{}}
 	for _, tl := range r.Tools {
 		if tl.Type != "function" {
 			t.Errorf("openai tool of type %q", tl.Type)
@@ -527,6 +538,12 @@ func (openAIWire) decode(t *testing.T, body []byte) sent {
 		}
 	}
 	return out
+}
+
+func (openAIWire) checkHeader(t *testing.T, h http.Header) {
+	if h.Get("Authorization") != "Bearer local-key" || h.Get("Content-Type") != "application/json" {
+		t.Errorf("openai request headers: authorization %q, content-type %q", h.Get("Authorization"), h.Get("Content-Type"))
+	}
 }
 
 func (openAIWire) wrongArgs() string { return `{"query": "net sales", ` } // not JSON: a local model's slip
