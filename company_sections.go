@@ -79,30 +79,19 @@ func (cs *Companies) Section(ctx context.Context, cik, accession, item string, a
 		return nil, declinef(InvalidArgument, "item %q is no Item of a 10-K or a 10-Q (write it as \"1A\", \"Item 7\" or, for a 10-Q, \"II-1A\")", item)
 	}
 
-	e, err := cs.c.findFiling(ctx, id, acc, asOf)
+	e, err := cs.c.findReport(ctx, id, acc, asOf)
 	if err != nil {
 		return nil, err
 	}
 	cite := Citation{Accession: e.Accession, Form: e.Form, FilingDate: e.FilingDate, URL: indexURL(id, e.Accession)}
 	form := string(e.Form)
-	if sections.FormKind(form) == sections.Unsupported {
-		return nil, declinef(SectionNotFound, "filing %s is a %s; sections exist only for 10-K and 10-Q reports", e.Accession, form)
-	}
 	it, err := sections.ParseItem(form, item)
 	if err != nil {
 		return nil, declinef(InvalidArgument, "item %q for the %s %s: %s", item, form, e.Accession, sectionsDetail(err))
 	}
-	if e.PrimaryDocument == "" || strings.ContainsAny(e.PrimaryDocument, "\\?#") || strings.Contains(e.PrimaryDocument, "..") {
-		return nil, &ParseError{Accession: e.Accession, Document: submissionsURL(id), Err: fmt.Errorf("the filing list names no usable primary document (%q)", e.PrimaryDocument)}
-	}
-	url := folderURL(id, e.Accession) + e.PrimaryDocument
-	doc, err := cs.c.filingDocument(ctx, e.Accession, e.PrimaryDocument, url)
+	url, parsed, err := cs.c.reportDocument(ctx, id, e)
 	if err != nil {
 		return nil, err
-	}
-	parsed, err := sections.Parse(form, doc)
-	if err != nil {
-		return nil, declinef(SectionNotFound, "filing %s: %s", e.Accession, sectionsDetail(err))
 	}
 	s, err := parsed.Section(it, maxChars)
 	var nf *sections.NotFoundError
@@ -116,6 +105,121 @@ func (cs *Companies) Section(ctx context.Context, cik, accession, item string, a
 		CIK: id, Filing: cite, Item: s.Item.String(), Title: s.Title,
 		Text: s.Text, Truncated: s.Truncated, Chars: s.Chars, SourceURL: url,
 	}, nil
+}
+
+// Sections is the answer of [Companies.Sections]: every Item of one 10-K
+// or 10-Q, each with its whole text.
+type Sections struct {
+	CIK string // without leading zeros
+	// Filing is the filing the text comes from: accession, form, filing
+	// and report dates, primary document and its URL (the document the
+	// text was read from), index page. Filing.Citation() cites it.
+	Filing CompanyFiling
+	// Items are the Items found in the primary document, in document
+	// order (which is the form's order), never empty.
+	Items []ItemSection
+}
+
+// An ItemSection is one Item of a filing in a [Sections] answer.
+type ItemSection struct {
+	Item  string // as the library writes it: "1A" in a 10-K, "II-1A" in a 10-Q
+	Title string // the heading's title as in the document ("Risk Factors"); "" when it has none
+	// Text runs from the Item's heading to the next Item heading, lines
+	// separated by "\n", whole: never cut to a limit. The Items of one
+	// combined heading ("Items 1 and 2. Business and Properties") each have
+	// its whole text.
+	Text  string
+	Chars int // length of Text in characters
+}
+
+// Sections returns every Item of the 10-K or 10-Q filing accession of cik,
+// each with its whole text, in document order, if EDGAR had accepted the
+// filing by asOf: what [Companies.Section] gives one Item at a time, for a
+// caller that reads or indexes the whole report.
+//
+// accession is dashed ("0000320193-24-000123") or its 18 digits. The
+// filing is looked up and its primary document read, cut and cached as for
+// [Companies.Section], and the point-in-time rule is the same: a filing
+// filed after asOf, or one the list does not hold, is declined with
+// [NotYetFiled], and the decline says nothing of it (not its filing date,
+// form or text). It declines with [InvalidArgument] (malformed CIK,
+// accession or date), [UnknownCIK] (no filing list for the CIK),
+// [NotYetFiled] (above) or [SectionNotFound] (a filing of a form without
+// Items, or a document with no Item heading at all; the message says when
+// the document maps Items to pages in a cross-reference index instead).
+func (cs *Companies) Sections(ctx context.Context, cik, accession string, asOf Date) (*Sections, error) {
+	_, id, err := companyQuery("Sections", nil, cik, asOf, false, false, false, false)
+	if err != nil {
+		return nil, err
+	}
+	acc, ok := parseAccession(accession)
+	if !ok {
+		return nil, declinef(InvalidArgument, "accession %q must be 0000000000-00-000000 or its 18 digits", accession)
+	}
+	e, err := cs.c.findReport(ctx, id, acc, asOf)
+	if err != nil {
+		return nil, err
+	}
+	_, parsed, err := cs.c.reportDocument(ctx, id, e)
+	if err != nil {
+		return nil, err
+	}
+	found := parsed.Sections()
+	if len(found) == 0 {
+		// No Item at all: the decline of any one Item says why.
+		_, err := parsed.Section(sections.Item{Part: "I", Number: "1"}, 0)
+		var nf *sections.NotFoundError
+		xref := errors.As(err, &nf) && nf.Reason == sections.ReasonCrossReference
+		return nil, declinef(SectionNotFound, "%s", noItemsMessage(e, xref))
+	}
+	out := &Sections{CIK: id, Filing: companyFiling(id, e), Items: make([]ItemSection, len(found))}
+	for i, s := range found {
+		out.Items[i] = ItemSection{Item: s.Item.String(), Title: s.Title, Text: s.Text, Chars: s.Chars}
+	}
+	return out, nil
+}
+
+// findReport returns the entry of accession in cik's filing list if it
+// was filed on or before asOf (else the decline of findFiling) and is a
+// 10-K or 10-Q.
+func (c *Client) findReport(ctx context.Context, cik, accession string, asOf Date) (listEntry, error) {
+	e, err := c.findFiling(ctx, cik, accession, asOf)
+	if err != nil {
+		return listEntry{}, err
+	}
+	if sections.FormKind(string(e.Form)) == sections.Unsupported {
+		return listEntry{}, declinef(SectionNotFound, "filing %s is a %s; sections exist only for 10-K and 10-Q reports", e.Accession, e.Form)
+	}
+	return e, nil
+}
+
+// reportDocument reads the primary document of the report e of cik (once:
+// it is cached forever) and cuts it into Items. It returns the document's
+// URL with it.
+func (c *Client) reportDocument(ctx context.Context, cik string, e listEntry) (string, *sections.Document, error) {
+	if e.PrimaryDocument == "" || strings.ContainsAny(e.PrimaryDocument, "\\?#") || strings.Contains(e.PrimaryDocument, "..") {
+		return "", nil, &ParseError{Accession: e.Accession, Document: submissionsURL(cik), Err: fmt.Errorf("the filing list names no usable primary document (%q)", e.PrimaryDocument)}
+	}
+	url := folderURL(cik, e.Accession) + e.PrimaryDocument
+	doc, err := c.filingDocument(ctx, e.Accession, e.PrimaryDocument, url)
+	if err != nil {
+		return "", nil, err
+	}
+	parsed, err := sections.Parse(string(e.Form), doc)
+	if err != nil {
+		return "", nil, declinef(SectionNotFound, "filing %s: %s", e.Accession, sectionsDetail(err))
+	}
+	return url, parsed, nil
+}
+
+// noItemsMessage explains a report without any Item heading; xref says
+// that it maps Items to pages in a cross-reference index.
+func noItemsMessage(e listEntry, xref bool) string {
+	msg := fmt.Sprintf("the %s %s has no Item headings", e.Form, e.Accession)
+	if xref {
+		msg += " in its body; it maps Items to pages in a cross-reference index instead"
+	}
+	return msg
 }
 
 // sectionsDetail is the message of an internal/sections error without its

@@ -100,9 +100,10 @@
 // filer: [Companies.Search] (names and tickers, current ones),
 // [Companies.Filings] (filings of any form), [Companies.Facts] (annual XBRL
 // values as known on asOf and as first reported, with the filings that
-// reported them) and [Companies.Section] (one Item of a 10-K or 10-Q). A
-// section of a filing made after asOf is declined [NotYetFiled] with nothing
-// of the filing in the answer.
+// reported them), [Companies.Section] (one Item of a 10-K or 10-Q) and
+// [Companies.Sections] (every Item of one, whole). A section of a filing
+// made after asOf is declined [NotYetFiled] with nothing of the filing in
+// the answer.
 //
 // # Finding managers
 //

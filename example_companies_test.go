@@ -66,3 +66,49 @@ func ExampleCompanies_Section() {
 	// The Company’s business, reputation, results of operations, financial condition and stock price
 	// edgar13f: not_yet_filed: CIK 320193 had filed no filing 0000320193-24-000123 on or before 2024-10-31
 }
+
+// Every Item of Apple's 10-K for fiscal 2024, whole, in document order:
+// what a search index or a reader of the whole report takes in. Asked the
+// day before EDGAR accepted it, the filing does not exist yet.
+func ExampleCompanies_Sections() {
+	cs := mirrorCompanies()
+	ctx := context.Background()
+	ss, err := cs.Sections(ctx, "320193", "0000320193-24-000123", edgar13f.MustParseDate("2024-11-01"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	f := ss.Filing
+	fmt.Printf("%s %s filed %s, period %s\n%s\n", f.Form, f.Accession, f.FilingDate, f.ReportDate, f.DocumentURL)
+	for _, it := range ss.Items {
+		fmt.Printf("Item %-3s %6d characters  %s\n", it.Item, it.Chars, it.Title)
+	}
+	_, err = cs.Sections(ctx, "320193", "0000320193-24-000123", edgar13f.MustParseDate("2024-10-31"))
+	fmt.Println(err)
+	// Output:
+	// 10-K 0000320193-24-000123 filed 2024-11-01, period 2024-09-28
+	// https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm
+	// Item 1    15571 characters  Business
+	// Item 1A   68366 characters  Risk Factors
+	// Item 1B      40 characters  Unresolved Staff Comments
+	// Item 1C    2702 characters  Cybersecurity
+	// Item 2      483 characters  Properties
+	// Item 3     4338 characters  Legal Proceedings
+	// Item 4       47 characters  Mine Safety Disclosures
+	// Item 5     2617 characters  Market for Registrant’s Common Equity, Related Stockholder Matters and Issuer Purchases of Equity Securities
+	// Item 6       18 characters  [Reserved]
+	// Item 7    15303 characters  Management’s Discussion and Analysis of Financial Condition and Results of Operations
+	// Item 7A    3007 characters  Quantitative and Qualitative Disclosures About Market Risk
+	// Item 8    60582 characters  Financial Statements and Supplementary Data
+	// Item 9       98 characters  Changes in and Disagreements with Accountants on Accounting and Financial Disclosure
+	// Item 9A    4463 characters  Controls and Procedures
+	// Item 9B    1341 characters  Other Information
+	// Item 9C      92 characters  Disclosure Regarding Foreign Jurisdictions that Prevent Inspections
+	// Item 10    1030 characters  Directors, Executive Officers and Corporate Governance
+	// Item 11     156 characters  Executive Compensation
+	// Item 12     228 characters  Security Ownership of Certain Beneficial Owners and Management and Related Stockholder Matters
+	// Item 13     207 characters  Certain Relationships and Related Transactions, and Director Independence
+	// Item 14     172 characters  Principal Accountant Fees and Services
+	// Item 15   12774 characters  Exhibit and Financial Statement Schedules
+	// Item 16      32 characters  Form 10-K Summary
+	// edgar13f: not_yet_filed: CIK 320193 had filed no filing 0000320193-24-000123 on or before 2024-10-31
+}

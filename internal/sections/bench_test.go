@@ -37,3 +37,20 @@ func benchDoc(b *testing.B) []byte {
 	b.ReportAllocs()
 	return doc
 }
+
+// BenchmarkSections: every Item of Johnson & Johnson's 3.7 MB 10-K, whole,
+// cold from the document's bytes: what the filing search does per report.
+func BenchmarkSections(b *testing.B) {
+	doc := readDoc(b, documents+"jnj-10-k-2025-02-13.htm.gz")
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		d, err := Parse("10-K", doc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if n := len(d.Sections()); n != 23 {
+			b.Fatalf("%d sections", n)
+		}
+	}
+}

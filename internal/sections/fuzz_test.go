@@ -11,9 +11,10 @@ import (
 // FuzzParse checks that Parse never panics on any bytes and that what it
 // finds keeps the documented shapes: sections in document order, each a
 // piece of the text starting at its heading line, no longer than the limit
-// asked for. Seeds: the synthetic 10-Qs, the GE fragment and small pieces.
+// asked for; Sections agreeing with Items. Seeds: the synthetic 10-Qs and
+// 10-K, the GE fragment and small pieces.
 func FuzzParse(f *testing.F) {
-	for _, p := range []string{acmeDoc, betaDoc, geFragment} {
+	for _, p := range []string{acmeDoc, betaDoc, geFragment, riverbendDoc} {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)
@@ -51,6 +52,17 @@ func FuzzParse(f *testing.F) {
 			}
 			if !strings.HasPrefix(lines[s.Line], s.Text) && !strings.HasPrefix(s.Text, lines[s.Line]) {
 				t.Errorf("Section(%s) does not start at its line", it)
+			}
+		}
+		// Sections gives every Item whole, in the order of Items.
+		secs := d.Sections()
+		if len(secs) != len(d.Items()) {
+			t.Errorf("Sections() has %d sections for %d items", len(secs), len(d.Items()))
+		}
+		for i, s := range secs {
+			if i < len(d.Items()) && s.Item != d.Items()[i] || s.Truncated || s.Chars != utf8.RuneCountInString(s.Text) ||
+				s.Line >= len(lines) || !strings.HasPrefix(s.Text, lines[s.Line]) {
+				t.Errorf("Sections()[%d] = Item %s at line %d, %d chars, truncated %v", i, s.Item, s.Line, s.Chars, s.Truncated)
 			}
 		}
 		if _, err := d.Section(Item{Part: "II", Number: "6"}, 0); err != nil && !errors.Is(err, ErrSectionNotFound) {

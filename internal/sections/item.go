@@ -3,6 +3,7 @@ package sections
 import (
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // An Item names one Item of a periodic report. In a 10-K the Part is
@@ -50,52 +51,85 @@ func FormKind(form string) Kind {
 // annualItems lists the Items of a 10-K in order, with the Part each
 // belongs to and the words its heading starts with (lower case, straight
 // apostrophes), used to recognise a heading followed by text on the same
-// line. Item 6 was "Selected Financial Data" before 2021.
+// line, and the other words filers write in its title. Item 6 was
+// "Selected Financial Data" before 2021.
 var annualItems = []itemInfo{
-	{"I", "1", []string{"business"}},
-	{"I", "1A", []string{"risk factors"}},
-	{"I", "1B", []string{"unresolved staff comments"}},
-	{"I", "1C", []string{"cybersecurity"}},
-	{"I", "2", []string{"properties", "description of propert"}},
-	{"I", "3", []string{"legal proceedings"}},
-	{"I", "4", []string{"mine safety disclosures", "submission of matters", "(removed and reserved)", "[removed and reserved]", "removed and reserved", "reserved"}},
-	{"II", "5", []string{"market for registrant's common equity, related stockholder matters and issuer purchases of equity securities", "market for the registrant's common equity", "market for registrant's common equity", "market for"}},
-	{"II", "6", []string{"[reserved]", "(reserved)", "reserved", "selected financial data", "selected consolidated financial data"}},
-	{"II", "7", []string{"management's discussion and analysis of financial condition and results of operations", "management's discussion and analysis"}},
-	{"II", "7A", []string{"quantitative and qualitative disclosures about market risk", "quantitative and qualitative disclosure"}},
-	{"II", "8", []string{"financial statements and supplementary data", "consolidated financial statements and supplementary data"}},
-	{"II", "9", []string{"changes in and disagreements with accountants on accounting and financial disclosure", "changes in and disagreements"}},
-	{"II", "9A", []string{"controls and procedures"}},
-	{"II", "9B", []string{"other information"}},
-	{"II", "9C", []string{"disclosure regarding foreign jurisdictions that prevent inspections", "disclosure regarding foreign jurisdictions"}},
-	{"III", "10", []string{"directors, executive officers and corporate governance", "directors, executive officers", "directors and executive officers"}},
-	{"III", "11", []string{"executive compensation"}},
-	{"III", "12", []string{"security ownership of certain beneficial owners and management and related stockholder matters", "security ownership"}},
-	{"III", "13", []string{"certain relationships and related transactions, and director independence", "certain relationships"}},
-	{"III", "14", []string{"principal accountant fees and services", "principal accounting fees and services", "principal accountant fees", "principal accounting fees"}},
-	{"IV", "15", []string{"exhibits and financial statement schedules", "exhibit and financial statement schedules", "exhibits, financial statement schedules", "exhibits"}},
-	{"IV", "16", []string{"form 10-k summary"}},
+	{"I", "1", []string{"business"}, ""},
+	{"I", "1A", []string{"risk factors"}, ""},
+	{"I", "1B", []string{"unresolved staff comments"}, ""},
+	{"I", "1C", []string{"cybersecurity"}, ""},
+	{"I", "2", []string{"properties", "description of propert"}, "property"},
+	{"I", "3", []string{"legal proceedings"}, ""},
+	{"I", "4", []string{"mine safety disclosures", "submission of matters", "(removed and reserved)", "[removed and reserved]", "removed and reserved", "reserved"}, "to a vote of security holders"},
+	{"II", "5", []string{"market for registrant's common equity, related stockholder matters and issuer purchases of equity securities", "market for the registrant's common equity", "market for registrant's common equity", "market for"},
+		"the registrants registrant company's common stock shareholder shareholders stockholders security holder holders"},
+	{"II", "6", []string{"[reserved]", "(reserved)", "reserved", "selected financial data", "selected consolidated financial data"}, ""},
+	{"II", "7", []string{"management's discussion and analysis of financial condition and results of operations", "management's discussion and analysis"}, ""},
+	{"II", "7A", []string{"quantitative and qualitative disclosures about market risk", "quantitative and qualitative disclosure"}, "risks"},
+	{"II", "8", []string{"financial statements and supplementary data", "consolidated financial statements and supplementary data"}, ""},
+	{"II", "9", []string{"changes in and disagreements with accountants on accounting and financial disclosure", "changes in and disagreements"}, ""},
+	{"II", "9A", []string{"controls and procedures"}, ""},
+	{"II", "9B", []string{"other information"}, ""},
+	{"II", "9C", []string{"disclosure regarding foreign jurisdictions that prevent inspections", "disclosure regarding foreign jurisdictions"}, ""},
+	{"III", "10", []string{"directors, executive officers and corporate governance", "directors, executive officers", "directors and executive officers"}, "of the registrant"},
+	{"III", "11", []string{"executive compensation"}, ""},
+	{"III", "12", []string{"security ownership of certain beneficial owners and management and related stockholder matters", "security ownership"}, "shareholder"},
+	{"III", "13", []string{"certain relationships and related transactions, and director independence", "certain relationships"}, ""},
+	{"III", "14", []string{"principal accountant fees and services", "principal accounting fees and services", "principal accountant fees", "principal accounting fees"}, ""},
+	{"IV", "15", []string{"exhibits and financial statement schedules", "exhibit and financial statement schedules", "exhibits, financial statement schedules", "exhibits"}, "reports on form 8-k"},
+	{"IV", "16", []string{"form 10-k summary"}, ""},
 }
 
 // quarterlyItems lists the Items of a 10-Q in order.
 var quarterlyItems = []itemInfo{
-	{"I", "1", []string{"financial statements", "condensed consolidated financial statements", "consolidated financial statements"}},
-	{"I", "2", []string{"management's discussion and analysis of financial condition and results of operations", "management's discussion and analysis"}},
-	{"I", "3", []string{"quantitative and qualitative disclosures about market risk", "quantitative and qualitative disclosure"}},
-	{"I", "4", []string{"controls and procedures"}},
-	{"II", "1", []string{"legal proceedings"}},
-	{"II", "1A", []string{"risk factors"}},
-	{"II", "2", []string{"unregistered sales of equity securities and use of proceeds", "unregistered sales"}},
-	{"II", "3", []string{"defaults upon senior securities"}},
-	{"II", "4", []string{"mine safety disclosures", "(removed and reserved)", "[removed and reserved]", "removed and reserved", "reserved", "submission of matters"}},
-	{"II", "5", []string{"other information"}},
-	{"II", "6", []string{"exhibits"}},
+	{"I", "1", []string{"financial statements", "condensed consolidated financial statements", "consolidated financial statements"}, "unaudited"},
+	{"I", "2", []string{"management's discussion and analysis of financial condition and results of operations", "management's discussion and analysis"}, ""},
+	{"I", "3", []string{"quantitative and qualitative disclosures about market risk", "quantitative and qualitative disclosure"}, "risks"},
+	{"I", "4", []string{"controls and procedures"}, ""},
+	{"II", "1", []string{"legal proceedings"}, ""},
+	{"II", "1A", []string{"risk factors"}, ""},
+	{"II", "2", []string{"unregistered sales of equity securities and use of proceeds", "unregistered sales"}, "issuer purchases"},
+	{"II", "3", []string{"defaults upon senior securities"}, ""},
+	{"II", "4", []string{"mine safety disclosures", "(removed and reserved)", "[removed and reserved]", "removed and reserved", "reserved", "submission of matters"}, "to a vote of security holders"},
+	{"II", "5", []string{"other information"}, ""},
+	{"II", "6", []string{"exhibits"}, "reports on form 8-k"},
 }
 
 // itemInfo describes one Item of a form.
 type itemInfo struct {
 	part, number string
 	titles       []string
+	more         string // other words of the title as filers write it, separated by spaces
+}
+
+// titleWords splits a title into its words, lower case, with straight
+// apostrophes: "Management’s discussion, and analysis" is "management's",
+// "discussion", "and", "analysis".
+func titleWords(s string) []string {
+	s = strings.ToLower(strings.ReplaceAll(s, "’", "'"))
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '-'
+	})
+}
+
+// onlyTitleWords reports whether every word of s is a word of the Item's
+// title: "Management’s discussion and analysis of results of operations
+// and financial condition" is all Item 7's words in another order, where
+// "Risk Factors in our annual report" is not all Item 1A's.
+// It is asked only of lines that start like a heading and go on in lower
+// case, so the words of the titles are not kept between calls.
+func (in *itemInfo) onlyTitleWords(s string) bool {
+	own := map[string]bool{}
+	for _, w := range titleWords(strings.Join(in.titles, " ") + " " + in.more) {
+		own[w] = true
+	}
+	ws := titleWords(s)
+	for _, w := range ws {
+		if !own[w] {
+			return false
+		}
+	}
+	return len(ws) > 0
 }
 
 func itemsOf(k Kind) []itemInfo {

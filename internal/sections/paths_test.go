@@ -7,3 +7,7 @@ const (
 )
 
 const geFragment = "../../testdata/documents/ge-10k-cross-reference-fragment.html"
+
+// Real 10-K and 10-Q primary documents kept gzip-compressed (see
+// testdata/PROVENANCE.md); read them with readDoc.
+const documents = "../../testdata/documents/"

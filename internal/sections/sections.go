@@ -5,8 +5,9 @@
 // 7A", "part ii item 1a"); [Parse] turns the document (HTML, inline XBRL
 // included) into lines of text and finds the Item headings;
 // [Document.Section] returns the text of one Item, from its heading to the
-// next Item heading. Errors match [ErrInvalidArgument] (an item or limit
-// that cannot be answered) or [ErrSectionNotFound] (a valid item the
+// next Item heading, and [Document.Sections] the whole text of every Item
+// found, in document order. Errors match [ErrInvalidArgument] (an item or
+// limit that cannot be answered) or [ErrSectionNotFound] (a valid item the
 // document has no section for).
 //
 // # Text
@@ -26,8 +27,14 @@
 // optional "Part II,"), in any case, with any punctuation or spaces between
 // label and title, followed by nothing (the title is then the next line), a
 // title, or the Item's usual title and the section's first sentence. A
-// combined heading ("Items 1 and 2. Business and Properties") starts the
-// section of each of its Items. These are never headings:
+// title that goes on in lower case after the Item's usual title is a
+// heading only when all its words are words of that Item's title, as in
+// sentence case ("Item 7. Management’s discussion and analysis of results
+// of operations and financial condition") or in a filer's own wording
+// ("Item 5. Market for the Registrant’s Common Stock, Related Shareholder
+// Matters, ..."). A combined heading ("Items 1 and 2. Business and
+// Properties") starts the section of each of its Items. These are never
+// headings:
 //
 //   - table-of-contents lines: lines that are links to an anchor of the
 //     document, rows whose last cell is a page reference, dot-leader lines,
@@ -42,9 +49,11 @@
 //     before them.
 //
 // A line "PART II ..." sets the Part of the headings after it (in a 10-Q;
-// without one, numbering that starts again begins the other Part). A Part
-// line of another Part than the section's own ends the section; one that
-// repeats the section's Part is a running header and does not.
+// without one, numbering that starts again begins the other Part); a page
+// header that puts the "Table of Contents" link before it on the same line
+// ("Table of Contents PART II") is such a line too. A Part line of another
+// Part than the section's own ends the section; one that repeats the
+// section's Part is a running header and does not.
 //
 // When an Item still has several candidate headings, the one whose span
 // (up to the next candidate of another Item) is longest wins, and headings
@@ -184,6 +193,21 @@ func (d *Document) Section(item Item, maxChars int) (*Section, error) {
 		e.Reason = ReasonNoHeadings
 	}
 	return nil, e
+}
+
+// Sections returns the text of every Item found in the document, whole,
+// in document order (the order of [Document.Items]). Items under one
+// combined heading ("Items 1 and 2") each have the heading's whole text.
+func (d *Document) Sections() []Section {
+	var out []Section
+	for _, s := range d.sections {
+		if !s.known {
+			continue
+		}
+		text := d.text[d.lines[s.start].start:d.lines[s.end-1].end]
+		out = append(out, Section{Item: s.item, Title: s.title, Text: text, Chars: utf8.RuneCountInString(text), Line: s.start})
+	}
+	return out
 }
 
 // truncate cuts s to at most n characters, at a line or word end when one
@@ -413,7 +437,7 @@ func (d *Document) candidates(o opts) ([]cand, []int) {
 	for i, l := range d.lines {
 		s := d.text[l.start:l.end]
 		switch s[0] {
-		case 'I', 'i', 'P', 'p':
+		case 'I', 'i', 'P', 'p', 'T', 't':
 		case 'S', 's':
 			if isSignatures(s) && l.flags&flagLink == 0 {
 				signatures = append(signatures, i)
@@ -486,7 +510,9 @@ func (d *Document) usualTitle(c cand, part string) (string, rune) {
 		part = c.part
 	}
 	rest := strings.ReplaceAll(c.title, "’", "'")
-	for _, in := range itemsOf(d.kind) {
+	items := itemsOf(d.kind)
+	for i := range items {
+		in := &items[i]
 		if in.number != c.number || d.kind == Quarterly && part != "" && in.part != part {
 			continue
 		}
@@ -499,6 +525,14 @@ func (d *Document) usualTitle(c cand, part string) (string, rune) {
 				next, _ = utf8.DecodeRuneInString(after)
 			} else if after != "" {
 				next = 'A' // "Business and Properties": titles joined, no sentence
+			}
+			if unicode.IsLower(next) && in.onlyTitleWords(rest) {
+				// The title in sentence case or in other words of its
+				// own ("Management's discussion and analysis of results
+				// of operations and financial condition", "Market for
+				// the Registrant's Common Stock, Related Shareholder
+				// Matters, ..."): the whole line is the title.
+				return c.title, 0
 			}
 			// The title as written: its first len(t) characters (each
 			// apostrophe replaced was one character too).
@@ -574,8 +608,16 @@ func isSignatures(s string) bool {
 }
 
 // partLine recognises a Part heading ("PART II", "Part I — Financial
-// Information", "PART II. OTHER INFORMATION") and returns its numeral.
+// Information", "PART II. OTHER INFORMATION") and returns its numeral. A
+// running header that joins the page's "Table of Contents" link and the
+// Part on one line ("Table of Contents PART II") is a Part line too.
 func partLine(s string) (string, bool) {
+	if rest, ok := strings.CutPrefix(s, "Table of Contents"); ok || hasPrefixFold(s, "table of contents") {
+		if !ok {
+			rest = s[len("table of contents"):]
+		}
+		s = strings.TrimLeft(rest, " |")
+	}
 	if len(s) < 6 || len(s) > 100 || !hasPrefixFold(s, "part") {
 		return "", false
 	}

@@ -177,6 +177,15 @@ func TestHeadingRules(t *testing.T) {
 		{"unknown items end the one before",
 			"10-K", `<p>Item 4. Mine Safety Disclosures</p><p>Not applicable.</p><p>Item 4A. Executive Officers</p><p>Tim Cook</p><p>Item 5. Market</p>`,
 			"4=Mine Safety Disclosures 4A=Executive Officers 5=Market"},
+		{"a title in sentence case or in other words of its own",
+			"10-K", `<p>Item 6. Reserved</p><p>Item 7. Management’s discussion and analysis of results of operations and financial condition</p><p>Organization.</p><p>Item 7. Management’s discussion and analysis of our results appears above.</p><p>Item 12. Security Ownership of Certain Beneficial Owners and Management and Related Shareholder Matters</p><p>See the proxy.</p>`,
+			"6=Reserved 7=Management’s discussion and analysis of results of operations and financial condition 12=Security Ownership of Certain Beneficial Owners and Management and Related Shareholder Matters"},
+		{"a 10-Q title in other words of its own",
+			"10-Q", `<p>PART II</p><p>Item 1. Legal Proceedings</p><p>None.</p><p>Item 2. Unregistered Sales of Equity Securities, Use of Proceeds, and Issuer Purchases of Equity Securities</p><p>None.</p><p>Item 2. Unregistered sales of shares to our founders are described in Note 4.</p>`,
+			"II-1=Legal Proceedings II-2=Unregistered Sales of Equity Securities, Use of Proceeds, and Issuer Purchases of Equity Securities"},
+		{"a page header joining the table-of-contents link and the Part",
+			"10-K", `<p>Item 4. Mine Safety Disclosures</p><p>None.</p><p><a href="#toc">Table of Contents</a> PART II</p><p>Item 5. Market</p><p>table of contents | Part III</p><p>Item 10. Directors</p>`,
+			"4=Mine Safety Disclosures 5=Market 10=Directors"},
 		{"a Part heading of another Part ends a section",
 			"10-K", `<p>Item 9C. Disclosure Regarding Foreign Jurisdictions</p><p>None.</p><p>PART III</p><p>Certain information is incorporated by reference.</p><p>Item 10. Directors</p>`,
 			"9C=Disclosure Regarding Foreign Jurisdictions 10=Directors"},
@@ -193,8 +202,16 @@ func TestHeadingRules(t *testing.T) {
 			t.Errorf("%s: sections %s, want %s", tc.name, g, tc.want)
 		}
 	}
+	// The section of Item 4 ends before "Table of Contents PART II", that of
+	// Item 5 before "table of contents | Part III".
+	d, _ := Parse("10-K", []byte(`<p>Item 4. Mine Safety Disclosures</p><p>None.</p><p><a href="#toc">Table of Contents</a> PART II</p><p>Item 5. Market</p><p>None.</p><p>table of contents | Part III</p><p>Item 10. Directors</p>`))
+	for _, tc := range []struct{ item, text string }{{"4", "Item 4. Mine Safety Disclosures\nNone."}, {"5", "Item 5. Market\nNone."}} {
+		if s, err := d.Section(Item{Number: tc.item}, 0); err != nil || s.Text != tc.text {
+			t.Errorf("%s = %+v, %v", tc.item, s, err)
+		}
+	}
 	// The section of 9C ends before "PART III".
-	d, _ := Parse("10-K", []byte(`<p>Item 9C. Foreign</p><p>None.</p><p>PART III</p><p>Intro.</p><p>Item 10. Directors</p>`))
+	d, _ = Parse("10-K", []byte(`<p>Item 9C. Foreign</p><p>None.</p><p>PART III</p><p>Intro.</p><p>Item 10. Directors</p>`))
 	if s, err := d.Section(Item{Number: "9C"}, 0); err != nil || s.Text != "Item 9C. Foreign\nNone." {
 		t.Errorf("9C = %+v, %v", s, err)
 	}

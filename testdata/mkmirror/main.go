@@ -157,6 +157,16 @@ var docSources = map[string]string{
 	"metlife-13f-combination-2021q4-primary_doc.xml":    "cover/metlife-13f-combination-2021q4-primary_doc.xml",
 	"point72-13f-hr-combination-2025q3-primary_doc.xml": "cover/point72-13f-hr-combination-2025q3-primary_doc.xml",
 	"sec-sample-infotable-figi.xml":                     "sec-samples/sample-information_table.xml",
+	// Real 10-K and 10-Q primary documents, gzip-compressed (the section
+	// tests read them through gzip).
+	"jnj-10-k-2025-02-13.htm.gz":  "tenk/jnj-10-k-2025-02-13.htm.gz",
+	"tsla-10-k-2025-01-30.htm.gz": "tenk/tsla-10-k-2025-01-30.htm.gz",
+	"tsla-10-k-2025-04-30.htm.gz": "tenk/tsla-10-k-2025-04-30.htm.gz",
+	"wmt-10-k-2025-03-14.htm.gz":  "tenk/wmt-10-k-2025-03-14.htm.gz",
+	"aapl-10-q-2025-08-01.htm.gz": "tenq/aapl-10-q-2025-08-01.htm.gz",
+	"jnj-10-q-2025-07-24.htm.gz":  "tenq/jnj-10-q-2025-07-24.htm.gz",
+	"nvda-10-q-2025-08-27.htm.gz": "tenq/nvda-10-q-2025-08-27.htm.gz",
+	"tsla-10-q-2025-07-24.htm.gz": "tenq/tsla-10-q-2025-07-24.htm.gz",
 }
 
 // fidelity returns the fidelity tag that shared/edgar/PROVENANCE.md gives a

@@ -1,0 +1,197 @@
+package edgar13f_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/edgar13f/edgar13f"
+)
+
+// TestCompanySections: every Item of Apple's 10-K for fiscal 2024, whole,
+// in document order, with the filing's citation facts; each Item's text is
+// what Section gives for it.
+func TestCompanySections(t *testing.T) {
+	c, f := newMirrorClient(t)
+	cs := c.Companies()
+	ctx := context.Background()
+	ss, err := cs.Sections(ctx, appleCIK, strings.ReplaceAll(apple10K2024, "-", ""), date("2024-11-01"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := edgar13f.CompanyFiling{
+		Accession: apple10K2024, Form: "10-K", FilingDate: date("2024-11-01"), ReportDate: date("2024-09-28"),
+		PrimaryDocument: "aapl-20240928.htm",
+		DocumentURL:     "https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm",
+		IndexURL:        "https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/0000320193-24-000123-index.htm",
+	}
+	if ss.CIK != appleCIK || ss.Filing != want {
+		t.Errorf("Sections: CIK %s, filing %+v; want %s, %+v", ss.CIK, ss.Filing, appleCIK, want)
+	}
+	var items []string
+	for _, it := range ss.Items {
+		items = append(items, it.Item)
+	}
+	if got := strings.Join(items, " "); got != "1 1A 1B 1C 2 3 4 5 6 7 7A 8 9 9A 9B 9C 10 11 12 13 14 15 16" {
+		t.Errorf("Items %s", got)
+	}
+	if urls := f.take(); len(urls) != 2 {
+		t.Errorf("Sections fetched %v; want the filing list and the document", urls)
+	}
+	total := 0
+	for _, it := range ss.Items {
+		s, err := cs.Section(ctx, appleCIK, apple10K2024, it.Item, date("2024-11-01"), edgar13f.MaxChars(edgar13f.MaxSectionChars))
+		if err != nil {
+			t.Fatalf("Section(%s): %v", it.Item, err)
+		}
+		if s.Truncated || it.Text != s.Text || it.Title != s.Title || it.Chars != s.Chars || it.Chars != utf8.RuneCountInString(it.Text) {
+			t.Errorf("Item %s: Sections gives %d chars titled %q, Section %d (truncated %v) titled %q", it.Item, it.Chars, it.Title, s.Chars, s.Truncated, s.Title)
+		}
+		total += it.Chars
+	}
+	// Whole texts, not cut to Section's default limit: Item 1A alone has
+	// more than 60,000 characters.
+	if ss.Items[1].Chars < 60000 || total < 150000 {
+		t.Errorf("Item 1A has %d chars, all Items %d: texts were cut", ss.Items[1].Chars, total)
+	}
+	if urls := f.take(); len(urls) != 0 {
+		t.Errorf("Section after Sections fetched %v; the document is cached", urls)
+	}
+}
+
+// TestCompanySectionsDeclines: the declines of Sections, the same as
+// Section's; a filing made after asOf declines not_yet_filed telling
+// nothing of it, and its document is not read.
+func TestCompanySectionsDeclines(t *testing.T) {
+	c, f := newMirrorClient(t)
+	cs := c.Companies()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		cik, acc, asOf string
+		want           edgar13f.Reason
+	}{
+		{"x", apple10K2024, "2025-01-01", edgar13f.InvalidArgument},
+		{appleCIK, "0000320193-24-00012", "2025-01-01", edgar13f.InvalidArgument},
+		{appleCIK, apple10K2024, "", edgar13f.InvalidArgument},
+		{"1234567", apple10K2024, "2025-01-01", edgar13f.UnknownCIK},
+		{appleCIK, apple10K2024, "2024-10-31", edgar13f.NotYetFiled},
+		{appleCIK, "0000320193-99-000001", "2025-01-01", edgar13f.NotYetFiled},     // not in the list
+		{appleCIK, nvidia10K, "2025-03-01", edgar13f.NotYetFiled},                  // another filer's
+		{appleCIK, "0000320193-24-000120", "2025-01-01", edgar13f.SectionNotFound}, // an 8-K
+	} {
+		var asOf edgar13f.Date
+		if tc.asOf != "" {
+			asOf = date(tc.asOf)
+		}
+		ss, err := cs.Sections(ctx, tc.cik, tc.acc, asOf)
+		if reasonOf(err) != tc.want || ss != nil {
+			t.Errorf("Sections(%q, %q, %q) = %v, %v; want %s", tc.cik, tc.acc, tc.asOf, ss, err, tc.want)
+		}
+	}
+	f.take()
+	_, err := cs.Sections(ctx, appleCIK, apple10K2024, date("2024-10-31"))
+	for _, leak := range []string{"2024-11-01", "2024-09-28", "10-K", "Risk", "aapl-20240928", "Apple"} {
+		if strings.Contains(err.Error(), leak) {
+			t.Errorf("not_yet_filed decline %q tells %q of the filing", err, leak)
+		}
+	}
+	_, err2 := cs.Sections(ctx, appleCIK, "0000320193-24-999999", date("2024-10-31"))
+	if got, want := err.Error(), strings.ReplaceAll(err2.Error(), "0000320193-24-999999", apple10K2024); got != want {
+		t.Errorf("a future filing declines as %q, a missing one as %q: they must read alike", got, err2)
+	}
+	for _, u := range f.take() {
+		if strings.Contains(u, "Archives") {
+			t.Errorf("a not-yet-filed filing's sections read %s", u)
+		}
+	}
+}
+
+// overlayClient returns a Client reading the mirror, with one filing list
+// and one primary document served from memory.
+func overlayClient(t *testing.T, cik, list, docURL string, doc []byte) *edgar13f.Client {
+	t.Helper()
+	c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(overlayFetcher{
+		next: edgar13f.NewMirrorFetcher(mirrorFS(t)),
+		files: map[string][]byte{
+			"https://data.sec.gov/submissions/CIK" + strings.Repeat("0", 10-len(cik)) + cik + ".json": []byte(list),
+			docURL: doc,
+		},
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestCompanySectionsJNJ: Johnson & Johnson's real 10-K for fiscal 2024,
+// served as the primary document of a synthetic filing list (the
+// accession is invented), puts "Item 6. Reserved" right before "Item 7.
+// Management’s discussion and analysis of results of operations and
+// financial condition": Item 7 holds the MD&A and Item 6 only its heading.
+func TestCompanySectionsJNJ(t *testing.T) {
+	gz, err := os.ReadFile("testdata/documents/jnj-10-k-2025-02-13.htm.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const acc = "0000200406-25-900001"
+	list := `{"cik":"200406","name":"JOHNSON & JOHNSON","filings":{"recent":{"accessionNumber":["` + acc + `"],"filingDate":["2025-02-13"],"reportDate":["2024-12-29"],"acceptanceDateTime":[""],"form":["10-K"],"primaryDocument":["jnj-20241229.htm"],"size":[1]},"files":[]}}`
+	c := overlayClient(t, "200406", list, "https://www.sec.gov/Archives/edgar/data/200406/000020040625900001/jnj-20241229.htm", doc)
+	ctx := context.Background()
+	ss, err := c.Companies().Sections(ctx, "200406", acc, date("2025-02-13"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byItem := map[string]edgar13f.ItemSection{}
+	var items []string
+	for _, it := range ss.Items {
+		byItem[it.Item] = it
+		items = append(items, it.Item)
+	}
+	if got := strings.Join(items, " "); got != "1 1A 1B 1C 2 3 4 5 6 7 7A 8 9 9A 9B 9C 10 11 12 13 14 15 16" {
+		t.Errorf("Items %s", got)
+	}
+	if it := byItem["6"]; it.Text != "Item 6. Reserved" {
+		t.Errorf("Item 6 = %.200q", it.Text)
+	}
+	if it := byItem["7"]; !strings.HasPrefix(it.Text, "Item 7. Management’s discussion and analysis of results of operations and financial condition\nOrganization and business segments") ||
+		it.Chars < 50000 || !strings.Contains(it.Text, "Liquidity and capital resources") {
+		t.Errorf("Item 7: %d chars, %.200q", it.Chars, it.Text)
+	}
+	s, err := c.Companies().Section(ctx, "200406", acc, "7", date("2025-02-13"), edgar13f.MaxChars(200))
+	if err != nil || !strings.HasPrefix(s.Text, "Item 7. Management’s discussion") || s.Title != "Management’s discussion and analysis of results of operations and financial condition" {
+		t.Errorf("Section(7) = %+v, %v", s, err)
+	}
+	if _, err := c.Companies().Sections(ctx, "200406", acc, date("2025-02-12")); reasonOf(err) != edgar13f.NotYetFiled {
+		t.Errorf("Sections the day before filing: %v; want not_yet_filed", err)
+	}
+}
+
+// TestCompanySectionsCrossReference: a 10-K without Item headings (GE's
+// cross-reference index) declines section_not_found saying why, rather
+// than answering with no Items.
+func TestCompanySectionsCrossReference(t *testing.T) {
+	ge, err := os.ReadFile("testdata/documents/ge-10k-cross-reference-fragment.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := `{"cik":"40545","name":"GENERAL ELECTRIC CO","filings":{"recent":{"accessionNumber":["0000040545-24-000010"],"filingDate":["2024-02-02"],"reportDate":["2023-12-31"],"acceptanceDateTime":[""],"form":["10-K"],"primaryDocument":["ge-20231231.htm"],"size":[1]},"files":[]}}`
+	c := overlayClient(t, "40545", list, "https://www.sec.gov/Archives/edgar/data/40545/000004054524000010/ge-20231231.htm", ge)
+	ss, err := c.Companies().Sections(context.Background(), "40545", "0000040545-24-000010", date("2024-03-01"))
+	if !errors.Is(err, edgar13f.ErrSectionNotFound) || !strings.Contains(err.Error(), "cross-reference index") || ss != nil {
+		t.Errorf("GE: %v, %v; want section_not_found naming the cross-reference index", ss, err)
+	}
+}
