@@ -68,8 +68,8 @@ func chunkID(accession, item string, index int) string {
 // index is a filing index over real 10-K text that keeps the filing
 // search's contract: no chunk of a filing made after asOf is returned, and
 // asking for one declines not_yet_filed without revealing anything of it.
-// It records every call. It stands in for a search.Engine, whose
-// implementation is not in this branch.
+// It records every call, and holds a synthetic later filing the scripts can
+// try to reach. TestAskWithEngine runs the same loop on the real Engine.
 type index struct {
 	mu     sync.Mutex
 	chunks []search.Hit
@@ -228,6 +228,9 @@ type turn struct {
 	text   string // the model's text
 	calls  []call // the tools it calls
 	stop   string // the stop reason, by default tool use with calls, else end of turn
+	// fn, when set, makes the turn from the request, as a model reading
+	// its tool results would.
+	fn func(r sent) turn
 }
 
 type call struct{ id, name, args string }
@@ -303,6 +306,9 @@ func (s *scripted) serve(w http.ResponseWriter, r *http.Request) {
 	req.Header = r.Header.Clone()
 	s.reqs = append(s.reqs, req)
 	s.mu.Unlock()
+	if tn.fn != nil {
+		tn = tn.fn(req)
+	}
 	if tn.status != 0 {
 		s.w.fail(w, tn.status)
 		return

@@ -20,11 +20,15 @@ import (
 // date: the model cannot move the question in time.
 
 // A Searcher is the filing search the agent's tools use. An
-// [*search.Engine] is one.
+// [*search.Engine] is one. Implementations must keep the Engine's
+// contract: nothing of a filing made after asOf is returned, and a chunk
+// of one declines [edgar13f.NotYetFiled] without revealing anything of it.
 type Searcher interface {
 	Search(ctx context.Context, query string, asOf edgar13f.Date, opts ...search.SearchOption) (*search.Result, error)
 	Chunk(ctx context.Context, id string, asOf edgar13f.Date, span int) (*search.ChunkAnswer, error)
 }
+
+var _ Searcher = (*search.Engine)(nil)
 
 // The names of the tools.
 const (
@@ -341,7 +345,7 @@ func (tb *toolbox) searchFilings(ctx context.Context, raw json.RawMessage) (any,
 		opts = append(opts, search.Form(strings.ToUpper(strings.TrimSpace(a.Form))))
 	}
 	if a.Item != "" {
-		opts = append(opts, search.Item(normalizeItem(a.Item)))
+		opts = append(opts, search.Item(strings.TrimSpace(a.Item)))
 	}
 	if a.FiscalYear != nil {
 		opts = append(opts, search.FiscalYear(*a.FiscalYear))
@@ -401,25 +405,6 @@ func appendUnique(s []string, v string) []string {
 		return s
 	}
 	return append(s, v)
-}
-
-// normalizeItem writes "Item 7a" as "7A" and "Part II, Item 1A" as "II-1A".
-func normalizeItem(s string) string {
-	s = strings.ToUpper(strings.TrimSpace(s))
-	part := ""
-	if strings.HasPrefix(s, "PART ") {
-		rest := strings.TrimPrefix(s, "PART ")
-		p, r, ok := strings.Cut(rest, ",")
-		if ok {
-			part, s = strings.TrimSpace(p), strings.TrimSpace(r)
-		}
-	}
-	s = strings.TrimSpace(strings.TrimPrefix(s, "ITEM"))
-	s = strings.TrimSuffix(s, ".")
-	if part != "" {
-		return part + "-" + s
-	}
-	return s
 }
 
 func (tb *toolbox) getChunk(ctx context.Context, raw json.RawMessage) (any, string, error) {
