@@ -251,16 +251,8 @@ func (t token) answerKeys() []string {
 var (
 	// citationRE matches citation markup: "[c:3f9a…]", "[f:0000320193-24-000123]",
 	// "[c:a, c:b]".
-	citationRE  = regexp.MustCompile(`\[\s*[cfCF]\s*:[^\]\n]*\]`)
-	urlRE       = regexp.MustCompile(`(?i)\b(?:https?://|www\.)[^\s<>"'\)\]|]+`)
-	accessionRE = regexp.MustCompile(`\b\d{10}-\d{2}-\d{6}\b|\b\d{18}\b`)
-	monthNames  = `(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)`
-	// Dates, tried in this order; each masks what it matched.
-	mdyRE   = regexp.MustCompile(`(?i)\b` + monthNames + `\.?\s+(\d{1,2}),?\s+(\d{4})\b`)
-	dmyRE   = regexp.MustCompile(`(?i)\b(\d{1,2})\s+` + monthNames + `\.?,?\s+(\d{4})\b`)
-	isoRE   = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`)
-	slashRE = regexp.MustCompile(`\b(\d{1,2})/(\d{1,2})/(\d{4})\b`)
-	mdRE    = regexp.MustCompile(`(?i)\b` + monthNames + `\.?\s+(\d{1,2})\b`)
+	citationRE = regexp.MustCompile(`\[\s*[cfCF]\s*:[^\]\n]*\]`)
+	urlRE      = regexp.MustCompile(`(?i)\b(?:https?://|www\.)[^\s<>"'\)\]|]+`)
 	// scaleRE finds a source's statement of its unit.
 	scaleRE = regexp.MustCompile(`(?i)\bin\s+(thousands|millions|billions)\b|\(\s*(thousands|millions|billions)\s*\)`)
 )
@@ -296,57 +288,149 @@ func scan(text string) []token {
 			masked[i] = ' '
 		}
 	}
-	for _, re := range []*regexp.Regexp{citationRE, urlRE, accessionRE} {
-		for _, m := range re.FindAllIndex(masked, -1) {
+	for _, m := range citationRE.FindAllIndex(masked, -1) {
+		mask(m[0], m[1])
+	}
+	// The URL expression has no literal prefix, so Go's regexp would walk
+	// the whole text slowly; most texts have no URL at all.
+	if hasURL(text) {
+		for _, m := range urlRE.FindAllIndex(masked, -1) {
 			mask(m[0], m[1])
 		}
 	}
-	var out []token
-	addDate := func(m []int, y, mo, d int, partial bool) {
-		if mo < 1 || mo > 12 || d < 1 || d > daysIn(mo, y, partial) {
-			return
+	return scanNumbers(text, string(masked))
+}
+
+// hasURL reports whether text may hold a URL (for urlRE).
+func hasURL(text string) bool {
+	for i := 0; i+4 <= len(text); i++ {
+		c := text[i] | 0x20
+		if (c == 'h' || c == 'w') && (strings.EqualFold(text[i:i+4], "http") || strings.EqualFold(text[i:i+4], "www.")) {
+			return true
 		}
-		t := token{start: m[0], end: m[1], text: text[m[0]:m[1]], kind: Date, partial: partial}
+	}
+	return false
+}
+
+// monthWords are the written forms of month names a date may use.
+var monthWords = map[string]int{
+	"jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4, "may": 5,
+	"jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9, "sept": 9, "september": 9,
+	"oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12,
+}
+
+// dateAt reads a date around the digit run s[start:j]: "2024-09-28",
+// "9/28/2024", "28 September 2024", or, with a month name before the
+// digits, "September 28, 2024", "Sept. 28 2024" and (with a capitalised
+// month, so that "may 5" stays a verb and a number) "September 28".
+func dateAt(text, s string, start, j int) (token, bool) {
+	if start > 0 && isWordByte(s[start-1]) {
+		return token{}, false
+	}
+	digits := s[start:j]
+	fixed := func(i, n int) (int, bool) { // n digits at i
+		if i+n > len(s) {
+			return 0, false
+		}
+		for k := i; k < i+n; k++ {
+			if !isDigit(s[k]) {
+				return 0, false
+			}
+		}
+		return atoi(s[i : i+n]), true
+	}
+	ends := func(i int) bool { return i == len(s) || !isWordByte(s[i]) }
+	mk := func(a, b, y, mo, d int, partial bool) (token, bool) {
+		if mo < 1 || mo > 12 || d < 1 || d > daysIn(mo, y, partial) {
+			return token{}, false
+		}
+		t := token{start: a, end: b, text: text[a:b], kind: Date, partial: partial}
 		if partial {
 			t.value = "--" + pad2(mo) + "-" + pad2(d)
 		} else {
 			t.value = strconv.Itoa(y) + "-" + pad2(mo) + "-" + pad2(d)
 		}
-		out = append(out, t)
-		mask(m[0], m[1])
+		return t, true
 	}
-	for _, m := range mdyRE.FindAllSubmatchIndex(masked, -1) {
-		addDate(m, atoi(text[m[6]:m[7]]), month(text[m[2]:m[3]]), atoi(text[m[4]:m[5]]), false)
-	}
-	for _, m := range dmyRE.FindAllSubmatchIndex(masked, -1) {
-		addDate(m, atoi(text[m[6]:m[7]]), month(text[m[4]:m[5]]), atoi(text[m[2]:m[3]]), false)
-	}
-	for _, m := range isoRE.FindAllSubmatchIndex(masked, -1) {
-		addDate(m, atoi(text[m[2]:m[3]]), atoi(text[m[4]:m[5]]), atoi(text[m[6]:m[7]]), false)
-	}
-	for _, m := range slashRE.FindAllSubmatchIndex(masked, -1) {
-		addDate(m, atoi(text[m[6]:m[7]]), atoi(text[m[2]:m[3]]), atoi(text[m[4]:m[5]]), false)
-	}
-	for _, m := range mdRE.FindAllSubmatchIndex(masked, -1) {
-		// "May 5" is a date; "may 5" in running text is a verb and a number.
-		if text[m[2]] < 'A' || text[m[2]] > 'Z' {
-			continue
+	// "2024-09-28"
+	if len(digits) == 4 && j+6 <= len(s) && s[j] == '-' && s[j+3] == '-' {
+		mo, ok1 := fixed(j+1, 2)
+		d, ok2 := fixed(j+4, 2)
+		if ok1 && ok2 && ends(j+6) {
+			return mk(start, j+6, atoi(digits), mo, d, false)
 		}
-		addDate(m, 0, month(text[m[2]:m[3]]), atoi(text[m[4]:m[5]]), true)
 	}
-	out = append(out, scanNumbers(text, string(masked))...)
-	sortTokens(out)
-	return out
+	if len(digits) > 2 {
+		return token{}, false
+	}
+	// "9/28/2024"
+	if j < len(s) && s[j] == '/' {
+		k := j + 1
+		for k < len(s) && k < j+3 && isDigit(s[k]) {
+			k++
+		}
+		if k > j+1 && k < len(s) && s[k] == '/' {
+			if y, ok := fixed(k+1, 4); ok && ends(k+5) {
+				return mk(start, k+5, y, atoi(digits), atoi(s[j+1:k]), false)
+			}
+		}
+	}
+	// "28 September 2024"
+	if k := skipSpaces(s, j); k > j {
+		w := wordAt(s, k)
+		if mo, ok := monthWords[strings.ToLower(w)]; ok {
+			k += len(w)
+			if k < len(s) && s[k] == '.' {
+				k++
+			}
+			if k < len(s) && s[k] == ',' {
+				k++
+			}
+			if y0 := skipSpaces(s, k); y0 > k {
+				if y, ok := fixed(y0, 4); ok && ends(y0+4) {
+					return mk(start, y0+4, y, mo, atoi(digits), false)
+				}
+			}
+		}
+	}
+	// A month name before the digits.
+	k := start
+	for k > 0 && (s[k-1] == ' ' || s[k-1] == '\t') {
+		k--
+	}
+	if k == start {
+		return token{}, false
+	}
+	if k > 0 && s[k-1] == '.' {
+		k--
+	}
+	w := k
+	for w > 0 && isLetter(s[w-1]) {
+		w--
+	}
+	mo, ok := monthWords[strings.ToLower(s[w:k])]
+	if !ok || (w > 0 && isWordByte(s[w-1])) {
+		return token{}, false
+	}
+	if !ends(j) && s[j] != ',' {
+		return token{}, false
+	}
+	q := j
+	if q < len(s) && s[q] == ',' {
+		q++
+	}
+	if y0 := skipSpaces(s, q); y0 > q {
+		if y, ok := fixed(y0, 4); ok && ends(y0+4) {
+			return mk(w, y0+4, y, mo, atoi(digits), false)
+		}
+	}
+	if s[w] >= 'A' && s[w] <= 'Z' && ends(j) {
+		return mk(w, j, 0, mo, atoi(digits), true)
+	}
+	return token{}, false
 }
 
-func sortTokens(ts []token) {
-	// insertion sort: dates and numbers are each in order already
-	for i := 1; i < len(ts); i++ {
-		for j := i; j > 0 && ts[j].start < ts[j-1].start; j-- {
-			ts[j], ts[j-1] = ts[j-1], ts[j]
-		}
-	}
-}
+func isWordByte(c byte) bool { return isDigit(c) || isLetter(c) || c == '_' }
 
 func daysIn(mo, y int, partial bool) int {
 	switch mo {
@@ -359,16 +443,6 @@ func daysIn(mo, y int, partial bool) int {
 		return 30
 	}
 	return 31
-}
-
-func month(s string) int {
-	s = strings.ToLower(s)
-	for i, p := range []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"} {
-		if strings.HasPrefix(s, p) {
-			return i + 1
-		}
-	}
-	return 0
 }
 
 func atoi(s string) int {
@@ -429,6 +503,15 @@ func scanNumbers(text, s string) []token {
 		j := i
 		for j < len(s) && isDigit(s[j]) {
 			j++
+		}
+		if d, ok := dateAt(text, s, start, j); ok {
+			out = append(out, d)
+			i, chainEnd = d.end, -1
+			continue
+		}
+		if e := accessionEnd(s, start, j); e > 0 {
+			i = e
+			continue
 		}
 		intPart := s[i:j]
 		grouped := false
@@ -666,6 +749,30 @@ func identifier(s string, start, end int) bool {
 		return true
 	}
 	return false
+}
+
+// accessionEnd returns the end of an accession number starting with the
+// digit run s[start:j] ("0000320193-24-000123", or its 18 digits), or 0.
+func accessionEnd(s string, start, j int) int {
+	if start > 0 && isWordByte(s[start-1]) {
+		return 0
+	}
+	n := j - start
+	if n == 18 && (j == len(s) || !isWordByte(s[j])) {
+		return j
+	}
+	if n != 10 || j+10 > len(s) || s[j] != '-' || s[j+3] != '-' {
+		return 0
+	}
+	for _, k := range []int{j + 1, j + 2, j + 4, j + 5, j + 6, j + 7, j + 8, j + 9} {
+		if !isDigit(s[k]) {
+			return 0
+		}
+	}
+	if j+10 < len(s) && isWordByte(s[j+10]) {
+		return 0
+	}
+	return j + 10
 }
 
 // referenceBefore reports whether the word before position p is a

@@ -413,3 +413,31 @@ func TestGroundStatedUnit(t *testing.T) {
 		}
 	})
 }
+
+// Ground never panics, and every number it reports is where it says.
+func FuzzGround(f *testing.F) {
+	for _, s := range []string{
+		appleCategories.Text, nvidiaSummary.Text, "($1.2 billion)", "$(1,234)%", "(3)%", "-$5.5M", "1,2345", "Items 1A, 7 and 7A",
+		"September 28", "2024-25 '24", "10-K/A", "|(1)|", "$", "(", "-", "1.", "US$", "€5", "5\u00a0million", "−3", "$1.5-billion",
+	} {
+		f.Add(s, appleOperations.Text)
+	}
+	f.Fuzz(func(t *testing.T, answer, source string) {
+		g := Ground(answer, []Source{{ID: "c:x", Text: source}})
+		if len(g.Numbers) != len(g.Grounded)+len(g.Ungrounded) {
+			t.Fatalf("%d numbers, %d grounded, %d ungrounded", len(g.Numbers), len(g.Grounded), len(g.Ungrounded))
+		}
+		for _, n := range g.Numbers {
+			if n.Offset < 0 || n.Offset > len(answer) || !strings.HasPrefix(answer[n.Offset:], n.Text) || n.Value == "" {
+				t.Fatalf("number %+v is not at its offset in %q", n, answer)
+			}
+		}
+		// The answer is grounded in itself, when it has no citations or
+		// URLs to mask and no date Ground reads differently alone.
+		if !strings.ContainsAny(answer, "[/:") {
+			if self := Ground(answer, []Source{{ID: "c:self", Text: answer}}); !self.OK() {
+				t.Fatalf("Ground(%q) against itself: ungrounded %+v", answer, self.Ungrounded)
+			}
+		}
+	})
+}
