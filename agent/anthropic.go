@@ -106,9 +106,13 @@ func countAttempts(req *http.Request, next option.MiddlewareNext) (*http.Respons
 
 // Chat sends req to the Messages API.
 func (m *Anthropic) Chat(ctx context.Context, req *Request) (*Response, error) {
+	maxTokens := req.MaxTokens
+	if maxTokens <= 0 {
+		maxTokens = DefaultMaxTokens
+	}
 	params := anthropic.MessageNewParams{
 		Model:     m.model,
-		MaxTokens: int64(req.MaxTokens),
+		MaxTokens: int64(maxTokens),
 		Messages:  anthropicMessages(req.Messages),
 		Tools:     anthropicTools(req.Tools),
 	}

@@ -183,7 +183,7 @@ type Citation struct {
 type ToolStep struct {
 	Turn      int             // the model turn that made the call, from 1
 	Name      string          // the tool
-	Arguments json.RawMessage // as the model wrote them
+	Arguments json.RawMessage // as the model wrote them (a JSON string when they were not JSON)
 	Summary   string          // what the tool returned, in a line
 	Error     bool            // the call failed or was declined; the model was told why
 }
@@ -348,7 +348,13 @@ func (s *session) runTools(ctx context.Context, turn int, calls []ToolCall) ([]T
 				return nil, err
 			}
 		}
-		tc := ToolStep{Turn: turn, Name: c.Name, Arguments: c.Arguments, Summary: summary, Error: r.IsError}
+		args := c.Arguments
+		if !json.Valid(args) {
+			// Keep what the model wrote, as a JSON string, so that a Result
+			// always encodes.
+			args, _ = json.Marshal(string(c.Arguments))
+		}
+		tc := ToolStep{Turn: turn, Name: c.Name, Arguments: args, Summary: summary, Error: r.IsError}
 		s.res.ToolCalls = append(s.res.ToolCalls, tc)
 		if s.o.progress != nil {
 			s.o.progress(tc)

@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -310,6 +311,9 @@ func TestAskDateIsNotAnArgument(t *testing.T) {
 		}
 		if results[2].IsError {
 			t.Errorf("a valid search was refused: %+v", results[2])
+		}
+		if _, err := json.Marshal(res); err != nil {
+			t.Errorf("the Result does not encode: %v (arguments %s)", err, res.ToolCalls[3].Arguments)
 		}
 		calls := f.ix.Calls()
 		if len(calls) != 1 || calls[0].AsOf != askDate {

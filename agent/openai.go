@@ -144,6 +144,9 @@ func (m *OpenAI) Chat(ctx context.Context, req *Request) (*Response, error) {
 
 func (m *OpenAI) wireRequest(req *Request) oaRequest {
 	w := oaRequest{Model: m.model, MaxTokens: req.MaxTokens}
+	if w.MaxTokens <= 0 {
+		w.MaxTokens = DefaultMaxTokens
+	}
 	if req.System != "" {
 		w.Messages = append(w.Messages, oaMessage{Role: "system", Content: &req.System})
 	}
