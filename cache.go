@@ -20,7 +20,7 @@ import (
 
 // Cache key prefixes. The version in each changes when its encoding does.
 const (
-	keyList        = "list/v2/"            // + 10-digit CIK: a filing list (every form)
+	keyList        = "list/v3/"            // + 10-digit CIK: a filing list (every form), with the fiscal year end
 	keyPage        = "page/v2/"            // + page name: an older page of a filing list (every form)
 	keyCover       = "cover/v2/"           // + accession: the facts of a cover page, with its totals
 	keyRows        = "rows/v2/"            // + rule name + "/" + accession: parsed, redacted rows and the tally before redaction

@@ -101,8 +101,8 @@ func TestCompanyFilings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(l.Filings) != 10 || l.EntityName != "Apple Inc." || l.CIK != appleCIK {
-		t.Fatalf("Filings = %d filings of %q; want 10 of Apple Inc.", len(l.Filings), l.EntityName)
+	if len(l.Filings) != 10 || l.EntityName != "Apple Inc." || l.CIK != appleCIK || l.FiscalYearEnd != "0927" {
+		t.Fatalf("Filings = %d filings of %q, fiscal year end %q; want 10 of Apple Inc., 0927", len(l.Filings), l.EntityName, l.FiscalYearEnd)
 	}
 	first := l.Filings[0]
 	if first.Accession != "0001140361-24-044880" && first.Accession != apple10K2024 {

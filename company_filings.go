@@ -32,9 +32,15 @@ func (f CompanyFiling) Citation() Citation {
 type CompanyFilingList struct {
 	CIK        string // without leading zeros
 	EntityName string // EDGAR's current name of the filer (not as of any date)
-	AsOf       Date
-	FormType   string          // the form asked for with [FormType]; "" for every form
-	Filings    []CompanyFiling // newest first: filing date, then accession, descending
+	// FiscalYearEnd is the month and day the filer's fiscal year ends,
+	// "MMDD" as EDGAR's filing list gives it ("0927" for Apple), or "" when
+	// the list gives none. Like EntityName it is EDGAR's current value, not
+	// as of any date: a company that changed its fiscal year shows only the
+	// new one.
+	FiscalYearEnd string
+	AsOf          Date
+	FormType      string          // the form asked for with [FormType]; "" for every form
+	Filings       []CompanyFiling // newest first: filing date, then accession, descending
 }
 
 // Filings returns the submissions of any form that cik filed on or before
@@ -103,7 +109,7 @@ func (cs *Companies) Filings(ctx context.Context, cik string, asOf Date, opts ..
 	if len(picked) > limit {
 		picked = picked[:limit]
 	}
-	out := &CompanyFilingList{CIK: id, EntityName: list.Name, AsOf: asOf, FormType: form, Filings: make([]CompanyFiling, len(picked))}
+	out := &CompanyFilingList{CIK: id, EntityName: list.Name, FiscalYearEnd: list.FiscalYearEnd, AsOf: asOf, FormType: form, Filings: make([]CompanyFiling, len(picked))}
 	for i, e := range picked {
 		out.Filings[i] = companyFiling(id, e)
 	}

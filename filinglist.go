@@ -32,10 +32,11 @@ func (e listEntry) listed() listedFiling {
 // recent block (every form: 13F questions and company questions share it)
 // and the older pages.
 type cachedList struct {
-	FetchedAt time.Time          `json:"fetched_at"`
-	Name      string             `json:"name,omitempty"`
-	Entries   []listEntry        `json:"entries"`
-	Pages     []submissions.Page `json:"pages,omitempty"`
+	FetchedAt     time.Time          `json:"fetched_at"`
+	Name          string             `json:"name,omitempty"`
+	FiscalYearEnd string             `json:"fye,omitempty"` // "MMDD", current
+	Entries       []listEntry        `json:"entries"`
+	Pages         []submissions.Page `json:"pages,omitempty"`
 }
 
 // cachedPage is an older page of a filing list (every form).
@@ -133,7 +134,7 @@ func (c *Client) filingList(ctx context.Context, cik string, asOf Date) (*cached
 		if err != nil {
 			return nil, &ParseError{Document: url, Err: err}
 		}
-		l := &cachedList{FetchedAt: c.clock.Now(), Name: sl.Name, Entries: listEntries(sl.Recent), Pages: sl.Pages}
+		l := &cachedList{FetchedAt: c.clock.Now(), Name: sl.Name, FiscalYearEnd: sl.FiscalYearEnd, Entries: listEntries(sl.Recent), Pages: sl.Pages}
 		c.keepJSON(ctx, key, l)
 		return l, nil
 	})

@@ -14,13 +14,30 @@
 // of such a filing is declined [edgar13f.NotYetFiled] and nothing of it is
 // revealed.
 //
+// # Use
+//
+// [Engine.Index] fills the store: for each company (a ticker or a CIK) the
+// newest 10-K and 10-K/A filings (or the forms asked for) made on or
+// before asOf. It is idempotent per accession number and may be run again
+// at any time; a filing becomes searchable only when all its chunks are
+// stored. [Engine.Search] ranks chunks by [BM25], [KNN] or [Hybrid]
+// (reciprocal rank fusion) with exact filters, and states its [Coverage];
+// [Engine.Chunk] returns one chunk with its neighbours, for reading a hit
+// in context. Search and Chunk read only the store.
+//
+// Declines are [*edgar13f.DeclineError] values with the root package's
+// reasons: [edgar13f.InvalidArgument] for bad input, [edgar13f.UnknownCIK],
+// [edgar13f.NotYetFiled] and [edgar13f.UnknownChunk]. A store built with
+// another embedder is refused with a [*store.MismatchError]; a filing that
+// cannot be indexed is an [*IndexError].
+//
 // This package is kept out of the root package's import graph: a program
 // that asks only for 13F holdings does not link a search engine.
 package search
 
 import (
 	"context"
-	"errors"
+	"sync"
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/search/store"
@@ -44,7 +61,10 @@ const (
 	FusionDepth              = 30 // hits of each list that fusion reads
 	DefaultFilingsPerCompany = 1
 	MaxFilingsPerCompany     = 20
-	MaxSpan                  = 5 // neighbours on each side in Chunk
+	MaxSpan                  = 5    // neighbours on each side in Chunk
+	MaxQueryLen              = 1000 // the longest query, in characters once trimmed
+	MaxCompanies             = 100  // the most companies one Index call takes
+	EmbedBatch               = 64   // chunks embedded per Embed call while indexing
 )
 
 // An Embedder turns texts into vectors. Implementations must return one
@@ -57,25 +77,54 @@ type Embedder interface {
 }
 
 // An Engine indexes and searches filings. It is safe for concurrent use.
+//
+// [Engine.Index] reads filings through the Client and writes them to the
+// store; [Engine.Search] and [Engine.Chunk] read only the store and never
+// reach EDGAR. Several Engines (and processes) may share one store.
 type Engine struct {
 	client   *edgar13f.Client
 	store    store.Store
 	embedder Embedder
+	items    itemReader // reads the Items of a filing; the Client's by default
+
+	mu  sync.Mutex
+	dim int // the embedder's dimension once known
+
+	faults faults // planted by tests only
+}
+
+// faults are switches tests use to plant the bugs their checks guard
+// against; all false in a real Engine.
+type faults struct {
+	noAsOfFilter  bool // query the store without the asOf filter
+	noAsOfCheck   bool // keep matches of filings made after asOf
+	coverageAll   bool // state coverage of every stored filing, whatever its date
+	noFilterCheck bool // keep matches that fail the query's filter
 }
 
 // An Option configures an [Engine].
 type Option func(*Engine)
 
 // WithEmbedder makes the Engine embed chunks and queries with e. Without
-// one, the Engine is BM25 only and declines [KNN] and [Hybrid].
+// one (or with nil), the Engine is BM25 only and declines [KNN] and
+// [Hybrid].
 func WithEmbedder(e Embedder) Option { return func(en *Engine) { en.embedder = e } }
 
-// New returns an Engine reading EDGAR through c and keeping its index in st.
+// New returns an Engine reading EDGAR through c and keeping its index in
+// st. Only [Engine.Index] uses c; an Engine that only searches an existing
+// store may be given a Client that cannot reach EDGAR at all (one reading
+// an empty mirror, say). It fails when c or st is nil.
 func New(c *edgar13f.Client, st store.Store, opts ...Option) (*Engine, error) {
+	if c == nil || st == nil {
+		return nil, errNilArgs
+	}
 	e := &Engine{client: c, store: st}
 	for _, o := range opts {
-		o(e)
+		if o != nil {
+			o(e)
+		}
 	}
+	e.items = clientItems(c)
 	return e, nil
 }
 
@@ -84,7 +133,7 @@ type Progress struct {
 	Company     string // ticker or CIK being indexed
 	Accession   string // filing being indexed, "" while listing filings
 	Filings     int    // filings done so far
-	FilingsPlan int    // filings planned so far (grows as companies are listed)
+	FilingsPlan int    // filings planned so far (grows as companies are listed, all before the first filing is read)
 	Chunks      int    // chunks stored so far
 }
 
@@ -93,72 +142,122 @@ type IndexOption func(*indexOptions)
 
 type indexOptions struct {
 	forms    []string
+	formsSet bool
 	perForm  int
+	perSet   bool
+	reindex  bool
 	progress func(Progress)
 }
 
-// Forms sets the forms to index (default "10-K" and "10-K/A").
-func Forms(forms ...string) IndexOption { return func(o *indexOptions) { o.forms = forms } }
+// Forms sets the forms to index (default "10-K" and "10-K/A"): forms with
+// 10-K or 10-Q Items, matched exactly but case-insensitively ("10-K" does
+// not include "10-K/A").
+func Forms(forms ...string) IndexOption {
+	return func(o *indexOptions) { o.forms, o.formsSet = forms, true }
+}
 
 // FilingsPerCompany sets how many of the newest filings of each form are
 // indexed per company (1 to [MaxFilingsPerCompany], default 1).
-func FilingsPerCompany(n int) IndexOption { return func(o *indexOptions) { o.perForm = n } }
+func FilingsPerCompany(n int) IndexOption {
+	return func(o *indexOptions) { o.perForm, o.perSet = n, true }
+}
 
-// IndexProgress makes Index call f as filings are indexed.
+// Reindex makes Index read, chunk and store again the filings the store
+// already holds, replacing exactly their chunks (after a change of the
+// splitter or the chunker, say). The filing's document still comes from
+// the Client's cache when it holds it.
+func Reindex() IndexOption { return func(o *indexOptions) { o.reindex = true } }
+
+// IndexProgress makes Index call f as filings are listed and indexed, from
+// the goroutine that called Index.
 func IndexProgress(f func(Progress)) IndexOption { return func(o *indexOptions) { o.progress = f } }
 
 // An IndexedFiling is one filing an Index call stored (or found stored).
 type IndexedFiling struct {
-	Ticker     string
-	CIK        string
+	Ticker     string // the ticker it was indexed under; see [store.Filing]
+	CIK        string // without leading zeros
 	Accession  string
 	Form       string
 	FilingDate edgar13f.Date
+	ReportDate edgar13f.Date
+	FiscalYear int // the company's own; 0 when unknown
 	Chunks     int
 	Reused     bool // already in the store: not fetched or embedded again
+	// Skipped says why a filing of the forms asked for has no chunks (its
+	// document has no Item headings, or its Items no text); such a filing
+	// is not stored, so that a later Index with a better splitter reads it
+	// again. "" for every stored filing.
+	Skipped string
 }
 
 // An IndexResult is the answer of [Engine.Index].
 type IndexResult struct {
 	AsOf        edgar13f.Date
-	Indexed     []IndexedFiling
-	ChunksTotal int
-	Embedder    *store.Meta // nil when the Engine has no embedder
+	Indexed     []IndexedFiling // per company in the order given, per form, newest first
+	ChunksTotal int             // chunks of the filings in Indexed, reused ones included
+	Embedder    *store.Meta     // nil when the Engine has no embedder
 }
 
-// Index indexes, for each company (a ticker or a CIK), the newest filings
-// of each form made on or before asOf.
-func (e *Engine) Index(ctx context.Context, companies []string, asOf edgar13f.Date, opts ...IndexOption) (*IndexResult, error) {
-	return nil, errors.New("search: Index not implemented yet")
+// An IndexError reports a filing Index could not read, chunk, embed or
+// store. Filings stored before it stay stored (each filing is stored
+// atomically), so running Index again resumes after them.
+type IndexError struct {
+	CIK       string // without leading zeros
+	Accession string
+	Form      string
+	Err       error
 }
+
+// Error names the filing and the failure.
+func (e *IndexError) Error() string {
+	return "search: indexing the " + e.Form + " " + e.Accession + " of CIK " + e.CIK + ": " + e.Err.Error()
+}
+
+// Unwrap returns the underlying error.
+func (e *IndexError) Unwrap() error { return e.Err }
 
 // A SearchOption narrows or shapes [Engine.Search].
 type SearchOption func(*searchOptions)
 
 type searchOptions struct {
-	filter store.Filter
-	mode   Mode
-	k      int
-	kSet   bool
+	ticker, cik, form, item             string
+	tickerSet, cikSet, formSet, itemSet bool
+	fiscalYear                          int
+	fySet                               bool
+	mode                                Mode
+	modeSet                             bool
+	k                                   int
+	kSet                                bool
 }
 
-// Ticker keeps chunks of the company indexed under ticker.
-func Ticker(ticker string) SearchOption { return func(o *searchOptions) { o.filter.Ticker = ticker } }
+// Ticker keeps chunks of the company indexed under ticker (case and the
+// class separator ignored: "brk.b" is "BRK-B").
+func Ticker(ticker string) SearchOption {
+	return func(o *searchOptions) { o.ticker, o.tickerSet = ticker, true }
+}
 
-// CIK keeps chunks of the company with that CIK.
-func CIK(cik string) SearchOption { return func(o *searchOptions) { o.filter.CIK = cik } }
+// CIK keeps chunks of the company with that CIK (1 to 10 digits, leading
+// zeros optional).
+func CIK(cik string) SearchOption { return func(o *searchOptions) { o.cik, o.cikSet = cik, true } }
 
-// Form keeps chunks of filings of that form (exact: "10-K" is not "10-K/A").
-func Form(form string) SearchOption { return func(o *searchOptions) { o.filter.Form = form } }
+// Form keeps chunks of filings of that form (exact but case-insensitive:
+// "10-K" is not "10-K/A").
+func Form(form string) SearchOption { return func(o *searchOptions) { o.form, o.formSet = form, true } }
 
-// Item keeps chunks of that Item ("1A", "7", "I-2", "II-1A").
-func Item(item string) SearchOption { return func(o *searchOptions) { o.filter.Item = item } }
+// Item keeps chunks of that Item, written "1A" or "7" for a 10-K and with
+// its Part for a 10-Q ("I-2", "II-1A"); "Item 7" and lower case are taken
+// too.
+func Item(item string) SearchOption { return func(o *searchOptions) { o.item, o.itemSet = item, true } }
 
-// FiscalYear keeps chunks of reports of that fiscal year (the company's own).
-func FiscalYear(y int) SearchOption { return func(o *searchOptions) { o.filter.FiscalYear = y } }
+// FiscalYear keeps chunks of reports of that fiscal year (the company's
+// own, named as in [edgar13f.Companies.Facts]: for the calendar year in
+// which it ends).
+func FiscalYear(y int) SearchOption {
+	return func(o *searchOptions) { o.fiscalYear, o.fySet = y, true }
+}
 
 // WithMode sets the ranking (default [Hybrid] with an embedder, else [BM25]).
-func WithMode(m Mode) SearchOption { return func(o *searchOptions) { o.mode = m } }
+func WithMode(m Mode) SearchOption { return func(o *searchOptions) { o.mode, o.modeSet = m, true } }
 
 // K sets the number of hits (1 to [MaxK], default [DefaultK]).
 func K(k int) SearchOption { return func(o *searchOptions) { o.k, o.kSet = k, true } }
@@ -168,18 +267,18 @@ type Hit struct {
 	Rank       int     // from 1
 	ChunkID    string  // see [store.Chunk]
 	Score      float64 // BM25 score, cosine similarity, or RRF score by mode
-	Ticker     string
-	CIK        string
-	Company    string
+	Ticker     string  // the ticker the filing was indexed under; "" when none is known
+	CIK        string  // without leading zeros
+	Company    string  // EDGAR's name of the filer
 	Form       string
 	Accession  string
 	FilingDate edgar13f.Date
-	ReportDate edgar13f.Date
-	FiscalYear int
-	Item       string
-	ItemTitle  string
-	ChunkIndex int
-	Tokens     int
+	ReportDate edgar13f.Date // period of report
+	FiscalYear int           // the company's own; 0 when unknown
+	Item       string        // "1A", "7"; "I-2", "II-1A" in a 10-Q
+	ItemTitle  string        // "" when the heading has no title
+	ChunkIndex int           // position within the Item, from 0
+	Tokens     int           // cl100k_base tokens of Text
 	Text       string
 	URL        string // the filing's primary document
 }
@@ -188,22 +287,16 @@ type Hit struct {
 // could return.
 type Coverage struct {
 	Companies int            // distinct CIKs
-	Filings   []store.Filing // sorted by CIK, filing date, accession
+	Filings   []store.Filing // sorted by CIK (as a number), filing date, accession
 }
 
 // A Result is the answer of [Engine.Search].
 type Result struct {
-	Query    string
+	Query    string // as asked, trimmed
 	AsOf     edgar13f.Date
 	Mode     Mode
-	Hits     []Hit
+	Hits     []Hit // best first; empty, never nil, when nothing matches
 	Coverage Coverage
-}
-
-// Search returns the chunks that best answer query among the filings made
-// on or before asOf.
-func (e *Engine) Search(ctx context.Context, query string, asOf edgar13f.Date, opts ...SearchOption) (*Result, error) {
-	return nil, errors.New("search: Search not implemented yet")
 }
 
 // A ChunkAnswer is the answer of [Engine.Chunk]: the chunk and its
@@ -211,12 +304,4 @@ func (e *Engine) Search(ctx context.Context, query string, asOf edgar13f.Date, o
 type ChunkAnswer struct {
 	Chunk     Hit   // Rank and Score are zero
 	Neighbors []Hit // up to span before and span after, in chunk order
-}
-
-// Chunk returns the chunk id with up to span (0 to [MaxSpan]) neighbours on
-// each side in the same Item. A chunk of a filing made after asOf declines
-// [edgar13f.NotYetFiled] and reveals nothing of it; an unknown id declines
-// [edgar13f.UnknownChunk].
-func (e *Engine) Chunk(ctx context.Context, id string, asOf edgar13f.Date, span int) (*ChunkAnswer, error) {
-	return nil, errors.New("search: Chunk not implemented yet")
 }

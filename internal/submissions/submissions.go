@@ -42,10 +42,14 @@ type Page struct {
 
 // A List is the decoded main submissions document.
 type List struct {
-	CIK    string   // as given (zero-padded or not)
-	Name   string   // entity name
-	Recent []Filing // filings.recent, in the order given
-	Pages  []Page   // filings.files
+	CIK  string // as given (zero-padded or not)
+	Name string // entity name
+	// FiscalYearEnd is the month and day the company's fiscal year ends,
+	// "MMDD" as EDGAR gives it ("0927"), or "" when the document gives
+	// none or an odd value. It is the current one, not as of any date.
+	FiscalYearEnd string
+	Recent        []Filing // filings.recent, in the order given
+	Pages         []Page   // filings.files
 }
 
 // columns holds the parallel arrays of filings.recent or of an older page.
@@ -70,9 +74,10 @@ type page struct {
 }
 
 type document struct {
-	CIK     cik    `json:"cik"`
-	Name    string `json:"name"`
-	Filings *struct {
+	CIK           cik     `json:"cik"`
+	Name          string  `json:"name"`
+	FiscalYearEnd *string `json:"fiscalYearEnd"`
+	Filings       *struct {
 		Recent *columns `json:"recent"`
 		Files  []page   `json:"files"`
 	} `json:"filings"`
@@ -122,6 +127,9 @@ func Decode(data []byte) (*List, error) {
 		return nil, err
 	}
 	list := &List{CIK: string(doc.CIK), Name: doc.Name, Recent: recent}
+	if doc.FiscalYearEnd != nil && IsMonthDay(*doc.FiscalYearEnd) {
+		list.FiscalYearEnd = *doc.FiscalYearEnd
+	}
 	for i, p := range doc.Filings.Files {
 		if p.Name == "" {
 			return nil, fmt.Errorf("submissions: filings.files[%d] has no name", i)
@@ -222,6 +230,16 @@ func (c *columns) filings() ([]Filing, error) {
 		out[i] = f
 	}
 	return out, nil
+}
+
+// IsMonthDay reports whether s is a month and day written MMDD, such as
+// "0927" or "0229" (a day some year has).
+func IsMonthDay(s string) bool {
+	if len(s) != 4 {
+		return false
+	}
+	_, err := time.Parse("2006-0102", "2024-"+s)
+	return err == nil
 }
 
 // isDate reports whether s is a real calendar date written YYYY-MM-DD.

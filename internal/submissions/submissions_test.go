@@ -51,13 +51,14 @@ func TestDecodeReal(t *testing.T) {
 	tests := []struct {
 		file      string
 		cik, name string
+		fye       string
 		n         int
 		pages     []Page
 		forms     map[string]int
 		entries   map[int]Filing
 	}{
 		{
-			file: buffettFile, cik: "0000315090", name: "BUFFETT WARREN E", n: 523,
+			file: buffettFile, cik: "0000315090", name: "BUFFETT WARREN E", fye: "", n: 523, // fiscalYearEnd null
 			forms: map[string]int{"13F-NT": 75, "13F-HR": 18, "13F-HR/A": 1},
 			entries: map[int]Filing{
 				0:   {"0001193125-26-054947", "4", "2026-02-17", "2026-01-06", "2026-02-17T21:49:25.000Z", "xslF345X05/ownership.xml", 23493},
@@ -67,7 +68,7 @@ func TestDecodeReal(t *testing.T) {
 			},
 		},
 		{
-			file: carboFile, cik: "0001009672", name: "CARBO CERAMICS INC", n: 1000,
+			file: carboFile, cik: "0001009672", name: "CARBO CERAMICS INC", fye: "1231", n: 1000,
 			pages: []Page{{"CIK0001009672-submissions-001.json", 205, "1996-06-03", "2003-12-08"}},
 			forms: map[string]int{},
 			entries: map[int]Filing{
@@ -76,7 +77,7 @@ func TestDecodeReal(t *testing.T) {
 			},
 		},
 		{
-			file: siemensFile, cik: "0000940418", name: "SIEMENS AG", n: 31,
+			file: siemensFile, cik: "0000940418", name: "SIEMENS AG", fye: "1231", n: 31,
 			forms: map[string]int{"13F-HR": 16},
 			entries: map[int]Filing{
 				0:  {"0001193125-25-281447", "13F-HR", "2025-11-14", "2025-09-30", "2025-11-14T06:52:19.000Z", "xslForm13F_X02/primary_doc.xml", 4408},
@@ -87,8 +88,8 @@ func TestDecodeReal(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(filepath.Base(tt.file), func(t *testing.T) {
 			l := decodeFile(t, tt.file)
-			if l.CIK != tt.cik || l.Name != tt.name || len(l.Recent) != tt.n {
-				t.Errorf("got CIK %q name %q %d recent, want %q %q %d", l.CIK, l.Name, len(l.Recent), tt.cik, tt.name, tt.n)
+			if l.CIK != tt.cik || l.Name != tt.name || l.FiscalYearEnd != tt.fye || len(l.Recent) != tt.n {
+				t.Errorf("got CIK %q name %q fiscal year end %q %d recent, want %q %q %q %d", l.CIK, l.Name, l.FiscalYearEnd, len(l.Recent), tt.cik, tt.name, tt.fye, tt.n)
 			}
 			if diff := cmp.Diff(tt.pages, l.Pages); diff != "" {
 				t.Errorf("Pages (-want +got):\n%s", diff)
@@ -249,6 +250,16 @@ func TestDecodeSynthetic(t *testing.T) {
 			want: &List{CIK: "1", Recent: []Filing{
 				{Accession: acc1, Form: "13F-NT", FilingDate: "2023-11-14"},
 			}},
+		},
+		{
+			name: "fiscal year end kept when it is a month and day",
+			in:   `{"cik":"1","fiscalYearEnd":"0229","filings":{"recent":{"accessionNumber":[],"form":[],"filingDate":[]}}}`,
+			want: &List{CIK: "1", FiscalYearEnd: "0229", Recent: []Filing{}},
+		},
+		{
+			name: "odd fiscal year end dropped",
+			in:   `{"cik":"1","fiscalYearEnd":"1332","filings":{"recent":{"accessionNumber":[],"form":[],"filingDate":[]}}}`,
+			want: &List{CIK: "1", Recent: []Filing{}},
 		},
 		{
 			name: "empty list",

@@ -1,0 +1,504 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgarid"
+	"github.com/edgar13f/edgar13f/internal/sections"
+	"github.com/edgar13f/edgar13f/search/internal/chunk"
+	"github.com/edgar13f/edgar13f/search/store"
+)
+
+// This file indexes filings: companies resolved to CIKs, their newest
+// filings of the forms asked for listed through the Client, each filing's
+// Items read (one request for its primary document, through the Client's
+// access layer and cache), chunked, embedded and stored in one Put.
+
+var errNilArgs = errors.New("search: New needs a Client and a Store")
+
+// lastDate is the latest Date: Filings(lastDate) lists every stored filing.
+var lastDate = edgar13f.Date{Year: 9999, Month: time.December, Day: 31}
+
+// defaultForms are the forms Index reads when given none.
+var defaultForms = []string{"10-K", "10-K/A"}
+
+// decline returns a decline of the root package's kind.
+func decline(r edgar13f.Reason, format string, args ...any) error {
+	return &edgar13f.DeclineError{Reason: r, Message: fmt.Sprintf(format, args...)}
+}
+
+// checkAsOf declines a zero or impossible date.
+func checkAsOf(asOf edgar13f.Date) error {
+	if _, err := edgar13f.ParseDate(asOf.String()); err != nil || asOf.IsZero() {
+		return decline(edgar13f.InvalidArgument, "asOf %04d-%02d-%02d is not a valid date", asOf.Year, int(asOf.Month), asOf.Day)
+	}
+	return nil
+}
+
+// itemText is one Item of a filing, whole, as the engine chunks it.
+type itemText struct {
+	item  string // "1A", "II-1A"
+	title string
+	text  string
+}
+
+// itemReader returns every Item of the filing accession of cik, visible on
+// asOf, in document order. A filing whose document has no Item headings is
+// a decline [edgar13f.SectionNotFound]; a document that cannot be fetched
+// or read is an error.
+type itemReader func(ctx context.Context, cik, accession string, asOf edgar13f.Date) ([]itemText, error)
+
+// target is one company of an Index call.
+type target struct {
+	arg    string // as given
+	cik    string // without leading zeros
+	ticker string // EDGAR's form of the ticker given; "" for a CIK until looked up
+	byCIK  bool
+}
+
+// Index indexes, for each company (a ticker or a CIK), the newest filings
+// of each form made on or before asOf: [FilingsPerCompany] of each of
+// [Forms] (default one 10-K and one 10-K/A, when there are such filings).
+//
+// A ticker must be one of EDGAR's current tickers (company_tickers.json,
+// matched exactly: "brk.b" is BRK-B); it is not point in time. A CIK is 1
+// to 10 digits; the filing is stored under the company's current primary
+// ticker when EDGAR lists one. Each filing's primary document is read once
+// through the Client (its User-Agent, request spacing, cache and mirror
+// apply), split into Items, each Item cut into chunks of at most
+// [chunk.MaxTokens] cl100k_base tokens overlapping by [chunk.Overlap],
+// embedded in batches of [EmbedBatch] when the Engine has an embedder, and
+// stored in one atomic [store.Store.Put]: a search sees all of a filing's
+// chunks or none of them.
+//
+// A filing the store holds already is not read again ([IndexedFiling]
+// Reused) unless [Reindex] is given. A filing with no Items is reported
+// with Skipped set and not stored. The fiscal year of a 10-K is named by
+// its period of report; that of a 10-Q by the company's fiscal year end as
+// EDGAR's filing list gives it today ([edgar13f.CompanyFilingList]
+// FiscalYearEnd), which is current, not point in time.
+//
+// Before anything is fetched, the embedder is checked against the store:
+// a store holding filings embedded by another model or dimension (or
+// without vectors, or with vectors when the Engine has no embedder) is
+// refused with a [*store.MismatchError] naming both.
+//
+// It declines [edgar13f.InvalidArgument] for no companies or more than
+// [MaxCompanies], a company that is neither a CIK nor a current ticker, a
+// form without Items, an option out of range or a zero asOf, and
+// [edgar13f.UnknownCIK] for a CIK EDGAR has no filing list for; every
+// company's filings are listed before any filing is read or stored, so a
+// decline leaves the store as it was. A filing that cannot be
+// fetched, read, embedded or stored fails the call with an [*IndexError]
+// naming it; the filings stored before it stay stored.
+func (e *Engine) Index(ctx context.Context, companies []string, asOf edgar13f.Date, opts ...IndexOption) (*IndexResult, error) {
+	o := indexOptions{perForm: DefaultFilingsPerCompany, forms: defaultForms}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	forms, err := checkIndexArgs(companies, asOf, &o)
+	if err != nil {
+		return nil, err
+	}
+	given, err := e.embedderMeta(ctx)
+	if err != nil {
+		return nil, err
+	}
+	stored, err := e.store.Meta(ctx)
+	if err != nil {
+		return nil, err
+	}
+	all, err := e.store.Filings(ctx, lastDate)
+	if err != nil {
+		return nil, err
+	}
+	if err := store.Compatible(stored, given, len(all) == 0); err != nil {
+		return nil, err
+	}
+	have := make(map[string]store.Filing, len(all))
+	for _, f := range all {
+		have[f.Accession] = f
+	}
+	targets, err := e.resolve(ctx, companies)
+	if err != nil {
+		return nil, err
+	}
+
+	res := &IndexResult{AsOf: asOf, Indexed: []IndexedFiling{}}
+	if e.embedder != nil {
+		m := given
+		res.Embedder = &m
+	}
+	var p Progress
+	report := func() {
+		if o.progress != nil {
+			o.progress(p)
+		}
+	}
+	// List every company's filings first, so that a CIK EDGAR does not know
+	// fails the call before anything is stored.
+	type plan struct {
+		t       target
+		list    *edgar13f.CompanyFilingList
+		filings []edgar13f.CompanyFiling
+	}
+	var plans []plan
+	done := map[string]bool{} // accessions planned in this call
+	cs := e.client.Companies()
+	for _, t := range targets {
+		p.Company, p.Accession = t.arg, ""
+		pl := plan{t: t}
+		for _, form := range forms {
+			l, err := cs.Filings(ctx, t.cik, asOf, edgar13f.FormType(form), edgar13f.MaxResults(o.perForm))
+			if err != nil {
+				return nil, err
+			}
+			pl.list = l
+			for _, f := range l.Filings {
+				if !done[f.Accession] {
+					done[f.Accession] = true
+					pl.filings = append(pl.filings, f)
+				}
+			}
+		}
+		if t.byCIK && len(pl.filings) > 0 {
+			if pl.t.ticker, err = e.primaryTicker(ctx, t.cik, pl.list.EntityName); err != nil {
+				return nil, err
+			}
+		}
+		plans = append(plans, pl)
+		p.FilingsPlan += len(pl.filings)
+		report()
+	}
+	for _, pl := range plans {
+		p.Company = pl.t.arg
+		for _, f := range pl.filings {
+			p.Accession = f.Accession
+			report()
+			x, err := e.indexFiling(ctx, pl.t, pl.list, f, asOf, given, have, o.reindex)
+			if err != nil {
+				return nil, &IndexError{CIK: pl.t.cik, Accession: f.Accession, Form: string(f.Form), Err: err}
+			}
+			res.Indexed = append(res.Indexed, x)
+			res.ChunksTotal += x.Chunks
+			p.Filings++
+			p.Chunks += x.Chunks
+			report()
+		}
+	}
+	return res, nil
+}
+
+// checkIndexArgs checks what Index is given before anything is read and
+// returns the forms, upper case, without duplicates.
+func checkIndexArgs(companies []string, asOf edgar13f.Date, o *indexOptions) ([]string, error) {
+	if err := checkAsOf(asOf); err != nil {
+		return nil, err
+	}
+	if len(companies) == 0 || len(companies) > MaxCompanies {
+		return nil, decline(edgar13f.InvalidArgument, "Index takes 1 to %d companies, not %d", MaxCompanies, len(companies))
+	}
+	if o.perForm < 1 || o.perForm > MaxFilingsPerCompany {
+		return nil, decline(edgar13f.InvalidArgument, "FilingsPerCompany %d is outside 1 to %d", o.perForm, MaxFilingsPerCompany)
+	}
+	if o.formsSet && len(o.forms) == 0 {
+		return nil, decline(edgar13f.InvalidArgument, "Forms needs at least one form")
+	}
+	var forms []string
+	for _, f := range o.forms {
+		form, err := checkForm(f)
+		if err != nil {
+			return nil, err
+		}
+		if !contains(forms, form) {
+			forms = append(forms, form)
+		}
+	}
+	return forms, nil
+}
+
+// checkForm returns form in upper case if it is a form with 10-K or 10-Q
+// Items.
+func checkForm(form string) (string, error) {
+	f := strings.ToUpper(strings.TrimSpace(form))
+	if sections.FormKind(f) == sections.Unsupported {
+		return "", decline(edgar13f.InvalidArgument, "form %q has no Items: the filing search reads 10-K and 10-Q reports (10-K, 10-K/A, 10-KT, 10-Q, 10-Q/A, ...)", form)
+	}
+	return f, nil
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// resolve turns every company argument into a CIK, looking tickers up in
+// EDGAR's current ticker list. Every argument is checked before any
+// filing is listed.
+func (e *Engine) resolve(ctx context.Context, companies []string) ([]target, error) {
+	out := make([]target, 0, len(companies))
+	seen := map[string]bool{}
+	for _, arg := range companies {
+		a := strings.TrimSpace(arg)
+		var t target
+		switch {
+		case a != "" && strings.Trim(a, "0123456789") == "":
+			n, ok := edgarid.ParseCIK(a)
+			if !ok {
+				return nil, decline(edgar13f.InvalidArgument, "CIK %q must be 1 to 10 digits", arg)
+			}
+			t = target{arg: a, cik: strconv.FormatUint(n, 10), byCIK: true}
+		case isTicker(a):
+			want := normTicker(a)
+			s, err := e.client.Companies().Search(ctx, a, edgar13f.MaxResults(1))
+			if err != nil {
+				return nil, err
+			}
+			if len(s.Matches) == 0 || s.Matches[0].Rank != "exact_ticker" {
+				return nil, decline(edgar13f.InvalidArgument, "%q is none of EDGAR's current tickers (company_tickers.json); give the company's CIK instead", arg)
+			}
+			n, _ := edgarid.ParseCIK(s.Matches[0].CIK)
+			t = target{arg: a, cik: strconv.FormatUint(n, 10), ticker: want}
+		default:
+			return nil, decline(edgar13f.InvalidArgument, "company %q is neither a CIK (1 to 10 digits) nor a ticker (letters, digits, '.' or '-', at most 10)", arg)
+		}
+		if !seen[t.cik] {
+			seen[t.cik] = true
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// isTicker reports whether s looks like a ticker: 1 to 10 letters, digits
+// and class separators, starting with a letter.
+func isTicker(s string) bool {
+	if s == "" || len(s) > 10 || !unicode.IsLetter(rune(s[0])) {
+		return false
+	}
+	for _, r := range s {
+		if !(r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)) || r == '.' || r == '-' || r == '/') {
+			return false
+		}
+	}
+	return true
+}
+
+// normTicker writes a ticker as EDGAR does: upper case, class separators
+// '.' and '/' as '-'.
+func normTicker(t string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '.', '/', ' ':
+			return '-'
+		}
+		return unicode.ToUpper(r)
+	}, strings.TrimSpace(t))
+}
+
+// primaryTicker returns the current primary ticker of cik, found by its
+// name in EDGAR's ticker list, or "" when the list has none.
+func (e *Engine) primaryTicker(ctx context.Context, cik, name string) (string, error) {
+	if strings.TrimSpace(name) == "" {
+		return "", nil
+	}
+	if len([]rune(name)) > edgar13f.MaxCompanyQueryLen {
+		name = string([]rune(name)[:edgar13f.MaxCompanyQueryLen])
+	}
+	s, err := e.client.Companies().Search(ctx, name, edgar13f.MaxResults(edgar13f.MaxCompanyMatches))
+	if err != nil {
+		return "", err
+	}
+	for _, m := range s.Matches {
+		if n, ok := edgarid.ParseCIK(m.CIK); ok && strconv.FormatUint(n, 10) == cik && len(m.Tickers) > 0 {
+			return m.Tickers[0], nil
+		}
+	}
+	return "", nil
+}
+
+// indexFiling reads, chunks, embeds and stores one filing, or reports it
+// reused or skipped.
+func (e *Engine) indexFiling(ctx context.Context, t target, list *edgar13f.CompanyFilingList, f edgar13f.CompanyFiling, asOf edgar13f.Date, meta store.Meta, have map[string]store.Filing, reindex bool) (IndexedFiling, error) {
+	x := IndexedFiling{
+		Ticker: t.ticker, CIK: t.cik, Accession: f.Accession, Form: string(f.Form),
+		FilingDate: f.FilingDate, ReportDate: f.ReportDate,
+		FiscalYear: fiscalYear(string(f.Form), f.ReportDate, list.FiscalYearEnd),
+	}
+	if f.FilingDate.After(asOf) {
+		// Companies.Filings lists only filings visible on asOf; anything
+		// else is a bug that must not reach the store.
+		return x, fmt.Errorf("listed although filed after %s", asOf)
+	}
+	if old, ok := have[f.Accession]; ok && !reindex {
+		x.Ticker, x.Chunks, x.Reused = old.Ticker, old.Chunks, true
+		x.FiscalYear, x.ReportDate = old.FiscalYear, old.ReportDate
+		return x, nil
+	}
+	items, err := e.items(ctx, t.cik, f.Accession, asOf)
+	if errors.Is(err, edgar13f.ErrSectionNotFound) {
+		x.Skipped = "no Items found: " + declineMessage(err)
+		return x, nil
+	}
+	if err != nil {
+		return x, err
+	}
+	var chunks []store.Chunk
+	for _, it := range items {
+		for _, p := range chunk.Split(it.text, chunk.MaxTokens, chunk.Overlap) {
+			chunks = append(chunks, store.Chunk{
+				ID: chunk.ID(f.Accession, it.item, p.Index), Accession: f.Accession,
+				Item: it.item, ItemTitle: it.title, Index: p.Index, Tokens: p.Tokens, Text: p.Text,
+			})
+		}
+	}
+	if len(chunks) == 0 {
+		x.Skipped = fmt.Sprintf("its %d Items hold no text", len(items))
+		return x, nil
+	}
+	var vectors [][]float32
+	if e.embedder != nil {
+		if vectors, err = e.embedChunks(ctx, chunks, meta); err != nil {
+			return x, err
+		}
+	}
+	sf := store.Filing{
+		Accession: f.Accession, CIK: t.cik, Ticker: t.ticker, Company: list.EntityName,
+		Form: string(f.Form), FilingDate: f.FilingDate, ReportDate: f.ReportDate,
+		FiscalYear: x.FiscalYear, URL: f.DocumentURL, Chunks: len(chunks),
+	}
+	if err := e.store.Put(ctx, sf, chunks, vectors, meta); err != nil {
+		return x, err
+	}
+	x.Chunks = len(chunks)
+	return x, nil
+}
+
+// declineMessage is the message of a decline, or the error's text.
+func declineMessage(err error) string {
+	var d *edgar13f.DeclineError
+	if errors.As(err, &d) {
+		return d.Message
+	}
+	return err.Error()
+}
+
+// embedderMeta returns the Meta the Engine's embedder writes: its model and
+// dimension, learnt by embedding a short text once. Without an embedder it
+// is the zero Meta.
+func (e *Engine) embedderMeta(ctx context.Context) (store.Meta, error) {
+	if e.embedder == nil {
+		return store.Meta{}, nil
+	}
+	e.mu.Lock()
+	dim := e.dim
+	e.mu.Unlock()
+	if dim == 0 {
+		v, err := e.embed(ctx, []string{"dimension probe"}, 0)
+		if err != nil {
+			return store.Meta{}, err
+		}
+		dim = len(v[0])
+		e.mu.Lock()
+		e.dim = dim
+		e.mu.Unlock()
+	}
+	return store.Meta{Model: e.embedder.Model(), Dim: dim}, nil
+}
+
+// embedChunks embeds the chunks' texts in batches of EmbedBatch.
+func (e *Engine) embedChunks(ctx context.Context, chunks []store.Chunk, meta store.Meta) ([][]float32, error) {
+	out := make([][]float32, 0, len(chunks))
+	texts := make([]string, 0, EmbedBatch)
+	for start := 0; start < len(chunks); start += EmbedBatch {
+		texts = texts[:0]
+		for _, c := range chunks[start:min(start+EmbedBatch, len(chunks))] {
+			texts = append(texts, c.Text)
+		}
+		v, err := e.embed(ctx, texts, meta.Dim)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v...)
+	}
+	return out, nil
+}
+
+// embed calls the embedder and checks its answer: one finite vector per
+// text, each of dimension dim (when dim is not 0), all of one dimension.
+func (e *Engine) embed(ctx context.Context, texts []string, dim int) ([][]float32, error) {
+	v, err := e.embedder.Embed(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("search: embedder %s: %w", e.embedder.Model(), err)
+	}
+	if len(v) != len(texts) {
+		return nil, fmt.Errorf("search: embedder %s returned %d vectors for %d texts", e.embedder.Model(), len(v), len(texts))
+	}
+	if dim == 0 && len(v) > 0 {
+		dim = len(v[0])
+	}
+	for i, x := range v {
+		if len(x) != dim || dim == 0 {
+			return nil, fmt.Errorf("search: embedder %s returned a vector of dimension %d where %d was expected (text %d)", e.embedder.Model(), len(x), dim, i)
+		}
+		for _, f := range x {
+			if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+				return nil, fmt.Errorf("search: embedder %s returned a vector with NaN or infinite values (text %d)", e.embedder.Model(), i)
+			}
+		}
+	}
+	return v, nil
+}
+
+// fiscalYear names the company's fiscal year of a report with this period
+// of report, as internal/companyfacts names fiscal years: the calendar year
+// in which the fiscal year ends, except that a fiscal year ending in the
+// first seven days of January (a 52/53-week year closing near December 31)
+// is named for the year before. A 10-K's fiscal year ends at its period of
+// report; a 10-Q's at the first fye ("MMDD") on or after it. 0 when the
+// period is unknown, or for a 10-Q when fye is.
+func fiscalYear(form string, report edgar13f.Date, fye string) int {
+	if report.IsZero() {
+		return 0
+	}
+	end := report
+	if sections.FormKind(form) != sections.Annual {
+		if len(fye) != 4 {
+			return 0
+		}
+		m, err1 := strconv.Atoi(fye[:2])
+		d, err2 := strconv.Atoi(fye[2:])
+		if err1 != nil || err2 != nil || m < 1 || m > 12 || d < 1 || d > 31 {
+			return 0
+		}
+		end = monthDay(report.Year, time.Month(m), d)
+		if end.Before(report) {
+			end = monthDay(report.Year+1, time.Month(m), d)
+		}
+	}
+	if end.Month == time.January && end.Day <= 7 {
+		return end.Year - 1
+	}
+	return end.Year
+}
+
+// monthDay returns the day d of month m in year y, or the month's last day
+// when it is shorter (February 29 in a common year is February 28).
+func monthDay(y int, m time.Month, d int) edgar13f.Date {
+	last := time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	return edgar13f.Date{Year: y, Month: m, Day: min(d, last)}
+}

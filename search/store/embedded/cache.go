@@ -1,0 +1,136 @@
+package embedded
+
+import (
+	"container/list"
+	"sync"
+)
+
+// A cache keeps recently used shards open, at most max of them when no
+// query holds more: each open shard costs a file descriptor and mappings.
+// The least recently used one that no query holds is closed first. A
+// shard's data files are checked against their sums the first time this
+// process opens it.
+type cache struct {
+	mu       sync.Mutex
+	max      int
+	lru      *list.List // of *cacheEntry, most recently used first
+	byDir    map[string]*cacheEntry
+	verified map[string]bool // shard directories whose sums were checked
+	opens    int             // shards opened so far (for tests and benchmarks)
+}
+
+type cacheEntry struct {
+	h    *handle
+	refs int
+	elem *list.Element
+}
+
+func newCache(max int) *cache {
+	return &cache{max: max, lru: list.New(), byDir: map[string]*cacheEntry{}, verified: map[string]bool{}}
+}
+
+// acquire returns the open shard, opening (and the first time verifying)
+// it if needed. The caller must release it.
+func (c *cache) acquire(sh *shard) (*handle, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.byDir[sh.dir]; ok && e.h.sh == sh {
+		e.refs++
+		c.lru.MoveToFront(e.elem)
+		return e.h, nil
+	} else if ok {
+		// Another load of the same directory: keep one.
+		c.removeLocked(e)
+	}
+	if !c.verified[sh.dir] {
+		if err := verifyShard(sh); err != nil {
+			return nil, err
+		}
+		c.verified[sh.dir] = true
+	}
+	h, err := openShard(sh)
+	if err != nil {
+		return nil, err
+	}
+	c.opens++
+	e := &cacheEntry{h: h, refs: 1}
+	e.elem = c.lru.PushFront(e)
+	c.byDir[sh.dir] = e
+	c.trimLocked()
+	return h, nil
+}
+
+// markVerified records that the shard in dir needs no check (this process
+// wrote it).
+func (c *cache) markVerified(dir string) {
+	c.mu.Lock()
+	c.verified[dir] = true
+	c.mu.Unlock()
+}
+
+// release gives back a shard acquired before.
+func (c *cache) release(h *handle) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.byDir[h.sh.dir]
+	if !ok || e.h != h {
+		// Dropped while held: find it among the dropped by its handle.
+		h.refsDropped--
+		if h.refsDropped == 0 {
+			h.close()
+		}
+		return
+	}
+	e.refs--
+	c.trimLocked()
+}
+
+// drop closes the shard in dir (when no one holds it) and forgets it.
+func (c *cache) drop(dir string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.byDir[dir]; ok {
+		c.removeLocked(e)
+	}
+	delete(c.verified, dir)
+}
+
+// removeLocked takes e out of the cache, closing it now or when its last
+// holder releases it.
+func (c *cache) removeLocked(e *cacheEntry) {
+	c.lru.Remove(e.elem)
+	delete(c.byDir, e.h.sh.dir)
+	if e.refs == 0 {
+		e.h.close()
+		return
+	}
+	e.h.refsDropped = e.refs
+}
+
+// trimLocked closes the least recently used shards no one holds until at
+// most max are open.
+func (c *cache) trimLocked() {
+	for el := c.lru.Back(); el != nil && c.lru.Len() > c.max; {
+		prev := el.Prev()
+		if e := el.Value.(*cacheEntry); e.refs == 0 {
+			c.removeLocked(e)
+		}
+		el = prev
+	}
+}
+
+// open returns the number of shards open now.
+func (c *cache) open() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lru.Len()
+}
+
+// close closes every shard; the store is closed, so no one holds any.
+func (c *cache) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.byDir {
+		c.removeLocked(e)
+	}
+}

@@ -1,0 +1,605 @@
+package embedded
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/document"
+	index "github.com/blevesearch/bleve_index_api"
+	"github.com/blevesearch/mmap-go"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
+	zap "github.com/blevesearch/zapx/v17"
+
+	"github.com/edgar13f/edgar13f/search/store"
+)
+
+// A shard is one filing's part of the store: a directory under filings/
+// named "<accession>.<generation>" holding
+//
+//	filing.json  the filing, its embedder and its chunk table (record)
+//	text.bin     the chunks' texts, one after the other
+//	vectors.f32  the chunks' vectors, little-endian float32, when it has any
+//	index.zap    the chunks' English-analysed text as a bleve zap segment,
+//	             document number i being the i-th chunk of the table
+//	SUMS         size and CRC-32C of each of the files above
+//
+// A shard is built in a temporary directory and renamed into filings/
+// only when complete, so a shard that is there is whole unless the disk
+// damaged it, which SUMS detects.
+const (
+	fileRecord  = "filing.json"
+	fileText    = "text.bin"
+	fileVectors = "vectors.f32"
+	fileIndex   = "index.zap"
+	fileSums    = "SUMS"
+
+	// recordFormat is the version of the shard layout.
+	recordFormat = 1
+
+	// textField is the one indexed field of the zap segment.
+	textField = "text"
+)
+
+var (
+	castagnoli = crc32.MakeTable(crc32.Castagnoli)
+	zapPlugin  = &zap.ZapPlugin{}
+)
+
+// A chunkEntry is one chunk in a shard's table.
+type chunkEntry struct {
+	ID     string  `json:"id"`
+	Item   string  `json:"item"`
+	Title  string  `json:"title,omitempty"`
+	Index  int     `json:"index"`
+	Tokens int     `json:"tokens"`
+	Len    int     `json:"len"`  // terms after English analysis: the BM25 document length
+	Off    int64   `json:"off"`  // offset of its text in text.bin
+	Size   int     `json:"size"` // bytes of its text
+	Norm   float64 `json:"norm,omitempty"`
+}
+
+// A record is the content of filing.json.
+type record struct {
+	Format int          `json:"format"`
+	Filing store.Filing `json:"filing"`
+	Meta   store.Meta   `json:"meta"`
+	Length int64        `json:"length"` // the sum of the chunks' Len
+	Chunks []chunkEntry `json:"chunks"` // by Item, Index, ID: document numbers in the segment
+}
+
+// A shard is a loaded record with the place of its files. It does not
+// change once loaded.
+type shard struct {
+	name string // directory name, "<accession>.<generation>"
+	dir  string
+	gen  int
+	rec  record
+	byID map[string]int // chunk ID → position in rec.Chunks
+	sums map[string]fileSum
+}
+
+// A fileSum is a line of SUMS.
+type fileSum struct {
+	size int64
+	crc  uint32
+}
+
+// shardName returns the directory name of generation gen of accession.
+func shardName(accession string, gen int) string {
+	return accession + "." + strconv.Itoa(gen)
+}
+
+// parseShardName splits a directory name of filings/; ok is false for any
+// other name.
+func parseShardName(name string) (accession string, gen int, ok bool) {
+	acc, g, found := strings.Cut(name, ".")
+	if !found || !validAccession(acc) {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(g)
+	if err != nil || n < 1 || strconv.Itoa(n) != g {
+		return "", 0, false
+	}
+	return acc, n, true
+}
+
+// validAccession reports whether s is a dashed accession number:
+// 10 digits, 2 digits, 6 digits.
+func validAccession(s string) bool {
+	if len(s) != 20 || s[10] != '-' || s[13] != '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if i != 10 && i != 13 && (s[i] < '0' || s[i] > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// chunkTable orders chunks as a shard stores them: by Item, Index, ID, so
+// that an Item's chunks are neighbours in Index order.
+func chunkTable(chunks []store.Chunk, vectors [][]float32) ([]store.Chunk, [][]float32) {
+	order := make([]int, len(chunks))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		ca, cb := chunks[a], chunks[b]
+		return cmp.Or(strings.Compare(ca.Item, cb.Item), cmp.Compare(ca.Index, cb.Index), strings.Compare(ca.ID, cb.ID))
+	})
+	cs := make([]store.Chunk, len(chunks))
+	var vs [][]float32
+	if vectors != nil {
+		vs = make([][]float32, len(chunks))
+	}
+	for i, j := range order {
+		cs[i] = chunks[j]
+		if vectors != nil {
+			vs[i] = vectors[j]
+		}
+	}
+	return cs, vs
+}
+
+// buildShard writes the shard of a filing into dir, which exists and is
+// empty, syncing every file and dir itself. step is called after each
+// file is written (the crash tests stop there).
+func buildShard(dir string, f store.Filing, chunks []store.Chunk, vectors [][]float32, meta store.Meta, an analysis.Analyzer, step func(string)) (record, map[string]fileSum, error) {
+	rec, sums, err := buildShardFiles(dir, f, chunks, vectors, meta, an, step)
+	if err != nil {
+		return record{}, nil, err
+	}
+	return rec, sums, syncDir(dir)
+}
+
+func buildShardFiles(dir string, f store.Filing, chunks []store.Chunk, vectors [][]float32, meta store.Meta, an analysis.Analyzer, step func(string)) (record, map[string]fileSum, error) {
+	chunks, vectors = chunkTable(chunks, vectors)
+	f.Chunks = len(chunks)
+	rec := record{Format: recordFormat, Filing: f, Meta: meta, Chunks: make([]chunkEntry, len(chunks))}
+	docs := make([]index.Document, len(chunks))
+	var off int64
+	for i, c := range chunks {
+		doc, n := analyzeChunk(an, c.ID, c.Text)
+		docs[i] = doc
+		rec.Chunks[i] = chunkEntry{ID: c.ID, Item: c.Item, Title: c.ItemTitle, Index: c.Index, Tokens: c.Tokens, Len: n, Off: off, Size: len(c.Text)}
+		off += int64(len(c.Text))
+		rec.Length += int64(n)
+		if vectors != nil {
+			rec.Chunks[i].Norm = norm(vectors[i])
+		}
+	}
+
+	sums := map[string]fileSum{}
+	write := func(name string, fill func(w io.Writer) error) error {
+		s, err := writeSynced(filepath.Join(dir, name), fill)
+		if err != nil {
+			return err
+		}
+		sums[name] = s
+		step("wrote " + name)
+		return nil
+	}
+	if err := write(fileText, func(w io.Writer) error {
+		for _, c := range chunks {
+			if _, err := io.WriteString(w, c.Text); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		return rec, nil, err
+	}
+	if meta.Dim > 0 {
+		if err := write(fileVectors, func(w io.Writer) error {
+			buf := make([]byte, 4*meta.Dim)
+			for _, v := range vectors {
+				for j, x := range v {
+					binary.LittleEndian.PutUint32(buf[4*j:], math.Float32bits(x))
+				}
+				if _, err := w.Write(buf); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			return rec, nil, err
+		}
+	}
+	seg, _, err := zapPlugin.New(docs)
+	if err != nil {
+		return rec, nil, fmt.Errorf("building the index: %w", err)
+	}
+	err = write(fileIndex, func(w io.Writer) error {
+		_, err := seg.(io.WriterTo).WriteTo(w)
+		return err
+	})
+	seg.Close()
+	if err != nil {
+		return rec, nil, err
+	}
+	if err := write(fileRecord, func(w io.Writer) error {
+		b, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	}); err != nil {
+		return rec, nil, err
+	}
+	if _, err := writeSynced(filepath.Join(dir, fileSums), func(w io.Writer) error {
+		return writeSums(w, sums)
+	}); err != nil {
+		return rec, nil, err
+	}
+	step("wrote " + fileSums)
+	return rec, sums, nil
+}
+
+// analyzeChunk returns the bleve document of a chunk, analysed, and its
+// number of terms.
+func analyzeChunk(an analysis.Analyzer, id, text string) (*document.Document, int) {
+	doc := document.NewDocument(id)
+	field := document.NewTextFieldCustom(textField, nil, []byte(text), index.IndexField, an)
+	doc.AddField(field)
+	doc.AddIDField()
+	doc.VisitFields(func(f index.Field) {
+		if f.Options().IsIndexed() {
+			f.Analyze()
+		}
+	})
+	return doc, field.AnalyzedLength()
+}
+
+// norm returns the Euclidean length of v.
+func norm(v []float32) float64 {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	return math.Sqrt(s)
+}
+
+// writeSynced creates path, fills it, syncs and closes it, and returns its
+// size and CRC-32C.
+func writeSynced(path string, fill func(w io.Writer) error) (fileSum, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fileSum{}, err
+	}
+	h := crc32.New(castagnoli)
+	bw := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<16)
+	cw := &countWriter{w: bw}
+	err = fill(cw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fileSum{}, err
+	}
+	return fileSum{size: cw.n, crc: h.Sum32()}, nil
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// syncDir syncs a directory, so that the entries made in it last.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// writeSums writes SUMS: one line "<crc32c hex> <size> <name>" per file,
+// sorted by name, then "end".
+func writeSums(w io.Writer, sums map[string]fileSum) error {
+	names := make([]string, 0, len(sums))
+	for name := range sums {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		s := sums[name]
+		if _, err := fmt.Fprintf(w, "%08x %d %s\n", s.crc, s.size, name); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, "end\n")
+	return err
+}
+
+func readSums(b []byte) (map[string]fileSum, error) {
+	sums := map[string]fileSum{}
+	lines := strings.Split(string(b), "\n")
+	if len(lines) < 2 || lines[len(lines)-1] != "" || lines[len(lines)-2] != "end" {
+		return nil, errors.New("SUMS is cut short")
+	}
+	for _, line := range lines[:len(lines)-2] {
+		var s fileSum
+		var name string
+		if _, err := fmt.Sscanf(line, "%08x %d %s", &s.crc, &s.size, &name); err != nil {
+			return nil, fmt.Errorf("SUMS line %q: %v", line, err)
+		}
+		sums[name] = s
+	}
+	return sums, nil
+}
+
+// A damage is what is wrong with a shard that is there but cannot be
+// trusted.
+type damage struct{ reason string }
+
+func (d *damage) Error() string { return d.reason }
+
+func damagef(format string, args ...any) error {
+	return &damage{reason: fmt.Sprintf(format, args...)}
+}
+
+// loadShard reads and checks the record of the shard in dir: SUMS whole,
+// filing.json matching its sum and consistent with its name and with the
+// sizes of the other files. It does not read the other files (see
+// verifyShard). A shard directory that vanished (replaced meanwhile)
+// returns an error satisfying errors.Is(err, fs.ErrNotExist); any other
+// fault is a *damage.
+func loadShard(dir string) (*shard, error) {
+	name := filepath.Base(dir)
+	acc, gen, ok := parseShardName(name)
+	if !ok {
+		return nil, damagef("%s is not a shard name", name)
+	}
+	sb, err := os.ReadFile(filepath.Join(dir, fileSums))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			if _, serr := os.Stat(dir); errors.Is(serr, fs.ErrNotExist) {
+				return nil, serr
+			}
+			return nil, damagef("%s is missing", fileSums)
+		}
+		return nil, err
+	}
+	sums, err := readSums(sb)
+	if err != nil {
+		return nil, damagef("%v", err)
+	}
+	rb, err := os.ReadFile(filepath.Join(dir, fileRecord))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, damagef("%s is missing", fileRecord)
+		}
+		return nil, err
+	}
+	s, ok := sums[fileRecord]
+	if !ok || s.size != int64(len(rb)) || s.crc != crc32.Checksum(rb, castagnoli) {
+		return nil, damagef("%s does not match its sum", fileRecord)
+	}
+	sh := &shard{name: name, dir: dir, gen: gen, sums: sums}
+	if err := json.Unmarshal(rb, &sh.rec); err != nil {
+		return nil, damagef("%s: %v", fileRecord, err)
+	}
+	rec := &sh.rec
+	if rec.Format != recordFormat {
+		return nil, damagef("%s has format %d, not %d", fileRecord, rec.Format, recordFormat)
+	}
+	if rec.Filing.Accession != acc {
+		return nil, damagef("%s holds accession %s", fileRecord, rec.Filing.Accession)
+	}
+	if rec.Filing.Chunks != len(rec.Chunks) || rec.Meta.Dim < 0 {
+		return nil, damagef("%s is inconsistent", fileRecord)
+	}
+	sh.byID = make(map[string]int, len(rec.Chunks))
+	var off, length int64
+	for i, c := range rec.Chunks {
+		if c.Off != off || c.Size < 0 || c.Len < 0 {
+			return nil, damagef("%s: chunk %d has a bad text place", fileRecord, i)
+		}
+		off += int64(c.Size)
+		length += int64(c.Len)
+		sh.byID[c.ID] = i
+	}
+	if length != rec.Length || len(sh.byID) != len(rec.Chunks) {
+		return nil, damagef("%s is inconsistent", fileRecord)
+	}
+	want := map[string]int64{fileRecord: int64(len(rb)), fileText: off, fileIndex: -1}
+	if rec.Meta.Dim > 0 {
+		want[fileVectors] = int64(len(rec.Chunks)) * int64(rec.Meta.Dim) * 4
+	}
+	if len(sums) != len(want) {
+		return nil, damagef("%s lists %d files, not %d", fileSums, len(sums), len(want))
+	}
+	for name, size := range want {
+		s, ok := sums[name]
+		if !ok || (size >= 0 && s.size != size) {
+			return nil, damagef("%s does not list %s as expected", fileSums, name)
+		}
+		fi, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			return nil, damagef("%s: %v", name, err)
+		}
+		if fi.Size() != s.size {
+			return nil, damagef("%s has %d bytes, not %d", name, fi.Size(), s.size)
+		}
+	}
+	return sh, nil
+}
+
+// verifyShard checks the sums of the shard's data files.
+func verifyShard(sh *shard) error {
+	for _, name := range []string{fileText, fileVectors, fileIndex} {
+		s, ok := sh.sums[name]
+		if !ok {
+			continue
+		}
+		f, err := os.Open(filepath.Join(sh.dir, name))
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+			return damagef("%s: %v", name, err)
+		}
+		h := crc32.New(castagnoli)
+		n, err := io.Copy(h, f)
+		f.Close()
+		if err != nil {
+			return damagef("%s: %v", name, err)
+		}
+		if n != s.size || h.Sum32() != s.crc {
+			return damagef("%s does not match its sum", name)
+		}
+	}
+	return nil
+}
+
+// A handle is an open shard: its segment and its mapped texts and vectors.
+type handle struct {
+	sh      *shard
+	seg     segment.Segment
+	text    mmap.MMap
+	vectors mmap.MMap
+	floats  []float32 // vectors as floats, when the machine is little-endian
+
+	// refsDropped counts the holders of a handle the cache dropped (guarded
+	// by the cache's mutex); the last release closes it.
+	refsDropped int
+}
+
+// openShard opens a verified shard's files.
+func openShard(sh *shard) (h *handle, err error) {
+	h = &handle{sh: sh}
+	defer func() {
+		if r := recover(); r != nil { // a segment that passed its sum but not zap's reader
+			err = damagef("%s: %v", fileIndex, r)
+		}
+		if err != nil {
+			h.close()
+		}
+	}()
+	seg, err := zapPlugin.Open(filepath.Join(sh.dir, fileIndex))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		return nil, damagef("%s: %v", fileIndex, err)
+	}
+	h.seg = seg
+	if seg.Count() != uint64(len(sh.rec.Chunks)) {
+		return nil, damagef("%s holds %d documents, not %d", fileIndex, seg.Count(), len(sh.rec.Chunks))
+	}
+	if h.text, err = mapFile(filepath.Join(sh.dir, fileText)); err != nil {
+		return nil, err
+	}
+	if sh.rec.Meta.Dim > 0 {
+		if h.vectors, err = mapFile(filepath.Join(sh.dir, fileVectors)); err != nil {
+			return nil, err
+		}
+		h.floats = floatsOf(h.vectors)
+	}
+	return h, nil
+}
+
+// mapFile maps a file into memory, read only; an empty file maps to nil.
+func mapFile(path string) (mmap.MMap, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return nil, err
+	}
+	return mmap.Map(f, mmap.RDONLY, 0)
+}
+
+func (h *handle) close() {
+	if h.seg != nil {
+		h.seg.Close()
+	}
+	if h.text != nil {
+		h.text.Unmap()
+	}
+	if h.vectors != nil {
+		h.vectors.Unmap()
+	}
+}
+
+// chunk returns the i-th chunk of the shard.
+func (h *handle) chunk(i int) store.Chunk {
+	c := h.sh.rec.Chunks[i]
+	return store.Chunk{
+		ID:        c.ID,
+		Accession: h.sh.rec.Filing.Accession,
+		Item:      c.Item,
+		ItemTitle: c.Title,
+		Index:     c.Index,
+		Tokens:    c.Tokens,
+		Text:      string(h.text[c.Off : c.Off+int64(c.Size)]),
+	}
+}
+
+// vector returns the i-th chunk's vector: a view of the mapped file on a
+// little-endian machine, a decoded copy otherwise.
+func (h *handle) vector(i int, buf []float32) []float32 {
+	dim := h.sh.rec.Meta.Dim
+	if h.floats != nil {
+		return h.floats[i*dim : (i+1)*dim]
+	}
+	b := h.vectors[4*i*dim:]
+	for j := range buf[:dim] {
+		buf[j] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*j:]))
+	}
+	return buf[:dim]
+}
+
+// littleEndian reports whether the machine stores numbers little-endian,
+// as vectors.f32 does.
+var littleEndian = func() bool {
+	var b [4]byte
+	binary.NativeEndian.PutUint32(b[:], 1)
+	return bytes.Equal(b[:], []byte{1, 0, 0, 0})
+}()
+
+// floatsOf returns the mapped vectors as float32s without copying, or nil
+// when the machine is not little-endian or the mapping not aligned.
+func floatsOf(b []byte) []float32 {
+	if !littleEndian || len(b) == 0 || len(b)%4 != 0 || uintptr(unsafe.Pointer(&b[0]))%4 != 0 {
+		return nil
+	}
+	return unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), len(b)/4)
+}

@@ -1,0 +1,779 @@
+// Package embedded is the filing search's default [store.Store]: a
+// directory on the local disk, no server.
+//
+// Each filing is a shard of its own (its chunk table, texts, vectors and a
+// bleve zap segment of its English-analysed text), written in a temporary
+// directory and renamed into place when complete, so a filing is searchable
+// whole or not at all, also after a crash. Putting an accession again
+// writes a new shard and then removes the old one.
+//
+// # Point-in-time BM25
+//
+// A lexical query scores with BM25 (k1 1.2, b 0.75, Lucene's form
+// idf·tf/(tf + k1·(1 − b + b·dl/avgdl)), idf = ln(1 + (N − df + 0.5)/(df + 0.5)))
+// where N, df and avgdl count the chunks of the filings visible on the
+// query's asOf and no others: document frequencies are summed over the
+// visible shards' segments, lengths and counts over their chunk tables.
+// A filing made after asOf therefore changes neither the chunks a query
+// returns nor their scores. (bleve's own BM25 over an index alias with
+// global scoring sums document counts across the alias but takes document
+// frequencies from each index alone, and estimates the average length
+// from term-dictionary sizes; its scores would depend on how chunks are
+// split among indexes, so the store computes BM25 itself from bleve's
+// analysed postings.) Filters other than asOf narrow the chunks returned,
+// not the statistics.
+//
+// Text is analysed by bleve's "en" analyzer: Unicode word tokens,
+// possessives removed, lower case, English stop words dropped, Porter
+// stemming. Each distinct term of a query counts once.
+//
+// # Vectors
+//
+// Nearest is exact: the cosine similarity of the query vector to every
+// visible chunk's vector, read from the shards' memory-mapped files.
+//
+// # Damage
+//
+// Every shard carries the sizes and CRC-32C sums of its files. A shard
+// that fails them (on Open for its record, on first use for its data) is
+// moved to the quarantine directory, is no longer listed by
+// [Store.Filings], is reported by [Store.Damaged], and the query that
+// found it fails with a [*DamagedError]: index the filing again.
+//
+// Several processes may use one directory: writes are serialised by a
+// lock file, and every call sees the filings other processes committed
+// before it began.
+package embedded
+
+import (
+	"cmp"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/registry"
+
+	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/search/store"
+)
+
+// Directories and files of a store.
+const (
+	dirFilings    = "filings"    // committed shards
+	dirTemp       = "tmp"        // shards being built
+	dirQuarantine = "quarantine" // damaged shards set aside
+	fileStore     = "store.json" // the embedder of the store
+	fileLock      = "write.lock" // serialises writers across processes
+	fileReason    = "REASON"     // why a quarantined shard was set aside
+
+	storeFormat = 1
+)
+
+// DefaultOpenShards is the number of shards a [Store] keeps open unless
+// [OpenShards] says otherwise.
+const DefaultOpenShards = 512
+
+// A Store is the embedded store of the filing search, in one directory.
+// It is safe for concurrent use.
+type Store struct {
+	dir   string
+	an    analysis.Analyzer
+	cache *cache
+	view  atomic.Pointer[view]
+
+	mu     sync.Mutex   // serialises changes of the view and writes
+	closed sync.RWMutex // held for reading by every call, for writing by Close
+	isShut bool
+
+	// step, when set, is called at each step of a Put (crash tests).
+	step func(string)
+}
+
+// A view is the store's filings at one moment. It does not change.
+type view struct {
+	shards []*shard          // sorted by CIK (as a number), filing date, accession
+	byAcc  map[string]*shard // the same by accession
+	meta   store.Meta
+}
+
+// An Option configures [Open].
+type Option func(*options)
+
+type options struct {
+	openShards int
+}
+
+// OpenShards sets how many filings' shards the store keeps open between
+// queries (default [DefaultOpenShards]); each costs a file descriptor and
+// memory mappings. A query over more filings opens the rest for its
+// duration.
+func OpenShards(n int) Option {
+	return func(o *options) {
+		if n > 0 {
+			o.openShards = n
+		}
+	}
+}
+
+// A DamagedError reports a filing whose stored shard failed its checks. The
+// shard was set aside; the filing must be indexed again.
+type DamagedError struct {
+	Accession string
+	Reason    string
+}
+
+// Error names the filing and what is wrong.
+func (e *DamagedError) Error() string {
+	return fmt.Sprintf("edgar13f/search: the stored index of filing %s is damaged (%s) and was set aside: index the filing again", e.Accession, e.Reason)
+}
+
+// A Damage is a filing's shard set aside by the store, as [Store.Damaged]
+// lists it.
+type Damage struct {
+	Accession string
+	Path      string // the quarantined directory
+	Reason    string
+}
+
+// ErrClosed is returned by calls on a closed [Store].
+var ErrClosed = errors.New("edgar13f/search: the store is closed")
+
+// Open opens the store in dir, creating it if needed. It removes what an
+// interrupted Put left behind and sets aside damaged shards (see
+// [Store.Damaged]).
+func Open(dir string, opts ...Option) (*Store, error) {
+	o := options{openShards: DefaultOpenShards}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if dir == "" {
+		return nil, errors.New("edgar13f/search: empty store directory")
+	}
+	for _, d := range []string{dir, filepath.Join(dir, dirFilings), filepath.Join(dir, dirTemp), filepath.Join(dir, dirQuarantine)} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return nil, fmt.Errorf("edgar13f/search: %w", err)
+		}
+	}
+	an, err := registry.NewCache().AnalyzerNamed(en.AnalyzerName)
+	if err != nil {
+		return nil, fmt.Errorf("edgar13f/search: %w", err)
+	}
+	s := &Store{dir: dir, an: an, cache: newCache(o.openShards)}
+	s.view.Store(&view{byAcc: map[string]*shard{}})
+	err = s.locked(func() error {
+		if err := s.sweep(); err != nil {
+			return err
+		}
+		_, err := s.reloadLocked(true)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("edgar13f/search: opening the store in %s: %w", dir, err)
+	}
+	return s, nil
+}
+
+func (s *Store) path(elem ...string) string {
+	return filepath.Join(append([]string{s.dir}, elem...)...)
+}
+
+// locked runs f holding the store's mutex and the directory's write lock.
+func (s *Store) locked(f func() error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	lf, err := os.OpenFile(s.path(fileLock), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	defer lf.Close()
+	if err := lockFile(lf); err != nil {
+		return err
+	}
+	defer unlockFile(lf)
+	return f()
+}
+
+// sweep removes the temporary directories of Puts that no live process is
+// running, and shards replaced by a newer generation. The write lock is
+// held.
+func (s *Store) sweep() error {
+	entries, err := os.ReadDir(s.path(dirTemp))
+	if err != nil {
+		return err
+	}
+	locks := map[string]bool{}
+	for _, e := range entries {
+		if name, ok := strings.CutSuffix(e.Name(), ".lock"); ok {
+			locks[name] = true
+		}
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasSuffix(name, ".lock") {
+			continue
+		}
+		if !locks[name] {
+			// Its lock file is gone, so its builder is.
+			if err := os.RemoveAll(s.path(dirTemp, name)); err != nil {
+				return err
+			}
+		}
+	}
+	for name := range locks {
+		lp := s.path(dirTemp, name+".lock")
+		lf, err := os.OpenFile(lp, os.O_RDWR, 0)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			return err
+		}
+		free, err := tryLockFile(lf)
+		if err == nil && free {
+			// No process builds there: the Put was interrupted.
+			err = os.RemoveAll(s.path(dirTemp, name))
+			if err == nil {
+				err = os.Remove(lp)
+			}
+			unlockFile(lf)
+		}
+		lf.Close()
+		if err != nil {
+			return err
+		}
+	}
+	// Generations below the newest of an accession were replaced by a Put
+	// interrupted before it removed them.
+	best, err := s.listFilings()
+	if err != nil {
+		return err
+	}
+	entries, err = os.ReadDir(s.path(dirFilings))
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		acc, gen, ok := parseShardName(e.Name())
+		if ok && gen < best[acc] {
+			if err := os.RemoveAll(s.path(dirFilings, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return syncDir(s.path(dirFilings))
+}
+
+// listFilings returns the newest generation of each accession in filings/.
+func (s *Store) listFilings() (map[string]int, error) {
+	entries, err := os.ReadDir(s.path(dirFilings))
+	if err != nil {
+		return nil, err
+	}
+	best := make(map[string]int, len(entries))
+	for _, e := range entries {
+		if acc, gen, ok := parseShardName(e.Name()); ok && gen > best[acc] {
+			best[acc] = gen
+		}
+	}
+	return best, nil
+}
+
+// current returns the view of the filings committed so far, reloading it
+// when another process (or a replacement) changed the directory.
+func (s *Store) current() (*view, error) {
+	best, err := s.listFilings()
+	if err != nil {
+		return nil, err
+	}
+	v := s.view.Load()
+	if sameFilings(v, best) {
+		return v, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reloadLocked(false)
+}
+
+func sameFilings(v *view, best map[string]int) bool {
+	if len(best) != len(v.byAcc) {
+		return false
+	}
+	for acc, gen := range best {
+		if sh, ok := v.byAcc[acc]; !ok || sh.gen != gen {
+			return false
+		}
+	}
+	return true
+}
+
+// reloadLocked makes the view match the directory: it keeps the shards it
+// has, loads new ones and sets aside the damaged. s.mu is held; writeLocked
+// says whether the write lock is too.
+func (s *Store) reloadLocked(writeLocked bool) (*view, error) {
+	for attempt := 0; ; attempt++ {
+		best, err := s.listFilings()
+		if err != nil {
+			return nil, err
+		}
+		old := s.view.Load()
+		if sameFilings(old, best) && attempt > 0 {
+			return old, nil
+		}
+		meta, metaErr := s.readStoreMeta()
+		var shards []*shard
+		var damaged []*damagedShard
+		gone := false
+		for acc, gen := range best {
+			if sh, ok := old.byAcc[acc]; ok && sh.gen == gen {
+				shards = append(shards, sh)
+				continue
+			}
+			dir := s.path(dirFilings, shardName(acc, gen))
+			sh, err := loadShard(dir)
+			var d *damage
+			switch {
+			case err == nil:
+				shards = append(shards, sh)
+			case errors.As(err, &d):
+				damaged = append(damaged, &damagedShard{name: shardName(acc, gen), acc: acc, reason: d.reason})
+			case errors.Is(err, fs.ErrNotExist):
+				gone = true // replaced meanwhile: list again
+			default:
+				return nil, err
+			}
+		}
+		if gone && attempt < 3 {
+			continue
+		}
+		if metaErr != nil && len(shards) > 0 {
+			// store.json is unreadable: the shards record the embedder.
+			meta = shards[0].rec.Meta
+		}
+		var kept []*shard
+		for _, sh := range shards {
+			if sh.rec.Meta != meta {
+				damaged = append(damaged, &damagedShard{name: sh.name, acc: sh.rec.Filing.Accession,
+					reason: fmt.Sprintf("its embedder %v is not the store's %v", sh.rec.Meta, meta)})
+				continue
+			}
+			kept = append(kept, sh)
+		}
+		if len(damaged) > 0 {
+			set := func() error {
+				for _, d := range damaged {
+					if err := s.quarantineLocked(d.name, d.reason); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			if writeLocked {
+				err = set()
+			} else {
+				err = s.withWriteLock(set)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		if metaErr != nil && len(kept) > 0 {
+			write := func() error { return s.writeStoreMeta(meta) }
+			if writeLocked {
+				err = write()
+			} else {
+				err = s.withWriteLock(write)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		nv := newView(kept, meta)
+		s.view.Store(nv)
+		return nv, nil
+	}
+}
+
+type damagedShard struct{ name, acc, reason string }
+
+// withWriteLock runs f holding the directory's write lock; s.mu is held.
+func (s *Store) withWriteLock(f func() error) error {
+	lf, err := os.OpenFile(s.path(fileLock), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	defer lf.Close()
+	if err := lockFile(lf); err != nil {
+		return err
+	}
+	defer unlockFile(lf)
+	return f()
+}
+
+func newView(shards []*shard, meta store.Meta) *view {
+	slices.SortFunc(shards, func(a, b *shard) int {
+		fa, fb := &a.rec.Filing, &b.rec.Filing
+		return cmp.Or(compareCIK(fa.CIK, fb.CIK), fa.FilingDate.Compare(fb.FilingDate), strings.Compare(fa.Accession, fb.Accession))
+	})
+	v := &view{shards: shards, byAcc: make(map[string]*shard, len(shards)), meta: meta}
+	for _, sh := range shards {
+		v.byAcc[sh.rec.Filing.Accession] = sh
+	}
+	return v
+}
+
+// compareCIK orders CIKs as numbers (they have no leading zeros).
+func compareCIK(a, b string) int {
+	return cmp.Or(cmp.Compare(len(a), len(b)), strings.Compare(a, b))
+}
+
+// quarantineLocked moves a damaged shard out of filings/ with a note of
+// why. The write lock is held.
+func (s *Store) quarantineLocked(name, reason string) error {
+	src := s.path(dirFilings, name)
+	if _, err := os.Stat(src); errors.Is(err, fs.ErrNotExist) {
+		return nil // replaced or set aside meanwhile
+	}
+	dst := s.path(dirQuarantine, name)
+	for i := 2; ; i++ {
+		if _, err := os.Stat(dst); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		dst = s.path(dirQuarantine, fmt.Sprintf("%s-%d", name, i))
+	}
+	if err := os.Rename(src, dst); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dst, fileReason), []byte(reason+"\n"), 0o600); err != nil {
+		return err
+	}
+	if err := syncDir(s.path(dirQuarantine)); err != nil {
+		return err
+	}
+	s.cache.drop(src)
+	return syncDir(s.path(dirFilings))
+}
+
+// storeRecord is the content of store.json.
+type storeRecord struct {
+	Format int    `json:"format"`
+	Model  string `json:"model"`
+	Dim    int    `json:"dim"`
+}
+
+func (s *Store) readStoreMeta() (store.Meta, error) {
+	b, err := os.ReadFile(s.path(fileStore))
+	if errors.Is(err, fs.ErrNotExist) {
+		return store.Meta{}, nil
+	}
+	if err != nil {
+		return store.Meta{}, err
+	}
+	var r storeRecord
+	if err := json.Unmarshal(b, &r); err != nil || r.Format != storeFormat {
+		return store.Meta{}, fmt.Errorf("%s is damaged", fileStore)
+	}
+	return store.Meta{Model: r.Model, Dim: r.Dim}, nil
+}
+
+// writeStoreMeta replaces store.json atomically. The write lock is held.
+func (s *Store) writeStoreMeta(m store.Meta) error {
+	tmp := s.path(dirTemp, fileStore+"."+randomToken())
+	_, err := writeSynced(tmp, func(w io.Writer) error {
+		return json.NewEncoder(w).Encode(storeRecord{Format: storeFormat, Model: m.Model, Dim: m.Dim})
+	})
+	if err == nil {
+		err = os.Rename(tmp, s.path(fileStore))
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(s.dir)
+}
+
+func randomToken() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// enter marks the start of a call; it fails once the store is closed.
+func (s *Store) enter() error {
+	s.closed.RLock()
+	if s.isShut {
+		s.closed.RUnlock()
+		return ErrClosed
+	}
+	return nil
+}
+
+func (s *Store) leave() { s.closed.RUnlock() }
+
+// Close closes the store's open shards. Calls after Close fail with
+// [ErrClosed].
+func (s *Store) Close() error {
+	s.closed.Lock()
+	defer s.closed.Unlock()
+	if s.isShut {
+		return nil
+	}
+	s.isShut = true
+	s.cache.close()
+	return nil
+}
+
+// Meta returns the embedder of the store's vectors, or the zero Meta when
+// it holds no filing or no vectors.
+func (s *Store) Meta(ctx context.Context) (store.Meta, error) {
+	if err := s.enter(); err != nil {
+		return store.Meta{}, err
+	}
+	defer s.leave()
+	v, err := s.current()
+	if err != nil || len(v.shards) == 0 {
+		return store.Meta{}, err
+	}
+	return v.meta, nil
+}
+
+// Filings returns the filings with FilingDate on or before asOf, sorted by
+// CIK (as a number), filing date and accession.
+func (s *Store) Filings(ctx context.Context, asOf edgar13f.Date) ([]store.Filing, error) {
+	if err := s.enter(); err != nil {
+		return nil, err
+	}
+	defer s.leave()
+	v, err := s.current()
+	if err != nil {
+		return nil, err
+	}
+	var out []store.Filing
+	for _, sh := range v.shards {
+		if !sh.rec.Filing.FilingDate.After(asOf) {
+			out = append(out, sh.rec.Filing)
+		}
+	}
+	return out, nil
+}
+
+// Damaged lists the filings whose shards were set aside as damaged, by
+// this process or another, and not indexed again since.
+func (s *Store) Damaged() ([]Damage, error) {
+	entries, err := os.ReadDir(s.path(dirQuarantine))
+	if err != nil {
+		return nil, err
+	}
+	var out []Damage
+	for _, e := range entries {
+		acc, _, _ := strings.Cut(e.Name(), ".")
+		if !validAccession(acc) {
+			continue
+		}
+		reason, _ := os.ReadFile(s.path(dirQuarantine, e.Name(), fileReason))
+		out = append(out, Damage{Accession: acc, Path: s.path(dirQuarantine, e.Name()), Reason: strings.TrimSpace(string(reason))})
+	}
+	return out, nil
+}
+
+// Put stores a filing's chunks (and vectors), replacing what the store
+// held for its accession; see [store.Store.Put].
+func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, vectors [][]float32, meta store.Meta) error {
+	if err := s.enter(); err != nil {
+		return err
+	}
+	defer s.leave()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := checkPut(f, chunks, vectors, meta); err != nil {
+		return err
+	}
+	// Refuse early a Put that cannot fit; it is checked again when it
+	// commits.
+	v, err := s.current()
+	if err != nil {
+		return err
+	}
+	if err := store.Compatible(v.meta, meta, len(v.shards) == 0); err != nil {
+		return err
+	}
+
+	token := randomToken()
+	lockPath := s.path(dirTemp, token+".lock")
+	lf, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("edgar13f/search: %w", err)
+	}
+	defer func() {
+		os.Remove(lockPath)
+		unlockFile(lf)
+		lf.Close()
+	}()
+	if err := lockFile(lf); err != nil {
+		return fmt.Errorf("edgar13f/search: %w", err)
+	}
+	tmp := s.path(dirTemp, token)
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		return fmt.Errorf("edgar13f/search: %w", err)
+	}
+	defer os.RemoveAll(tmp) // nothing left there once committed
+	s.hook("built tmp dir")
+	rec, sums, err := buildShard(tmp, f, chunks, vectors, meta, s.an, s.hook)
+	if err != nil {
+		return fmt.Errorf("edgar13f/search: writing filing %s: %w", f.Accession, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return s.locked(func() error { return s.commitLocked(tmp, rec, sums) })
+}
+
+func (s *Store) hook(step string) {
+	if s.step != nil {
+		s.step(step)
+	}
+}
+
+// commitLocked renames a built shard into filings/ as the newest
+// generation of its accession and removes the older ones. s.mu and the
+// write lock are held.
+func (s *Store) commitLocked(tmp string, rec record, sums map[string]fileSum) error {
+	acc := rec.Filing.Accession
+	best, err := s.listFilings()
+	if err != nil {
+		return err
+	}
+	stored, err := s.readStoreMeta()
+	if err != nil && len(best) > 0 {
+		stored = s.view.Load().meta
+	}
+	if err := store.Compatible(stored, rec.Meta, len(best) == 0); err != nil {
+		return err
+	}
+	if len(best) == 0 {
+		if err := s.writeStoreMeta(rec.Meta); err != nil {
+			return err
+		}
+		s.hook("wrote " + fileStore)
+	}
+	gen := best[acc] + 1
+	name := shardName(acc, gen)
+	dst := s.path(dirFilings, name)
+	if err := os.Rename(tmp, dst); err != nil {
+		return err
+	}
+	if err := syncDir(s.path(dirFilings)); err != nil {
+		return err
+	}
+	s.hook("renamed " + name)
+	// The older generations, and any damaged copy set aside, are replaced.
+	entries, err := os.ReadDir(s.path(dirFilings))
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if a, g, ok := parseShardName(e.Name()); ok && a == acc && g < gen {
+			if err := os.RemoveAll(s.path(dirFilings, e.Name())); err != nil {
+				return err
+			}
+			s.cache.drop(s.path(dirFilings, e.Name()))
+			s.hook("removed " + e.Name())
+		}
+	}
+	if err := s.clearQuarantine(acc); err != nil {
+		return err
+	}
+	sh := &shard{name: name, dir: dst, gen: gen, rec: rec, sums: sums, byID: make(map[string]int, len(rec.Chunks))}
+	for i, c := range rec.Chunks {
+		sh.byID[c.ID] = i
+	}
+	s.cache.markVerified(dst)
+	old := s.view.Load()
+	shards := make([]*shard, 0, len(old.shards)+1)
+	for _, o := range old.shards {
+		if o.rec.Filing.Accession != acc {
+			shards = append(shards, o)
+		}
+	}
+	meta := old.meta
+	if len(best) == 0 {
+		meta = rec.Meta
+	}
+	s.view.Store(newView(append(shards, sh), meta))
+	return nil
+}
+
+// clearQuarantine removes the damaged copies of a filing indexed again.
+func (s *Store) clearQuarantine(acc string) error {
+	entries, err := os.ReadDir(s.path(dirQuarantine))
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), acc+".") {
+			if err := os.RemoveAll(s.path(dirQuarantine, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkPut checks a Put's arguments against each other.
+func checkPut(f store.Filing, chunks []store.Chunk, vectors [][]float32, meta store.Meta) error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("edgar13f/search: Put(%s): %s", f.Accession, fmt.Sprintf(format, args...))
+	}
+	if !validAccession(f.Accession) {
+		return bad("the accession number is not of the form 0000000000-00-000000")
+	}
+	if f.FilingDate.IsZero() {
+		return bad("the filing has no filing date")
+	}
+	if (meta.Model == "") != (meta.Dim == 0) || meta.Dim < 0 {
+		return bad("embedder %q with dimension %d", meta.Model, meta.Dim)
+	}
+	if meta.Dim == 0 && len(vectors) > 0 {
+		return bad("vectors without an embedder")
+	}
+	if meta.Dim > 0 && len(vectors) != len(chunks) {
+		return bad("%d vectors for %d chunks", len(vectors), len(chunks))
+	}
+	for i, v := range vectors {
+		if len(v) != meta.Dim {
+			return bad("vector %d has dimension %d, not %d", i, len(v), meta.Dim)
+		}
+		for _, x := range v {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return bad("vector %d is not finite", i)
+			}
+		}
+	}
+	seen := make(map[string]bool, len(chunks))
+	for i, c := range chunks {
+		switch {
+		case c.ID == "":
+			return bad("chunk %d has no id", i)
+		case seen[c.ID]:
+			return bad("chunk id %s twice", c.ID)
+		case c.Accession != f.Accession:
+			return bad("chunk %s belongs to %s", c.ID, c.Accession)
+		}
+		seen[c.ID] = true
+	}
+	return nil
+}
