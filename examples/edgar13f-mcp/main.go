@@ -3,9 +3,14 @@
 // edgar13f library: which 13F filings a manager had made by a date, what
 // it held for a quarter as known on a date, and how two quarters compare.
 //
+// It also indexes and searches the text of companies' 10-K and 10-Q
+// reports, point in time (index_filings, search_filings, get_chunk).
+//
 // It is configured by the environment (SEC_USER_AGENT, EDGAR13F_CACHE_DIR,
 // EDGAR13F_REDACT, EDGAR13F_AGENT_MODE, EDGAR13F_FIXTURE_DIR,
-// EDGAR13F_BASE_URL); see examples/README.md.
+// EDGAR13F_BASE_URL, and for the filing search's embedder
+// EDGAR13F_EMBED_URL, EDGAR13F_EMBED_MODEL, EDGAR13F_EMBED_API_KEY); see
+// examples/README.md.
 package main
 
 import (
@@ -41,7 +46,9 @@ Usage:
   edgar13f-mcp --version    print the version
 
 Tools: find_manager, list_13f_filings, get_holdings_as_of, diff_holdings,
-get_holders_as_of.
+get_holders_as_of; search_company, list_filings, get_financial_facts,
+get_filing_section; index_filings, search_filings, get_chunk (the filing
+search, kept under the cache directory).
 
 Environment:
   SEC_USER_AGENT        "Name email@domain", sent with every EDGAR request (required for EDGAR)
@@ -50,7 +57,7 @@ Environment:
   EDGAR13F_AGENT_MODE   exactly "on": unfiltered holdings and diffs answer the 50 largest positions
   EDGAR13F_FIXTURE_DIR  read this EDGAR mirror tree instead of EDGAR
   EDGAR13F_BASE_URL     fetch EDGAR URLs from this HTTP mirror
-`
+` + wire.EmbedderHelp
 
 // run serves MCP over standard input and output with the settings of
 // getenv, or answers --help and --version. It returns the exit code: 0,
@@ -78,6 +85,11 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	cfg := wire.ConfigFromEnv(getenv)
 	opts, err := cfg.ClientOptions()
 	if err == nil {
+		// A wrong embedder setting stops the server at once rather than
+		// failing every search later.
+		_, err = cfg.Embedder()
+	}
+	if err == nil {
 		var c *edgar13f.Client
 		c, err = edgar13f.NewClient(opts...)
 		if errors.Is(err, edgar13f.ErrNoUserAgent) && cfg.NoUserAgent() {
@@ -89,7 +101,9 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 				fmt.Fprintf(stderr, "edgar13f-mcp: warning: %s; until then every tool call that needs EDGAR fails\n", cfg.NoUserAgentText())
 			}
 			out := newAnswerWriter(stdout)
-			return serve(newServer(c, cfg, out), out)
+			srv, closeServer := newServer(c, cfg, out)
+			defer closeServer()
+			return serve(srv, out)
 		}
 	}
 	fmt.Fprintf(stderr, "edgar13f-mcp: %s\n", cfg.Explain(err))
