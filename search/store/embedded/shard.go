@@ -26,6 +26,7 @@ import (
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 	zap "github.com/blevesearch/zapx/v17"
 
+	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/search/store"
 )
 
@@ -74,13 +75,93 @@ type chunkEntry struct {
 	Norm   float64 `json:"norm,omitempty"`
 }
 
+// A filingJSON is a store.Filing as filing.json holds it: dates as
+// YYYY-MM-DD, "" for a zero date.
+type filingJSON struct {
+	Accession  string `json:"accession"`
+	CIK        string `json:"cik"`
+	Ticker     string `json:"ticker,omitempty"`
+	Company    string `json:"company,omitempty"`
+	Form       string `json:"form"`
+	FilingDate string `json:"filing_date"`
+	ReportDate string `json:"report_date,omitempty"`
+	FiscalYear int    `json:"fiscal_year,omitempty"`
+	URL        string `json:"url,omitempty"`
+	Chunks     int    `json:"chunks"`
+}
+
+func dateText(d edgar13f.Date) string {
+	if d.IsZero() {
+		return ""
+	}
+	return d.String()
+}
+
+func parseDateText(s string) (edgar13f.Date, error) {
+	if s == "" {
+		return edgar13f.Date{}, nil
+	}
+	return edgar13f.ParseDate(s)
+}
+
+// MarshalJSON writes r with its filing as a filingJSON.
+func (r record) MarshalJSON() ([]byte, error) {
+	f := r.Filing
+	return json.Marshal(recordJSON{
+		Format: r.Format,
+		Filing: filingJSON{f.Accession, f.CIK, f.Ticker, f.Company, f.Form, dateText(f.FilingDate), dateText(f.ReportDate), f.FiscalYear, f.URL, f.Chunks},
+		Meta:   metaJSON{r.Meta.Model, r.Meta.Dim},
+		Length: r.Length,
+		Chunks: r.Chunks,
+	})
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote.
+func (r *record) UnmarshalJSON(b []byte) error {
+	var j recordJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	filed, err := parseDateText(j.Filing.FilingDate)
+	if err != nil {
+		return err
+	}
+	period, err := parseDateText(j.Filing.ReportDate)
+	if err != nil {
+		return err
+	}
+	f := j.Filing
+	*r = record{
+		Format: j.Format,
+		Filing: store.Filing{Accession: f.Accession, CIK: f.CIK, Ticker: f.Ticker, Company: f.Company, Form: f.Form,
+			FilingDate: filed, ReportDate: period, FiscalYear: f.FiscalYear, URL: f.URL, Chunks: f.Chunks},
+		Meta:   store.Meta{Model: j.Meta.Model, Dim: j.Meta.Dim},
+		Length: j.Length,
+		Chunks: j.Chunks,
+	}
+	return nil
+}
+
+type metaJSON struct {
+	Model string `json:"model,omitempty"`
+	Dim   int    `json:"dim,omitempty"`
+}
+
+type recordJSON struct {
+	Format int          `json:"format"`
+	Filing filingJSON   `json:"filing"`
+	Meta   metaJSON     `json:"embedder"`
+	Length int64        `json:"length"`
+	Chunks []chunkEntry `json:"chunks"`
+}
+
 // A record is the content of filing.json.
 type record struct {
-	Format int          `json:"format"`
-	Filing store.Filing `json:"filing"`
-	Meta   store.Meta   `json:"meta"`
-	Length int64        `json:"length"` // the sum of the chunks' Len
-	Chunks []chunkEntry `json:"chunks"` // by Item, Index, ID: document numbers in the segment
+	Format int
+	Filing store.Filing
+	Meta   store.Meta
+	Length int64        // the sum of the chunks' Len
+	Chunks []chunkEntry // by Item, Index, ID: document numbers in the segment
 }
 
 // A shard is a loaded record with the place of its files. It does not
@@ -500,8 +581,8 @@ type handle struct {
 }
 
 // openShard opens a verified shard's files.
-func openShard(sh *shard) (h *handle, err error) {
-	h = &handle{sh: sh}
+func openShard(sh *shard) (_ *handle, err error) {
+	h := &handle{sh: sh}
 	defer func() {
 		if r := recover(); r != nil { // a segment that passed its sum but not zap's reader
 			err = damagef("%s: %v", fileIndex, r)

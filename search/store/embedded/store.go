@@ -589,6 +589,47 @@ func (s *Store) Damaged() ([]Damage, error) {
 	return out, nil
 }
 
+// Check reads every stored shard in full and checks it against its sums,
+// as a query does the first time it uses a shard. The damaged ones are set
+// aside (see [Store.Damaged]) and reported as [*DamagedError]s, joined.
+func (s *Store) Check(ctx context.Context) error {
+	if err := s.enter(); err != nil {
+		return err
+	}
+	defer s.leave()
+	v, err := s.current()
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, sh := range v.shards {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		err := verifyShard(sh)
+		if err == nil {
+			var h *handle
+			if h, err = openShard(sh); err == nil {
+				h.close()
+			}
+		}
+		var d *damage
+		switch {
+		case err == nil:
+		case errors.As(err, &d):
+			if qerr := s.locked(func() error { return s.quarantineLocked(sh.name, d.reason) }); qerr != nil {
+				return qerr
+			}
+			errs = append(errs, &DamagedError{Accession: sh.rec.Filing.Accession, Reason: d.reason})
+		case errors.Is(err, fs.ErrNotExist):
+			// Replaced meanwhile.
+		default:
+			return err
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // Put stores a filing's chunks (and vectors), replacing what the store
 // held for its accession; see [store.Store.Put].
 func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, vectors [][]float32, meta store.Meta) error {
