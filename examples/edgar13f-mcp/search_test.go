@@ -360,8 +360,8 @@ func TestSearchEmbedderSettings(t *testing.T) {
 		name, want string
 		env        []string
 	}{
-		{"url without model", "EDGAR13F_EMBED_MODEL", []string{"EDGAR13F_EMBED_URL=http://127.0.0.1:1/v1"}},
-		{"unknown url form", "EDGAR13F_EMBED_URL", []string{"EDGAR13F_EMBED_URL=ftp://example.com", "EDGAR13F_EMBED_MODEL=m"}},
+		{"url without model", "given without a model: set EDGAR13F_EMBED_MODEL", []string{"EDGAR13F_EMBED_URL=http://127.0.0.1:1/v1"}},
+		{"unknown url form", "want an OpenAI-compatible base URL", []string{"EDGAR13F_EMBED_URL=ftp://example.com", "EDGAR13F_EMBED_MODEL=m"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -25,7 +25,7 @@ const EmbedderHelp = `  EDGAR13F_EMBED_URL      filing search embedder: an OpenA
 // settings name, or nil when EmbedURL is empty (BM25 only). A URL without
 // a model, or of no known form, is an error saying what to set.
 func (c Config) Embedder() (search.Embedder, error) {
-	e, err := parseEmbedderConfig(c.EmbedURL, c.EmbedModel, c.EmbedAPIKey)
+	e, err := search.ParseEmbedderConfig(c.EmbedURL, c.EmbedModel, c.EmbedAPIKey)
 	if err != nil {
 		return nil, fmt.Errorf("the filing search's embedder (EDGAR13F_EMBED_URL, EDGAR13F_EMBED_MODEL): %s", strings.TrimPrefix(err.Error(), "edgar13f/search: "))
 	}
