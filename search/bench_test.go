@@ -1,10 +1,8 @@
 package search
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -89,13 +87,17 @@ func BenchmarkIndexBM25(b *testing.B) { benchIndex(b, openEmbeddedB) }
 func BenchmarkIndexHTTPEmbedder(b *testing.B) {
 	srv := httptest.NewServer(embeddingsHandler(384))
 	defer srv.Close()
-	benchIndex(b, openEmbeddedB, WithEmbedder(&httpEmbedder{url: srv.URL + "/v1/embeddings", model: "hash-384", hc: srv.Client()}))
+	emb, err := NewOpenAIEmbedder(srv.URL+"/v1", "hash-384", "", WithEmbedHTTPClient(srv.Client()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchIndex(b, openEmbeddedB, WithEmbedder(emb))
 }
 
 // embeddingsHandler serves POST /v1/embeddings in OpenAI's format with
-// hashEmbedder's vectors.
+// HashEmbedder's vectors.
 func embeddingsHandler(dim int) http.Handler {
-	h := &hashEmbedder{model: "hash", dim: dim}
+	h := HashEmbedder{Dim: dim}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			Model string   `json:"model"`
@@ -122,52 +124,6 @@ func embeddingsHandler(dim int) http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(resp)
 	})
-}
-
-// httpEmbedder is a minimal OpenAI-compatible embeddings client for the
-// benchmark.
-type httpEmbedder struct {
-	url, model string
-	hc         *http.Client
-}
-
-func (h *httpEmbedder) Model() string { return h.model }
-
-func (h *httpEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	body, err := json.Marshal(map[string]any{"model": h.model, "input": texts})
-	if err != nil {
-		return nil, err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.url, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := h.hc.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("embeddings: status %d", resp.StatusCode)
-	}
-	var out struct {
-		Data []struct {
-			Index     int       `json:"index"`
-			Embedding []float32 `json:"embedding"`
-		} `json:"data"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		return nil, err
-	}
-	vs := make([][]float32, len(texts))
-	for _, d := range out.Data {
-		if d.Index < 0 || d.Index >= len(vs) {
-			return nil, fmt.Errorf("embeddings: index %d out of range", d.Index)
-		}
-		vs[d.Index] = d.Embedding
-	}
-	return vs, nil
 }
 
 // heapPeaks holds what peakHeap measured, above the heap before the call.
@@ -226,14 +182,14 @@ func peakHeap(f func()) heapPeaks {
 }
 
 // BenchmarkSearch searches Apple's and NVIDIA's 10-Ks (333 chunks) in the
-// embedded store, per mode, with hashEmbedder's 384-dimensional vectors
+// embedded store, per mode, with HashEmbedder's 384-dimensional vectors
 // computed in process: the engine's and the store's cost per question.
 func BenchmarkSearch(b *testing.B) {
 	ctx := context.Background()
 	c, _ := mirrorClient(b)
 	st := openEmbeddedB(b)
 	defer st.Close()
-	e, err := New(c, st, WithEmbedder(&hashEmbedder{model: "hash-test", dim: 384}))
+	e, err := New(c, st, WithEmbedder(HashEmbedder{Dim: 384}))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -170,13 +170,13 @@ func (s *memStore) Nearest(ctx context.Context, vector []float32, f store.Filter
 	var out []store.Match
 	s.visible(f, func(c store.Chunk, fl store.Filing, pass bool) {
 		if pass {
-			out = append(out, store.Match{Chunk: c, Filing: fl, Score: cosine(vector, s.vecs[c.ID])})
+			out = append(out, store.Match{Chunk: c, Filing: fl, Score: memCosine(vector, s.vecs[c.ID])})
 		}
 	})
 	return top(out, k), nil
 }
 
-func cosine(a, b []float32) float64 {
+func memCosine(a, b []float32) float64 {
 	var dot, na, nb float64
 	for i := range a {
 		dot += float64(a[i]) * float64(b[i])

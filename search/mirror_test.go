@@ -26,7 +26,7 @@ func TestIndexMirror(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	emb := &hashEmbedder{model: "hash-test", dim: 64}
+	emb := HashEmbedder{Dim: 64}
 	e, err := New(c, st, WithEmbedder(emb))
 	if err != nil {
 		t.Fatal(err)

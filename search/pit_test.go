@@ -98,7 +98,7 @@ func checkPointInTime(t *rapid.T, open func() store.Store, fl faults) {
 	ctx := context.Background()
 	corpus := pitCorpus(t)
 	asOf := day("2024-03-01").AddDays(rapid.IntRange(-5, 65).Draw(t, "asOf"))
-	emb := &hashEmbedder{model: "hash-test", dim: 32}
+	emb := HashEmbedder{Dim: 32}
 
 	full, seen := open(), open()
 	defer full.Close()
