@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-// The figures these benchmarks print are in the README of package search
-// (throughput in MB/s of Item text, pieces/s, and peak heap).
+// The Split benchmarks report throughput in MB/s of Item text, pieces/s,
+// pieces per run, and the peak heap growth while splitting.
 
 // BenchmarkCount: cl100k_base tokens of the whole text of Apple's 10-K
 // (206 KB of text).
