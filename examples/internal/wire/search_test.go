@@ -69,4 +69,15 @@ func TestWriteSearchShapes(t *testing.T) {
 			t.Errorf("index answer (-want +got):\n%s", diff)
 		}
 	}
+
+	// A filing indexed with no chunks says why.
+	b.Reset()
+	if err := WriteIndex(&b, &search.IndexResult{AsOf: fd, Indexed: []search.IndexedFiling{
+		{Ticker: "", CIK: "1318605", Accession: hit.Accession, Form: "10-K", FilingDate: fd, Skipped: "no Item headings"}}}); err != nil {
+		t.Fatal(err)
+	}
+	got := decode(t, b.Bytes())["indexed"].([]any)[0].(map[string]any)
+	if got["skipped"] != "no Item headings" || got["chunks"] != 0.0 || got["ticker"] != nil {
+		t.Errorf("skipped filing written as %v", got)
+	}
 }
