@@ -96,7 +96,7 @@ type Store interface {
 	Put(ctx context.Context, f Filing, chunks []Chunk, vectors [][]float32, meta Meta) error
 
 	// Filings returns the stored filings with FilingDate on or before asOf,
-	// sorted by CIK, filing date and accession.
+	// sorted by CIK (as a number), filing date and accession.
 	Filings(ctx context.Context, asOf edgar13f.Date) ([]Filing, error)
 
 	// Lexical returns the best k chunks for query by BM25 (English
@@ -109,7 +109,7 @@ type Store interface {
 
 	// Nearest returns the k chunks closest to vector (cosine similarity)
 	// among the chunks that pass f, best first, ties by chunk ID. A store
-	// without vectors returns [ErrNoVectors].
+	// without vectors (an empty store included) returns [ErrNoVectors].
 	Nearest(ctx context.Context, vector []float32, f Filter, k int) ([]Match, error)
 
 	// Chunk returns the chunk with the given ID and its filing, whatever

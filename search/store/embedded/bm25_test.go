@@ -21,16 +21,6 @@ import (
 
 var ctx = context.Background()
 
-func openStore(t testing.TB, opts ...embedded.Option) *embedded.Store {
-	t.Helper()
-	s, err := embedded.Open(t.TempDir(), opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
-
 func chunkID(acc, item string, i int) string {
 	sum := sha1.Sum([]byte(fmt.Sprintf("%s|%s|%d", acc, item, i)))
 	return hex.EncodeToString(sum[:])[:16]

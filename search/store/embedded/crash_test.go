@@ -148,10 +148,10 @@ func TestCrashSafety(t *testing.T) {
 		checkAfterCrash(t, dir, acked)
 		t.Logf("killed at step %d (%s) or after %d Puts; acknowledged %v", at, stoppedAt, puts, acked)
 	}
-	for at := 1; at <= 40; at++ {
+	for at := 1; at <= 24; at++ { // each step of the first Put, of a replacement, of a new filing
 		run(at, 0)
 	}
-	for range 8 {
+	for range 6 {
 		run(0, 1+rng.IntN(6))
 	}
 }

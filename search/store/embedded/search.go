@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
+	"sync"
 
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 
@@ -122,7 +124,7 @@ func (s *Store) acquire(shards []*shard) ([]*handle, error) {
 			var d *damage
 			if errors.As(err, &d) {
 				if qerr := s.locked(func() error { return s.quarantineLocked(sh.name, d.reason) }); qerr != nil {
-					return nil, qerr
+					return nil, qerr // errVanished: the query runs again on a newer view
 				}
 				return nil, &DamagedError{Accession: sh.rec.Filing.Accession, Reason: d.reason}
 			}
@@ -284,26 +286,60 @@ func (s *Store) nearest(v *view, q []float32, f store.Filter, k int) ([]store.Ma
 	for i, x := range q {
 		q64[i] = float64(x)
 	}
-	buf := make([]float32, len(q))
+	// The shards are scored in parallel, each worker keeping its own best
+	// k; merged, they give the same answer as one pass, since the order
+	// (score, then ID) is total.
+	workers := min(runtime.GOMAXPROCS(0), len(hs))
+	tops := make([]*topK, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		tops[w] = newTopK(k)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]float32, len(q))
+			for i := w; i < len(hs); i += workers {
+				h := hs[i]
+				for d, c := range h.sh.rec.Chunks {
+					if f.Item != "" && c.Item != f.Item {
+						continue
+					}
+					score := 0.0
+					if qn > 0 && c.Norm > 0 {
+						score = dot(q64, h.vector(d, buf)) / (qn * c.Norm)
+					}
+					tops[w].offer(candidate{score: score, id: c.ID, h: h, doc: d})
+				}
+			}
+		}()
+	}
+	wg.Wait()
 	top := newTopK(k)
-	for _, h := range hs {
-		for d, c := range h.sh.rec.Chunks {
-			if f.Item != "" && c.Item != f.Item {
-				continue
-			}
-			vec := h.vector(d, buf)
-			var dot float64
-			for j, x := range vec {
-				dot += q64[j] * float64(x)
-			}
-			score := 0.0
-			if qn > 0 && c.Norm > 0 {
-				score = dot / (qn * c.Norm)
-			}
-			top.offer(candidate{score: score, id: c.ID, h: h, doc: d})
+	for _, t := range tops {
+		for _, c := range t.h {
+			top.offer(c)
 		}
 	}
 	return top.matches(), nil
+}
+
+// dot returns the dot product of q and v, summed in float64 by four
+// accumulators in a fixed order (so a chunk's score never depends on
+// anything but the two vectors).
+func dot(q []float64, v []float32) float64 {
+	var s0, s1, s2, s3 float64
+	n := len(v) &^ 3
+	q = q[:len(v)]
+	for j := 0; j < n; j += 4 {
+		s0 += q[j] * float64(v[j])
+		s1 += q[j+1] * float64(v[j+1])
+		s2 += q[j+2] * float64(v[j+2])
+		s3 += q[j+3] * float64(v[j+3])
+	}
+	for j := n; j < len(v); j++ {
+		s0 += q[j] * float64(v[j])
+	}
+	return (s0 + s1) + (s2 + s3)
 }
 
 // Chunk returns the chunk with the given ID and its filing, whatever the

@@ -14,9 +14,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -255,10 +257,23 @@ func buildShardFiles(dir string, f store.Filing, chunks []store.Chunk, vectors [
 	f.Chunks = len(chunks)
 	rec := record{Format: recordFormat, Filing: f, Meta: meta, Chunks: make([]chunkEntry, len(chunks))}
 	docs := make([]index.Document, len(chunks))
+	lengths := make([]int, len(chunks))
+	// Analysis is most of a Put's work: spread it over the CPUs.
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0), len(chunks))
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(chunks); i += workers {
+				docs[i], lengths[i] = analyzeChunk(an, chunks[i].ID, store.LexicalText(f, chunks[i]))
+			}
+		}()
+	}
+	wg.Wait()
 	var off int64
 	for i, c := range chunks {
-		doc, n := analyzeChunk(an, c.ID, store.LexicalText(f, c))
-		docs[i] = doc
+		n := lengths[i]
 		rec.Chunks[i] = chunkEntry{ID: c.ID, Item: c.Item, Title: c.ItemTitle, Index: c.Index, Tokens: c.Tokens, Len: n, Off: off, Size: len(c.Text)}
 		off += int64(len(c.Text))
 		rec.Length += int64(n)

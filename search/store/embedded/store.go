@@ -377,7 +377,10 @@ func (s *Store) reloadLocked(writeLocked bool) (*view, error) {
 		if len(damaged) > 0 {
 			set := func() error {
 				for _, d := range damaged {
-					if err := s.quarantineLocked(d.name, d.reason); err != nil {
+					err := s.quarantineLocked(d.name, d.reason)
+					if errors.Is(err, errVanished) {
+						gone = true
+					} else if err != nil {
 						return err
 					}
 				}
@@ -390,6 +393,9 @@ func (s *Store) reloadLocked(writeLocked bool) (*view, error) {
 			}
 			if err != nil {
 				return nil, err
+			}
+			if gone && attempt < 3 {
+				continue
 			}
 		}
 		if metaErr != nil && len(kept) > 0 {
@@ -442,12 +448,18 @@ func compareCIK(a, b string) int {
 	return cmp.Or(cmp.Compare(len(a), len(b)), strings.Compare(a, b))
 }
 
+// errVanished reports a shard found damaged that was in fact being
+// removed (replaced by a newer generation) while it was read: the caller
+// looks at the directory again.
+var errVanished = fmt.Errorf("shard replaced while read: %w", fs.ErrNotExist)
+
 // quarantineLocked moves a damaged shard out of filings/ with a note of
-// why. The write lock is held.
+// why, or returns errVanished if it is no longer there. The write lock is
+// held, so no Put is removing it now.
 func (s *Store) quarantineLocked(name, reason string) error {
 	src := s.path(dirFilings, name)
 	if _, err := os.Stat(src); errors.Is(err, fs.ErrNotExist) {
-		return nil // replaced or set aside meanwhile
+		return errVanished
 	}
 	dst := s.path(dirQuarantine, name)
 	for i := 2; ; i++ {
@@ -619,7 +631,11 @@ func (s *Store) Check(ctx context.Context) error {
 		switch {
 		case err == nil:
 		case errors.As(err, &d):
-			if qerr := s.locked(func() error { return s.quarantineLocked(sh.name, d.reason) }); qerr != nil {
+			qerr := s.locked(func() error { return s.quarantineLocked(sh.name, d.reason) })
+			if errors.Is(qerr, errVanished) {
+				continue // replaced meanwhile
+			}
+			if qerr != nil {
 				return qerr
 			}
 			errs = append(errs, &DamagedError{Accession: sh.rec.Filing.Accession, Reason: d.reason})
@@ -655,20 +671,15 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 		return err
 	}
 
-	token := randomToken()
-	lockPath := s.path(dirTemp, token+".lock")
-	lf, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	token, lf, err := s.tempLock()
 	if err != nil {
 		return fmt.Errorf("edgar13f/search: %w", err)
 	}
 	defer func() {
-		os.Remove(lockPath)
+		os.Remove(lf.Name())
 		unlockFile(lf)
 		lf.Close()
 	}()
-	if err := lockFile(lf); err != nil {
-		return fmt.Errorf("edgar13f/search: %w", err)
-	}
 	tmp := s.path(dirTemp, token)
 	if err := os.Mkdir(tmp, 0o700); err != nil {
 		return fmt.Errorf("edgar13f/search: %w", err)
@@ -683,6 +694,31 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 		return err
 	}
 	return s.locked(func() error { return s.commitLocked(tmp, rec, sums) })
+}
+
+// tempLock creates and locks tmp/<token>.lock, which tells Open in other
+// processes that tmp/<token> is being built. A lock file that a sweep
+// removed between its creation and its lock is not ours to use: try again.
+func (s *Store) tempLock() (string, *os.File, error) {
+	for {
+		token := randomToken()
+		path := s.path(dirTemp, token+".lock")
+		lf, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			return "", nil, err
+		}
+		if err := lockFile(lf); err != nil {
+			lf.Close()
+			return "", nil, err
+		}
+		held, err1 := lf.Stat()
+		named, err2 := os.Stat(path)
+		if err1 == nil && err2 == nil && os.SameFile(held, named) {
+			return token, lf, nil
+		}
+		unlockFile(lf)
+		lf.Close()
+	}
 }
 
 func (s *Store) hook(step string) {

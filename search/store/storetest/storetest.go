@@ -465,13 +465,11 @@ func testReplace(t *testing.T, k *kit) {
 // filterCorpus is the corpus of the filter and asOf cases: two companies,
 // a 10-K and its 10-K/A, a 10-Q, Items that share a suffix.
 type filterCorpus struct {
-	f1, f2, f3, f4         store.Filing
-	f1i1, f1i1a, f2i1a     []store.Chunk
-	f3i1a, f3i7, f4ii1a    []store.Chunk
-	wantAll                []string
-	query                  string
-	vector                 []float32
-	lexicalOnly, vectorsOn bool
+	f1, f2, f3, f4      store.Filing
+	f1i1, f1i1a, f2i1a  []store.Chunk
+	f3i1a, f3i7, f4ii1a []store.Chunk
+	query               string
+	vector              []float32
 }
 
 func newFilterCorpus(t *testing.T, s store.Store) *filterCorpus {
