@@ -266,7 +266,7 @@ func buildShardFiles(dir string, f store.Filing, chunks []store.Chunk, vectors [
 		go func() {
 			defer wg.Done()
 			for i := w; i < len(chunks); i += workers {
-				docs[i], lengths[i] = analyzeChunk(an, chunks[i].ID, chunks[i].Text)
+				docs[i], lengths[i] = analyzeChunk(an, chunks[i].ID, store.LexicalText(f, chunks[i]))
 			}
 		}()
 	}
