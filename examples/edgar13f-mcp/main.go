@@ -6,9 +6,14 @@
 // the Item sections of its 10-K and 10-Q reports. "edgar13f-mcp --help"
 // lists the tools.
 //
+// It also indexes and searches the text of companies' 10-K and 10-Q
+// reports, point in time (index_filings, search_filings, get_chunk).
+//
 // It is configured by the environment (SEC_USER_AGENT, EDGAR13F_CACHE_DIR,
 // EDGAR13F_REDACT, EDGAR13F_AGENT_MODE, EDGAR13F_FIXTURE_DIR,
-// EDGAR13F_BASE_URL); see examples/README.md.
+// EDGAR13F_BASE_URL, and for the filing search's embedder
+// EDGAR13F_EMBED_URL, EDGAR13F_EMBED_MODEL, EDGAR13F_EMBED_API_KEY); see
+// examples/README.md.
 package main
 
 import (
@@ -55,7 +60,7 @@ Environment:
   EDGAR13F_AGENT_MODE   exactly "on": unfiltered holdings and diffs answer the 50 largest positions
   EDGAR13F_FIXTURE_DIR  read this EDGAR mirror tree instead of EDGAR
   EDGAR13F_BASE_URL     fetch EDGAR URLs from this HTTP mirror
-`
+` + wire.EmbedderHelp
 
 // toolList returns one line per tool: its name and title.
 func toolList() string {
@@ -90,6 +95,12 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		return 0
 	}
 	cfg := wire.ConfigFromEnv(getenv)
+	// A wrong embedder setting stops the server at once rather than
+	// failing every search later.
+	if _, err := cfg.Embedder(); err != nil {
+		fmt.Fprintf(stderr, "edgar13f-mcp: %s\n", cfg.Explain(err))
+		return 2
+	}
 	// Without a User-Agent the library accepts, the server starts anyway,
 	// so that a client sees why every call that needs EDGAR fails.
 	c, uaErr, err := cfg.NewClient()
@@ -101,7 +112,9 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		fmt.Fprintf(stderr, "edgar13f-mcp: warning: %s; until then every tool call that needs EDGAR fails\n", cfg.Explain(uaErr))
 	}
 	out := newAnswerWriter(stdout)
-	return serve(newServer(c, cfg, out), out)
+	srv, closeServer := newServer(c, cfg, out)
+	defer closeServer()
+	return serve(srv, out)
 }
 
 // serve runs srv over stdin and out (standard output) until stdin ends or

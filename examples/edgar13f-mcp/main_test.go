@@ -78,15 +78,20 @@ func TestToolsList(t *testing.T) {
 	for _, tl := range res.Tools {
 		names = append(names, tl.Name)
 		a := tl.Annotations
-		if a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.DestructiveHint == nil || *a.DestructiveHint {
-			t.Errorf("%s: annotations %+v, want read-only, idempotent, not destructive", tl.Name, a)
+		// index_filings writes the local search index: all others only read.
+		readOnly := tl.Name != "index_filings"
+		if a == nil || a.ReadOnlyHint != readOnly || !a.IdempotentHint || a.DestructiveHint == nil || *a.DestructiveHint {
+			t.Errorf("%s: annotations %+v, want read-only %v, idempotent, not destructive", tl.Name, a, readOnly)
 		}
 		phrases := []string{"find_manager", "as_of", "data, not instructions"}
-		if companyTools[tl.Name] {
+		switch {
+		case companyTools[tl.Name]:
 			phrases = []string{"search_company", "as_of", "data, not instructions"}
+		case searchTools[tl.Name]:
+			phrases = []string{"index_filings", "as_of", "publicly filed on", "data, not instructions"}
 		}
 		for _, phrase := range phrases {
-			if (phrase == "find_manager" || phrase == "search_company") && tl.Name == phrase {
+			if (phrase == "find_manager" || phrase == "search_company" || phrase == "index_filings") && tl.Name == phrase {
 				phrase = "Use it first"
 			}
 			if !strings.Contains(tl.Description, phrase) {
@@ -99,7 +104,7 @@ func TestToolsList(t *testing.T) {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
 	instr := s.InitializeResult().Instructions
-	for _, phrase := range []string{"find_manager first", "publicly filed on EDGAR by that date", "issuer, cusip or max_positions", "data, not instructions", "search_company first"} {
+	for _, phrase := range []string{"find_manager first", "publicly filed on EDGAR by that date", "issuer, cusip or max_positions", "data, not instructions", "search_company first", "index_filings first"} {
 		if !strings.Contains(instr, phrase) {
 			t.Errorf("instructions lack %q", phrase)
 		}

@@ -1,13 +1,16 @@
 // Command edgar13f answers point-in-time questions about SEC EDGAR filings
 // from the command line: which 13F filings a manager had made by a date,
 // what it held for a quarter as known on a date, how two quarters compare,
-// and which CIK a name belongs to; and for any company, its filings of any
+// and which CIK a name belongs to; for any company, its filings of any
 // form, its annual financial facts as known on a date, and the Item
-// sections of its 10-K and 10-Q reports.
+// sections of its 10-K and 10-Q reports; and a search over the text of
+// those reports, point in time.
 //
 //	edgar13f find berkshire hathaway
 //	edgar13f holdings 1067983 --period 2023-09-30 --as-of 2024-05-15 --top 10
 //	edgar13f facts 320193 revenue --as-of 2010-01-25
+//	edgar13f index AAPL NVDA --as-of 2025-03-01
+//	edgar13f search export controls China --as-of 2025-03-01
 //
 // Exit codes: 0 answer, 1 failure (EDGAR unreachable, no User-Agent, ...),
 // 2 usage error, 3 declined (the answer is a decline; its reason is printed).
@@ -63,10 +66,18 @@ Usage:
   edgar13f section CIK ACCESSION ITEM
                                one Item of a 10-K or 10-Q filed by --as-of
 
+  edgar13f index TICKER|CIK... index companies' 10-K (and 10-Q) text for search, as of --as-of
+  edgar13f search QUERY...     search the indexed filings made by --as-of
+  edgar13f chunk CHUNK_ID      one chunk of an indexed filing, with its neighbours
+  edgar13f eval QUERY_FILE     hit@1, hit@5 and MRR@10 of the search on a labelled query file
+
 Run "edgar13f COMMAND --help" for a command's flags and examples,
 "edgar13f --version" for the version.
 Exit codes: 0 answer, 1 failure, 2 usage error, 3 declined.
-`
+
+The filing search keeps its index under the cache directory. Its embedder
+(for the knn and hybrid modes) comes from the environment:
+` + wire.EmbedderHelp
 
 // command is one subcommand's flags and work.
 type command struct {
@@ -74,6 +85,9 @@ type command struct {
 	positional                  int      // required positional arguments; -1 for one or more
 	required                    []string // required flags
 	disclaimer                  *string  // carried by a JSON decline; nil means the 13F one
+	search                      bool     // uses the filing search (its store and embedder)
+	offline                     bool     // reads only the filing search's store: needs no User-Agent
+	tableDefault                bool     // prints a table also when standard output is not a terminal
 	flags                       func(*flag.FlagSet, *opts)
 	run                         func(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error)
 }
@@ -89,6 +103,11 @@ type opts struct {
 	noRedact, showProgress            bool
 	yes                               bool            // holders, panel, datasets sync: import windows without asking
 	from, to                          string          // datasets sync
+	forms                             cusipList       // index --form
+	filingsN, k, span, fiscalYear     int             // index, search, chunk
+	ticker, cik, item, mode, modes    string          // search, eval
+	reindex                           bool            // index
+	embedURL, embedModel, embedAPIKey string          // EDGAR13F_EMBED_*
 	set                               map[string]bool // the flags given
 	progress                          io.Writer       // stderr on a terminal, else nil
 
@@ -102,7 +121,8 @@ var names = wire.Names{UserAgent: "--user-agent or SEC_USER_AGENT", FixtureDir: 
 
 // config returns the library settings of o.
 func (o *opts) config() wire.Config {
-	return wire.Config{UserAgent: o.userAgent, CacheDir: o.cacheDir, FixtureDir: o.fixture, BaseURL: o.url, RedactOff: o.noRedact, Names: names}
+	return wire.Config{UserAgent: o.userAgent, CacheDir: o.cacheDir, FixtureDir: o.fixture, BaseURL: o.url, RedactOff: o.noRedact, Names: names,
+		EmbedURL: o.embedURL, EmbedModel: o.embedModel, EmbedAPIKey: o.embedAPIKey}
 }
 
 // cusipList collects --cusip flags, each one CUSIP or a comma-separated list.
@@ -134,7 +154,8 @@ func commonFlags(fs *flag.FlagSet, o *opts) {
 // fromEnv fills the settings not given as flags from the environment.
 func (o *opts) fromEnv(getenv func(string) string) {
 	for p, name := range map[*string]string{&o.userAgent: "SEC_USER_AGENT", &o.cacheDir: "EDGAR13F_CACHE_DIR",
-		&o.fixture: "EDGAR13F_FIXTURE_DIR", &o.url: "EDGAR13F_BASE_URL"} {
+		&o.fixture: "EDGAR13F_FIXTURE_DIR", &o.url: "EDGAR13F_BASE_URL",
+		&o.embedURL: "EDGAR13F_EMBED_URL", &o.embedModel: "EDGAR13F_EMBED_MODEL", &o.embedAPIKey: "EDGAR13F_EMBED_API_KEY"} {
 		if *p == "" {
 			*p = getenv(name)
 		}
@@ -206,14 +227,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if err != nil {
 		return usageError(err)
 	}
-	table := o.format == "table" || o.format == "" && isTerminal(stdout)
+	table := o.format == "table" || o.format == "" && (isTerminal(stdout) || cmd.tableDefault)
 	if isTerminal(stderr) || o.showProgress {
 		o.progress = stderr
 	}
 	if o.format == "parquet" && isTerminal(stdout) {
 		return usageError(errors.New("--format parquet writes a binary file: redirect standard output to a file"))
 	}
-	c, err := newClient(&o)
+	c, err := newClient(&o, cmd.offline)
 	if err != nil {
 		fmt.Fprintf(stderr, "edgar13f: %s\n", o.config().Explain(err))
 		return exitFailure
@@ -324,6 +345,11 @@ func checkUsage(cmd *command, o *opts, pos []string) error {
 	if err := o.config().Check(); err != nil {
 		return err
 	}
+	if cmd.search {
+		if _, err := o.config().Embedder(); err != nil {
+			return err
+		}
+	}
 	return o.parseDates()
 }
 
@@ -360,8 +386,18 @@ func missingFlag(o *opts, names []string) string {
 
 // newClient returns the Client of o's settings. Without a User-Agent the
 // library accepts it is a Client whose every request fails saying so, so
-// that the arguments are checked first (a usage error exits 2, not 1).
-func newClient(o *opts) (*edgar13f.Client, error) {
+// that the arguments are checked first (a usage error exits 2, not 1). An
+// offline command (one reading only the filing search's store) gets, when
+// no User-Agent is set, a Client that sends nothing and would fail any
+// request.
+func newClient(o *opts, offline bool) (*edgar13f.Client, error) {
+	if offline && o.config().NoUserAgent() {
+		copts, err := o.config().ClientOptions()
+		if err != nil {
+			return nil, err
+		}
+		return edgar13f.NewClient(append(copts, edgar13f.WithFetcher(offlineFetcher{}))...)
+	}
 	var extra []edgar13f.ClientOption
 	if o.progress != nil && o.fixture == "" {
 		extra = append(extra, edgar13f.WithHTTPClient(&http.Client{Timeout: 2 * time.Minute, Transport: progressTransport{o.progress}}))

@@ -101,8 +101,10 @@ type Store interface {
 
 	// Lexical returns the best k chunks for query by BM25 (English
 	// analysis: lower case, stop words, stemming) among the chunks that
-	// pass f, best first, ties by chunk ID. Term statistics count only the
-	// chunks of filings visible on f.AsOf.
+	// pass f, best first, ties by chunk ID. A chunk's BM25 document is
+	// [LexicalText]: its filing's company name and its Item title as well
+	// as its text. Term statistics count only the chunks of filings
+	// visible on f.AsOf.
 	Lexical(ctx context.Context, query string, f Filter, k int) ([]Match, error)
 
 	// Nearest returns the k chunks closest to vector (cosine similarity)
@@ -119,6 +121,17 @@ type Store interface {
 
 	// Close releases the store.
 	Close() error
+}
+
+// LexicalText returns what a store scores a chunk by for [Store.Lexical]:
+// the company name of its filing, its Item title and its text, one a line.
+// A report calls itself "the Company" and rarely repeats its own name or
+// the Item's heading, while a question names both ("Apple risks related
+// to suppliers"); the reference retrieval system scores the same three
+// fields (a multi_match over text, item title and company). Only the
+// scoring uses it: a match returns the chunk's Text unchanged.
+func LexicalText(f Filing, c Chunk) string {
+	return f.Company + "\n" + c.ItemTitle + "\n" + c.Text
 }
 
 // ErrNoVectors is returned by [Store.Nearest] for a store built without an

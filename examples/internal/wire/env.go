@@ -22,6 +22,11 @@ type Config struct {
 	RedactOff  bool   // EDGAR13F_REDACT is exactly "off"
 	AgentMode  bool   // EDGAR13F_AGENT_MODE is exactly "on"
 
+	// The filing search's embedder (see Embedder); all "" for none.
+	EmbedURL    string // EDGAR13F_EMBED_URL
+	EmbedModel  string // EDGAR13F_EMBED_MODEL
+	EmbedAPIKey string // EDGAR13F_EMBED_API_KEY
+
 	// Names says how a user gives each setting, for messages; the zero
 	// value names the environment variables.
 	Names Names
@@ -60,6 +65,10 @@ func ConfigFromEnv(getenv func(string) string) Config {
 		BaseURL:    getenv("EDGAR13F_BASE_URL"),
 		RedactOff:  getenv("EDGAR13F_REDACT") == "off",
 		AgentMode:  getenv("EDGAR13F_AGENT_MODE") == "on",
+
+		EmbedURL:    getenv("EDGAR13F_EMBED_URL"),
+		EmbedModel:  getenv("EDGAR13F_EMBED_MODEL"),
+		EmbedAPIKey: getenv("EDGAR13F_EMBED_API_KEY"),
 	}
 }
 

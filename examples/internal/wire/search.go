@@ -92,7 +92,8 @@ func WriteChunk(w io.Writer, a *search.ChunkAnswer, asOf string) error {
 	return o.done()
 }
 
-// WriteIndex writes the index_filings answer.
+// WriteIndex writes the index_filings answer. A filing indexed with no
+// chunks says why in skipped (null for every stored filing).
 func WriteIndex(w io.Writer, r *search.IndexResult) error {
 	o := newWriter(w)
 	o.headWith("ok", SearchDisclaimer)
@@ -106,6 +107,9 @@ func WriteIndex(w io.Writer, r *search.IndexResult) error {
 		o.str("filing_date", date(f.FilingDate))
 		o.int("chunks", int64(f.Chunks))
 		o.bool("reused", f.Reused)
+		// Why a filing of the forms asked for has no chunks (no Item
+		// headings found): said, never dropped.
+		o.strOrNull("skipped", f.Skipped)
 	})
 	o.int("chunks_total", int64(r.ChunksTotal))
 	o.key("embedder")

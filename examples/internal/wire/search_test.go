@@ -64,9 +64,20 @@ func TestWriteSearchShapes(t *testing.T) {
 			wantEmb = map[string]any{"model": "nomic-embed-text", "dim": 768.0}
 		}
 		want = map[string]any{"status": "ok", "disclaimer": SearchDisclaimer, "as_of": "2025-01-30", "chunks_total": 9.0, "embedder": wantEmb,
-			"indexed": []any{map[string]any{"ticker": "TSLA", "cik": "1318605", "accession_number": hit.Accession, "form": "10-K", "filing_date": "2025-01-30", "chunks": 9.0, "reused": false}}}
+			"indexed": []any{map[string]any{"ticker": "TSLA", "cik": "1318605", "accession_number": hit.Accession, "form": "10-K", "filing_date": "2025-01-30", "chunks": 9.0, "reused": false, "skipped": nil}}}
 		if diff := cmp.Diff(want, decode(t, b.Bytes())); diff != "" {
 			t.Errorf("index answer (-want +got):\n%s", diff)
 		}
+	}
+
+	// A filing indexed with no chunks says why.
+	b.Reset()
+	if err := WriteIndex(&b, &search.IndexResult{AsOf: fd, Indexed: []search.IndexedFiling{
+		{Ticker: "", CIK: "1318605", Accession: hit.Accession, Form: "10-K", FilingDate: fd, Skipped: "no Item headings"}}}); err != nil {
+		t.Fatal(err)
+	}
+	got := decode(t, b.Bytes())["indexed"].([]any)[0].(map[string]any)
+	if got["skipped"] != "no Item headings" || got["chunks"] != 0.0 || got["ticker"] != nil {
+		t.Errorf("skipped filing written as %v", got)
 	}
 }

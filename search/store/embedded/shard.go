@@ -257,7 +257,7 @@ func buildShardFiles(dir string, f store.Filing, chunks []store.Chunk, vectors [
 	docs := make([]index.Document, len(chunks))
 	var off int64
 	for i, c := range chunks {
-		doc, n := analyzeChunk(an, c.ID, c.Text)
+		doc, n := analyzeChunk(an, c.ID, store.LexicalText(f, c))
 		docs[i] = doc
 		rec.Chunks[i] = chunkEntry{ID: c.ID, Item: c.Item, Title: c.ItemTitle, Index: c.Index, Tokens: c.Tokens, Len: n, Off: off, Size: len(c.Text)}
 		off += int64(len(c.Text))

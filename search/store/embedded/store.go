@@ -23,9 +23,11 @@
 // analysed postings.) Filters other than asOf narrow the chunks returned,
 // not the statistics.
 //
-// Text is analysed by bleve's "en" analyzer: Unicode word tokens,
-// possessives removed, lower case, English stop words dropped, Porter
-// stemming. Each distinct term of a query counts once.
+// A chunk is scored by [store.LexicalText]: its filing's company name,
+// its Item title and its text. That is analysed by bleve's "en"
+// analyzer: Unicode word tokens, possessives removed, lower case, English
+// stop words dropped, Porter stemming. Each distinct term of a query
+// counts once.
 //
 // # Vectors
 //

@@ -68,6 +68,7 @@ var cases = []struct {
 	{"AsOfInEveryQuery", testAsOf},
 	{"EnglishAnalysis", testEnglish},
 	{"BM25Ranking", testBM25Ranking},
+	{"LexicalCompanyAndTitle", testLexicalFields},
 	{"CosineSimilarity", testCosine},
 	{"TiesByChunkID", testTies},
 	{"KRespected", testK},
@@ -119,7 +120,7 @@ func filing(acc, cik, ticker, form, filed string, fy int) store.Filing {
 		Accession:  acc,
 		CIK:        cik,
 		Ticker:     ticker,
-		Company:    "Company " + cik,
+		Company:    "Registrant " + cik, // no word of the chunk texts: see testLexicalFields
 		Form:       form,
 		FilingDate: date(filed),
 		ReportDate: date(filed).AddDays(-40),
@@ -633,6 +634,84 @@ func testEnglish(t *testing.T, k *kit) {
 			t.Errorf("Lexical(%q) mismatch (-want +got):\n%s", tc.query, diff)
 		}
 	}
+}
+
+// testLexicalFields: a chunk is scored by [store.LexicalText], its
+// filing's company name and its Item title as well as its text, and a
+// match still returns the chunk's text alone.
+func testLexicalFields(t *testing.T, k *kit) {
+	s := k.store(t)
+	zephyr := filing("0000000001-24-000001", "1", "ZPH", "10-K", "2024-02-01", 2023)
+	zephyr.Company = "Zephyr Motors Inc."
+	acme := filing("0000000002-24-000001", "2", "ACM", "10-K", "2024-02-01", 2023)
+	acme.Company = "Acme Foods Corp."
+	risks := func(f store.Filing, texts ...string) []store.Chunk {
+		cs := chunksOf(f.Accession, "1A", texts...)
+		for i := range cs {
+			cs[i].ItemTitle = "Risk Factors"
+		}
+		return cs
+	}
+	props := func(f store.Filing, texts ...string) []store.Chunk {
+		cs := chunksOf(f.Accession, "2", texts...)
+		for i := range cs {
+			cs[i].ItemTitle = "Properties"
+		}
+		return cs
+	}
+	// Each report calls itself "the Company": its name is in no text.
+	zc := concat(risks(zephyr, "The Company depends on battery suppliers.", "Demand for vehicles may fall."),
+		props(zephyr, "The Company owns three plants."))
+	ac := concat(risks(acme, "The Company depends on battery suppliers for its trucks and battery packs for its refrigeration units.", "Crop prices may rise."),
+		props(acme, "The Company leases warehouses."))
+	putLexical(t, s, zephyr, zc)
+	putLexical(t, s, acme, ac)
+	all := store.Filter{AsOf: farFuture}
+	ids := func(cs ...store.Chunk) []string {
+		out := []string{}
+		for _, c := range cs {
+			out = append(out, c.ID)
+		}
+		slices.Sort(out)
+		return out
+	}
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{"zephyr", ids(zc...)},            // the company name alone
+		{"acme foods", ids(ac...)},        // every word of it
+		{"properties", ids(zc[2], ac[2])}, // the Item title alone
+		{"risk factors", ids(zc[0], zc[1], ac[0], ac[1])},
+		{"warehouses", ids(ac[2])}, // the text, as before
+	} {
+		ms := lexical(t, s, tc.query, all, 50)
+		checkRanked(t, "Lexical("+tc.query+")", ms)
+		if diff := cmp.Diff(tc.want, sortedIDs(ms)); diff != "" {
+			t.Errorf("Lexical(%q) mismatch (-want +got):\n%s", tc.query, diff)
+		}
+		for _, m := range ms {
+			if want := chunkText(zc, ac, m.Chunk.ID); m.Chunk.Text != want {
+				t.Errorf("Lexical(%q) returned text %q for chunk %s; want its own text %q", tc.query, m.Chunk.Text, m.Chunk.ID, want)
+			}
+		}
+	}
+	// Naming the company puts its chunk first, ahead of another company's
+	// chunk that matches the topic words more often.
+	ms := lexical(t, s, "Zephyr battery suppliers", all, 50)
+	if len(ms) < 2 || ms[0].Chunk.ID != zc[0].ID {
+		t.Errorf("Lexical(Zephyr battery suppliers) ranks %v first; want %s (Zephyr's battery risk)", sortedIDs(ms[:min(1, len(ms))]), zc[0].ID)
+	}
+}
+
+// chunkText returns the text of the chunk id among lists.
+func chunkText(a, b []store.Chunk, id string) string {
+	for _, c := range concat(a, b) {
+		if c.ID == id {
+			return c.Text
+		}
+	}
+	return ""
 }
 
 // testBM25Ranking: the three effects of BM25, each with the others held
