@@ -12,8 +12,9 @@
 // It is configured by the environment (SEC_USER_AGENT, EDGAR13F_CACHE_DIR,
 // EDGAR13F_REDACT, EDGAR13F_AGENT_MODE, EDGAR13F_FIXTURE_DIR,
 // EDGAR13F_BASE_URL, and for the filing search's embedder
-// EDGAR13F_EMBED_URL, EDGAR13F_EMBED_MODEL, EDGAR13F_EMBED_API_KEY); see
-// examples/README.md.
+// EDGAR13F_EMBED_URL, EDGAR13F_EMBED_MODEL, EDGAR13F_EMBED_API_KEY, and for
+// ask_filings' language model ANTHROPIC_API_KEY, EDGAR13F_AGENT_MODEL,
+// EDGAR13F_CHAT_URL, EDGAR13F_CHAT_API_KEY); see examples/README.md.
 package main
 
 import (
@@ -34,6 +35,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/edgar13f/edgar13f/agent"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 )
 
@@ -60,7 +62,7 @@ Environment:
   EDGAR13F_AGENT_MODE   exactly "on": unfiltered holdings and diffs answer the 50 largest positions
   EDGAR13F_FIXTURE_DIR  read this EDGAR mirror tree instead of EDGAR
   EDGAR13F_BASE_URL     fetch EDGAR URLs from this HTTP mirror
-` + wire.EmbedderHelp
+` + wire.EmbedderHelp + wire.AgentHelp
 
 // toolList returns one line per tool: its name and title.
 func toolList() string {
@@ -68,6 +70,7 @@ func toolList() string {
 	for _, t := range (&server{}).tools() {
 		fmt.Fprintf(&b, "  %-21s %s\n", t.tool.Name, t.tool.Title)
 	}
+	fmt.Fprintf(&b, "  %-21s %s\n  %-21s (listed only when a model is configured: see below)\n", "ask_filings", askTitle, "")
 	return b.String()
 }
 
@@ -95,16 +98,22 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		return 0
 	}
 	cfg := wire.ConfigFromEnv(getenv)
+	// A wrong embedder setting stops the server at once rather than
+	// failing every search later.
+	if _, err := cfg.Embedder(); err != nil {
+		fmt.Fprintf(stderr, "edgar13f-mcp: %s\n", cfg.Explain(err))
+		return 2
+	}
+	// So does a model setting that names no usable model (a chat URL
+	// without a model name); none at all only leaves ask_filings out.
+	if _, err := agent.NewModel(cfg.Model); err != nil && !errors.Is(err, agent.ErrNoModel) {
+		fmt.Fprintf(stderr, "edgar13f-mcp: %v\n", err)
+		return 2
+	}
 	// Without a User-Agent the library accepts, the server starts anyway,
 	// so that a client sees why every call that needs EDGAR fails.
 	c, uaErr, err := cfg.NewClient()
 	if err != nil {
-		fmt.Fprintf(stderr, "edgar13f-mcp: %s\n", cfg.Explain(err))
-		return 2
-	}
-	// A wrong embedder setting stops the server at once rather than
-	// failing every search later.
-	if _, err := cfg.Embedder(); err != nil {
 		fmt.Fprintf(stderr, "edgar13f-mcp: %s\n", cfg.Explain(err))
 		return 2
 	}

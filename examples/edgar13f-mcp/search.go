@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -122,9 +123,6 @@ func intIn(a *wire.Args, name string, lo, hi, def int) (int, error) {
 	if err != nil || !a.Has(name) {
 		return def, err
 	}
-	if n < lo || n > hi {
-		return 0, declineArg(name, "must be %d to %d, not %d", lo, hi, n)
-	}
 	return n, nil
 }
 
@@ -220,7 +218,7 @@ func (s *server) searchFilings(ctx context.Context, raw json.RawMessage) (answer
 			opts = append(opts, f.opt(v))
 		}
 	}
-	fy, err := a.Int("fiscal_year", 1990, 2200)
+	fy, err := a.Int("fiscal_year", math.MinInt, math.MaxInt)
 	if err != nil {
 		return nil, err
 	}

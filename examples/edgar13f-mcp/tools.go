@@ -142,7 +142,8 @@ func (s *server) tools() []tool {
 		}, s.handle(s.diff)},
 	}
 	tools = append(tools, s.companyTools()...)
-	return append(tools, s.searchTools()...)
+	tools = append(tools, s.searchTools()...)
+	return append(tools, s.askTools()...)
 }
 
 func (s *server) filings(ctx context.Context, raw json.RawMessage) (answer, error) {

@@ -234,7 +234,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if o.format == "parquet" && isTerminal(stdout) {
 		return usageError(errors.New("--format parquet writes a binary file: redirect standard output to a file"))
 	}
-	c, err := newClient(&o)
+	c, err := newClient(&o, cmd.offline)
 	if err != nil {
 		fmt.Fprintf(stderr, "edgar13f: %s\n", o.config().Explain(err))
 		return exitFailure
@@ -386,8 +386,18 @@ func missingFlag(o *opts, names []string) string {
 
 // newClient returns the Client of o's settings. Without a User-Agent the
 // library accepts it is a Client whose every request fails saying so, so
-// that the arguments are checked first (a usage error exits 2, not 1).
-func newClient(o *opts) (*edgar13f.Client, error) {
+// that the arguments are checked first (a usage error exits 2, not 1). An
+// offline command (one reading only the filing search's store) gets, when
+// no User-Agent is set, a Client that sends nothing and would fail any
+// request.
+func newClient(o *opts, offline bool) (*edgar13f.Client, error) {
+	if offline && o.config().NoUserAgent() {
+		copts, err := o.config().ClientOptions()
+		if err != nil {
+			return nil, err
+		}
+		return edgar13f.NewClient(append(copts, edgar13f.WithFetcher(offlineFetcher{}))...)
+	}
 	var extra []edgar13f.ClientOption
 	if o.progress != nil && o.fixture == "" {
 		extra = append(extra, edgar13f.WithHTTPClient(&http.Client{Timeout: 2 * time.Minute, Transport: progressTransport{o.progress}}))

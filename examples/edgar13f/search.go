@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -92,6 +93,14 @@ var searchCommands = []command{
 		},
 		run: runEval,
 	},
+}
+
+// offlineFetcher serves the commands that read only the search store when
+// no User-Agent is set: it sends nothing.
+type offlineFetcher struct{}
+
+func (offlineFetcher) Fetch(context.Context, string) ([]byte, error) {
+	return nil, errors.New("edgar13f: this command reads only the filing search's store and sends nothing to EDGAR")
 }
 
 // openSearch opens the filing search of o's settings.

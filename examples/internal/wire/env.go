@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/agent"
 )
 
 // Version is the version both example binaries report.
@@ -26,6 +27,10 @@ type Config struct {
 	EmbedURL    string // EDGAR13F_EMBED_URL
 	EmbedModel  string // EDGAR13F_EMBED_MODEL
 	EmbedAPIKey string // EDGAR13F_EMBED_API_KEY
+
+	// Model is the question-answering agent's language model (see
+	// agent.ConfigFrom); its zero value names none.
+	Model agent.Config
 
 	// Names says how a user gives each setting, for messages; the zero
 	// value names the environment variables.
@@ -69,6 +74,8 @@ func ConfigFromEnv(getenv func(string) string) Config {
 		EmbedURL:    getenv("EDGAR13F_EMBED_URL"),
 		EmbedModel:  getenv("EDGAR13F_EMBED_MODEL"),
 		EmbedAPIKey: getenv("EDGAR13F_EMBED_API_KEY"),
+
+		Model: agent.ConfigFrom(getenv),
 	}
 }
 
