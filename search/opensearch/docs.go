@@ -17,7 +17,13 @@ const (
 )
 
 // mappingFormat is the version of the data index's layout, in its _meta.
-const mappingFormat = 1
+// Format 2 scores a chunk by its lexical field ([store.LexicalText])
+// instead of its text; an index of format 1 must be dropped and rebuilt.
+const mappingFormat = 2
+
+// sourceExcludes are the fields no answer needs back: the embedding and
+// the scored copy of the text.
+var sourceExcludes = []string{"lexical", "vector"}
 
 // filingSource is the source of a filing document, and the part of a
 // chunk document that copies its filing's facts (so that a match carries
@@ -48,6 +54,7 @@ type doc struct {
 	Index     int       `json:"chunk_index"`
 	Tokens    int       `json:"tokens"`
 	Text      string    `json:"text"`
+	Lexical   string    `json:"lexical,omitempty"`
 	Vector    []float32 `json:"vector,omitempty"`
 }
 
@@ -64,7 +71,7 @@ func filingDoc(gen string, f store.Filing) filingSource {
 }
 
 func chunkDoc(gen string, f store.Filing, c store.Chunk, vector []float32) doc {
-	d := doc{filingSource: filingDoc(gen, f), ChunkID: c.ID, Item: c.Item, ItemTitle: c.ItemTitle, Index: c.Index, Tokens: c.Tokens, Text: c.Text}
+	d := doc{filingSource: filingDoc(gen, f), ChunkID: c.ID, Item: c.Item, ItemTitle: c.ItemTitle, Index: c.Index, Tokens: c.Tokens, Text: c.Text, Lexical: store.LexicalText(f, c)}
 	d.Kind = kindChunk
 	if !isZero(vector) {
 		d.Vector = vector
@@ -135,7 +142,9 @@ func (s *Store) dataIndexBody(meta store.Meta, epoch int) map[string]any {
 		},
 		"chunk_index": integer,
 		"tokens":      integer,
-		"text": map[string]any{
+		// text is what a match returns; lexical is what Lexical scores.
+		"text": map[string]any{"type": "text", "index": false},
+		"lexical": map[string]any{
 			"type":     "text",
 			"analyzer": "english",
 			"fields": map[string]any{
@@ -218,6 +227,9 @@ func (s *Store) checkDataIndex(ctx context.Context, name string, meta store.Meta
 	}
 	m, ok := resp[name]
 	if !ok || m.Mappings.Meta.Format != mappingFormat {
+		if ok && m.Mappings.Meta.Format > 0 {
+			return fmt.Errorf("edgar13f/search/opensearch: index %s was made by another version of this store (format %d, this one reads %d): drop the store (Store.Drop) and index again", name, m.Mappings.Meta.Format, mappingFormat)
+		}
 		return fmt.Errorf("edgar13f/search/opensearch: index %s exists but was not made by this store (no edgar13f _meta of format %d in its mapping)", name, mappingFormat)
 	}
 	if got := (store.Meta{Model: m.Mappings.Meta.Model, Dim: m.Mappings.Meta.Dim}); got != meta {

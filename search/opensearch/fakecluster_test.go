@@ -120,8 +120,11 @@ func (c *fakeCluster) route(method string, u *url.URL, body []byte) (int, any) {
 	case method == http.MethodPost && len(parts) == 2 && parts[1] == "_search":
 		return c.search(parts[0], body)
 	case method == http.MethodPost && len(parts) == 2 && parts[1] == "_analyze":
-		var req struct{ Text string }
+		var req struct{ Field, Text string }
 		json.Unmarshal(body, &req)
+		if req.Field != "lexical" {
+			return fakeError(400, "illegal_argument_exception", "the simulator analyses the lexical field only, not "+req.Field)
+		}
 		var toks []any
 		for i, t := range analyze(req.Text) {
 			toks = append(toks, map[string]any{"token": t, "position": i})
@@ -194,7 +197,7 @@ func (c *fakeCluster) index(ix *fakeIndex, id string, body []byte) error {
 	}
 	c.seq++
 	d := &fakeDoc{src: src, raw: append(json.RawMessage(nil), body...), seq: c.seq}
-	if t, ok := src["text"].(string); ok {
+	if t, ok := src["lexical"].(string); ok {
 		d.tokens = analyze(t)
 	}
 	if props, ok := ix.mapping["properties"].(map[string]any); ok && ix.mapping["dynamic"] == "strict" {
@@ -323,7 +326,7 @@ func (c *fakeCluster) search(index string, body []byte) (int, any) {
 	aggs := map[string]any{}
 	for name, a := range req.Aggs {
 		spec := a.(map[string]any)
-		if sum, ok := spec["sum"].(map[string]any); ok && sum["field"] == "text.length" {
+		if sum, ok := spec["sum"].(map[string]any); ok && sum["field"] == "lexical.length" {
 			var s float64
 			for _, h := range hits {
 				s += float64(len(h.d.tokens))
@@ -463,7 +466,7 @@ func fakeMatch(d *fakeDoc, q map[string]any) (bool, float64) {
 			return true, 0
 		case "term":
 			for field, v := range s {
-				if field == "text" {
+				if field == "lexical" {
 					return slices.Contains(d.tokens, v.(string)), 1
 				}
 				return d.src[field] == v, 0

@@ -3,11 +3,13 @@ package opensearch
 import (
 	"encoding/json"
 	"errors"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	osgo "github.com/opensearch-project/opensearch-go/v4"
 
 	"github.com/edgar13f/edgar13f/search/store"
 )
@@ -47,10 +49,13 @@ func TestPutNewStore(t *testing.T) {
 	if vector["type"] != "knn_vector" || vector["dimension"] != 3.0 || method["name"] != "hnsw" || method["engine"] != "lucene" || method["space_type"] != "cosinesimil" {
 		t.Errorf("vector mapping = %v", vector)
 	}
-	text := props["text"].(map[string]any)
-	length := text["fields"].(map[string]any)["length"].(map[string]any)
-	if text["analyzer"] != "english" || length["type"] != "token_count" || length["analyzer"] != "english" || length["enable_position_increments"] != false {
-		t.Errorf("text mapping = %v", text)
+	lexical := props["lexical"].(map[string]any)
+	length := lexical["fields"].(map[string]any)["length"].(map[string]any)
+	if lexical["analyzer"] != "english" || length["type"] != "token_count" || length["analyzer"] != "english" || length["enable_position_increments"] != false {
+		t.Errorf("lexical mapping = %v", lexical)
+	}
+	if text := props["text"].(map[string]any); text["index"] != false {
+		t.Errorf("text mapping = %v; want kept, not indexed (lexical is scored)", text)
 	}
 	for _, f := range []string{"accession", "cik", "ticker", "form", "item", "item_title", "chunk_id", "gen", "kind"} {
 		if props[f].(map[string]any)["type"] != "keyword" {
@@ -70,6 +75,9 @@ func TestPutNewStore(t *testing.T) {
 	}
 	if second.Vector != nil || second.Gen != gen || second.Kind != kindChunk || second.Text != appleChunks()[1].Text {
 		t.Errorf("second chunk document = %+v; want no vector (it is zero), generation %s", second, gen)
+	}
+	if want := store.LexicalText(apple(), appleChunks()[1]); second.Lexical != want {
+		t.Errorf("second chunk document's lexical = %q; want %q (company, Item title, text)", second.Lexical, want)
 	}
 	var filing doc
 	if err := json.Unmarshal(bulk[7], &filing); err != nil {
@@ -253,5 +261,37 @@ func TestPutBulkNoAnswer(t *testing.T) {
 	abort := stateIn(t, r, 7)
 	if diff := cmp.Diff([]hiddenGen{{Gen: "0000320193-24-000123.n1"}}, abort.Hidden); diff != "" || len(abort.Locks) != 0 {
 		t.Errorf("abort = %+v; want the generation hidden, not done, and no lock", abort)
+	}
+}
+
+// TestPutOlderFormat: a data index made by an earlier layout of this
+// store (format 1 scored the chunk text alone) is not written to; the
+// error says to drop the store and index again.
+func TestPutOlderFormat(t *testing.T) {
+	fake := newFakeCluster()
+	srv := httptest.NewServer(fake)
+	t.Cleanup(srv.Close)
+	c, err := osgo.NewClient(osgo.Config{Addresses: []string{srv.URL}, DisableRetry: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(c, "old")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Put(ctx, apple(), appleChunks(), appleVectors(), meta3); err != nil {
+		t.Fatal(err)
+	}
+	fake.mu.Lock()
+	fake.indices["old-data-0"].mapping["_meta"].(map[string]any)["edgar13f_format"] = 1.0
+	fake.mu.Unlock()
+
+	s, err = Open(c, "old")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Put(ctx, apple(), appleChunks(), appleVectors(), meta3)
+	if err == nil || !strings.Contains(err.Error(), "format 1") || !strings.Contains(err.Error(), "Store.Drop") {
+		t.Errorf("Put on a format-1 index = %v; want an error naming the format and Store.Drop", err)
 	}
 }

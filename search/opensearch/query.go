@@ -163,6 +163,7 @@ func (s *Store) scan(ctx context.Context, index string, query map[string]any, so
 	for {
 		body := map[string]any{
 			"size":             s.opts.pageSize,
+			"_source":          map[string]any{"excludes": sourceExcludes},
 			"query":            query,
 			"sort":             []any{map[string]any{sortField: "asc"}},
 			"track_total_hits": false,
@@ -237,7 +238,7 @@ func (s *Store) Chunk(ctx context.Context, id string) (store.Chunk, store.Filing
 		ok = false
 		body := map[string]any{
 			"size":    2,
-			"_source": map[string]any{"excludes": []string{"vector"}},
+			"_source": map[string]any{"excludes": sourceExcludes},
 			"query":   boolQuery([]any{term("kind", kindChunk), term("chunk_id", id)}, nil, hiddenFilter(st.hiddenGens())),
 		}
 		var r searchResponse
@@ -319,14 +320,14 @@ const (
 // bm25Script scores a chunk by BM25 from statistics given as parameters:
 // the query's analysed terms with their idf (times their count in the
 // query), k1, b and the average analysed length. termFreq reads the
-// chunk's term frequency from the postings of text (OpenSearch 2.10 and
-// later); text.length is its analysed length.
+// chunk's term frequency from the postings of lexical (OpenSearch 2.10
+// and later); lexical.length is its analysed length.
 const bm25Script = `double dl = 0.0;
-if (doc['text.length'].size() > 0) { dl = doc['text.length'].value; }
+if (doc['lexical.length'].size() > 0) { dl = doc['lexical.length'].value; }
 double norm = params.k1 * (1.0 - params.b + params.b * dl / params.avgdl);
 double score = 0.0;
 for (int i = 0; i < params.terms.size(); ++i) {
-  double tf = termFreq('text', params.terms[i]);
+  double tf = termFreq('lexical', params.terms[i]);
   if (tf > 0.0) { score += params.weights[i] * tf * (params.k1 + 1.0) / (tf + norm); }
 }
 return score;`
@@ -372,14 +373,14 @@ func (s *Store) Lexical(ctx context.Context, query string, f store.Filter, k int
 		// The statistics of the chunks visible on asOf.
 		filters := map[string]any{}
 		for i, t := range terms {
-			filters["t"+strconv.Itoa(i)] = term("text", t)
+			filters["t"+strconv.Itoa(i)] = term("lexical", t)
 		}
 		body := map[string]any{
 			"size":             0,
 			"track_total_hits": true,
 			"query":            boolQuery(visibleChunks(f.AsOf), nil, hidden),
 			"aggs": map[string]any{
-				"length": map[string]any{"sum": map[string]any{"field": "text.length"}},
+				"length": map[string]any{"sum": map[string]any{"field": "lexical.length"}},
 				"df":     map[string]any{"filters": map[string]any{"filters": filters}},
 			},
 		}
@@ -410,7 +411,7 @@ func (s *Store) Lexical(ctx context.Context, query string, f store.Filter, k int
 			idf := math.Log(1 + (n-df+0.5)/(df+0.5))
 			useTerms = append(useTerms, t)
 			weights = append(weights, idf*float64(counts[i]))
-			should = append(should, term("text", t))
+			should = append(should, term("lexical", t))
 		}
 		if len(useTerms) == 0 || aggs.Length.Value <= 0 {
 			return nil
@@ -421,7 +422,7 @@ func (s *Store) Lexical(ctx context.Context, query string, f store.Filter, k int
 			"size":             k,
 			"track_scores":     true,
 			"track_total_hits": false,
-			"_source":          map[string]any{"excludes": []string{"vector"}},
+			"_source":          map[string]any{"excludes": sourceExcludes},
 			"query": map[string]any{"script_score": map[string]any{
 				"query": boolQuery(filterClauses(f), should, hidden),
 				"script": map[string]any{
@@ -450,7 +451,7 @@ func (s *Store) Lexical(ctx context.Context, query string, f store.Filter, k int
 // analyze returns the distinct terms of query as the data index's english
 // analyzer makes them, in order of first appearance, with their counts.
 func (s *Store) analyze(ctx context.Context, index, query string) ([]string, []int, error) {
-	data, err := s.do(ctx, "analyze", http.MethodPost, "/"+index+"/_analyze", nil, map[string]any{"field": "text", "text": query})
+	data, err := s.do(ctx, "analyze", http.MethodPost, "/"+index+"/_analyze", nil, map[string]any{"field": "lexical", "text": query})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -546,7 +547,7 @@ func (s *Store) nearestBody(vector []float32, f store.Filter, k int, hidden []st
 		"size":             k,
 		"track_scores":     true,
 		"track_total_hits": false,
-		"_source":          map[string]any{"excludes": []string{"vector"}},
+		"_source":          map[string]any{"excludes": sourceExcludes},
 		"query":            query,
 		"sort":             sortByScore,
 	}

@@ -47,7 +47,7 @@ func TestLexical(t *testing.T) {
 		t.Errorf("Lexical mismatch (-want +got):\n%s", diff)
 	}
 
-	if diff := cmp.Diff(map[string]any{"field": "text", "text": lexicalQuery}, r.sent(2)); diff != "" {
+	if diff := cmp.Diff(map[string]any{"field": "lexical", "text": lexicalQuery}, r.sent(2)); diff != "" {
 		t.Errorf("analyze body mismatch (-want +got):\n%s", diff)
 	}
 
@@ -66,7 +66,7 @@ func TestLexical(t *testing.T) {
 	if stats["track_total_hits"] != true || stats["size"] != 0.0 {
 		t.Errorf("statistics search = %v; want an exact count and no hits", stats)
 	}
-	if got := path(stats, "aggs", "df", "filters", "filters", "t3"); !cmp.Equal(got, map[string]any{"term": map[string]any{"text": "zebra"}}) {
+	if got := path(stats, "aggs", "df", "filters", "filters", "t3"); !cmp.Equal(got, map[string]any{"term": map[string]any{"lexical": "zebra"}}) {
 		t.Errorf("df of the fourth term = %v", got)
 	}
 
@@ -92,8 +92,8 @@ func TestLexical(t *testing.T) {
 	if w := 2 * idf(12); math.Abs(w-9.1303) > 1e-4 {
 		t.Errorf("weight of export = %g; want 2 ln(96.08) = 9.1303", w)
 	}
-	if src, _ := path(ss, "script", "source").(string); !strings.Contains(src, "termFreq('text', params.terms[i])") || !strings.Contains(src, "doc['text.length']") {
-		t.Errorf("script = %q; want termFreq and text.length", src)
+	if src, _ := path(ss, "script", "source").(string); !strings.Contains(src, "termFreq('lexical', params.terms[i])") || !strings.Contains(src, "doc['lexical.length']") {
+		t.Errorf("script = %q; want termFreq and lexical.length", src)
 	}
 	if diff := cmp.Diff([]any{map[string]any{"_score": "desc"}, map[string]any{"chunk_id": "asc"}}, score["sort"]); diff != "" {
 		t.Errorf("sort mismatch (-want +got):\n%s", diff)

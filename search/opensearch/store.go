@@ -12,9 +12,11 @@
 // below) and a data index N-data-E, where E is the store's epoch (0 unless
 // the embedder changed before any filing was committed). The data index
 // holds one document per chunk and one per filing, with this mapping:
-// text is analysed by OpenSearch's "english" analyzer (lower case,
+// lexical, a chunk's [store.LexicalText] (its company, Item title and
+// text), is analysed by OpenSearch's "english" analyzer (lower case,
 // possessives, stop words, Porter stemming) and carries a token_count
-// sub-field text.length of its analysed tokens; accession, cik, ticker,
+// sub-field lexical.length of its analysed tokens; text, the chunk as a
+// match returns it, is kept but not indexed; accession, cik, ticker,
 // form, item, item_title and chunk_id are keywords; fiscal_year,
 // chunk_index, tokens and chunks integers; filing_date and report_date
 // dates; and, when the store has an embedder, vector is a knn_vector of
@@ -66,10 +68,10 @@
 // committed chunks of filings made by asOf, before the query's other
 // filters), the chunks, each term's document frequency (a filters
 // aggregation) and the sum of their analysed lengths (a sum aggregation
-// of text.length), and scores the matching chunks with BM25 (k1 1.2,
+// of lexical.length), and scores the matching chunks with BM25 (k1 1.2,
 // b 0.75, idf ln(1 + (N - df + 0.5) / (df + 0.5))) in a Painless
 // script_score, reading each chunk's term frequencies with termFreq
-// (OpenSearch 2.10 and later) and its length from text.length. The scores
+// (OpenSearch 2.10 and later) and its length from lexical.length. The scores
 // depend only on the chunks visible on asOf, exactly: a filing made later
 // changes neither which chunks come back nor their order nor their scores.
 //
