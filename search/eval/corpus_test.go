@@ -161,15 +161,7 @@ func TestReferenceQueriesOnCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("indexes ten reports")
 	}
-	f, err := os.Open("testdata/reference-queries.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	qs, err := Load(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	qs := shippedQueries(t)
 	e := indexCorpus(t)
 	rep, err := Run(context.Background(), e, qs, corpusAsOf, []search.Mode{search.BM25})
 	if err != nil {

@@ -117,7 +117,9 @@ func TestRunFailsWhole(t *testing.T) {
 	}
 }
 
-func TestShippedQuerySet(t *testing.T) {
+// shippedQueries loads the reference query set shipped in testdata.
+func shippedQueries(t *testing.T) []Query {
+	t.Helper()
 	f, err := os.Open("testdata/reference-queries.json")
 	if err != nil {
 		t.Fatal(err)
@@ -127,6 +129,11 @@ func TestShippedQuerySet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return qs
+}
+
+func TestShippedQuerySet(t *testing.T) {
+	qs := shippedQueries(t)
 	if len(qs) != 19 {
 		t.Fatalf("%d queries, want the 19 whose reports are in the corpus", len(qs))
 	}
