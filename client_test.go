@@ -221,7 +221,7 @@ func TestScenarios(t *testing.T) {
 						t.Fatalf("SCENARIOS.md:%d: Filings(%s, %s): %v", s.line, s.cik, s.asOf, err)
 					}
 					var got []string
-					for _, f := range list.Filings {
+					for _, f := range slices.Backward(list.Filings) { // SCENARIOS.md lists oldest first
 						got = append(got, f.Accession)
 					}
 					if diff := cmp.Diff(s.accs, got); diff != "" {
@@ -658,19 +658,20 @@ func TestFilingsCoverFacts(t *testing.T) {
 		t.Errorf("Filings answer is for %s, asOf %s, period %s", list.CIK, list.AsOf, list.Period)
 	}
 	got := list.Filings
-	want := []edgar13f.Filing{
+	want := []edgar13f.Filing{ // oldest first, reversed below
 		{Accession: "0000950123-23-010898", Form: "13F-HR", FilingDate: date("2023-11-14"), Period: date("2023-09-30"),
 			ReportType: "13F HOLDINGS REPORT", ManagerName: "Berkshire Hathaway Inc", Totals: edgar13f.Totals{Stated: true, Entries: 152, Value: 313257308189},
-			URL: "https://www.sec.gov/Archives/edgar/data/1067983/000095012323010898/0000950123-23-010898-index.htm"},
+			IndexURL: "https://www.sec.gov/Archives/edgar/data/1067983/000095012323010898/0000950123-23-010898-index.htm"},
 		{Accession: "0000950123-23-011029", Form: "13F-HR/A", FilingDate: date("2023-11-16"), Period: date("2023-09-30"),
 			IsAmendment: true, AmendmentNo: 1, AmendmentType: edgar13f.Restatement, ReportType: "13F HOLDINGS REPORT", ManagerName: "Berkshire Hathaway Inc",
-			Totals: edgar13f.Totals{Stated: true, Entries: 152, Value: 313257308189},
-			URL:    "https://www.sec.gov/Archives/edgar/data/1067983/000095012323011029/0000950123-23-011029-index.htm"},
+			Totals:   edgar13f.Totals{Stated: true, Entries: 152, Value: 313257308189},
+			IndexURL: "https://www.sec.gov/Archives/edgar/data/1067983/000095012323011029/0000950123-23-011029-index.htm"},
 		{Accession: "0000950123-24-005653", Form: "13F-HR/A", FilingDate: date("2024-05-15"), Period: date("2023-09-30"),
 			IsAmendment: true, AmendmentNo: 2, AmendmentType: edgar13f.NewHoldings, ReportType: "13F HOLDINGS REPORT", ManagerName: "Berkshire Hathaway Inc",
-			Totals: edgar13f.Totals{Stated: true, Entries: 1, Value: 1695320075},
-			URL:    "https://www.sec.gov/Archives/edgar/data/1067983/000095012324005653/0000950123-24-005653-index.htm"},
+			Totals:   edgar13f.Totals{Stated: true, Entries: 1, Value: 1695320075},
+			IndexURL: "https://www.sec.gov/Archives/edgar/data/1067983/000095012324005653/0000950123-24-005653-index.htm"},
 	}
+	slices.Reverse(want)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Filings mismatch (-want +got):\n%s", diff)
 	}
@@ -722,7 +723,7 @@ func TestTextEraFilingsHaveNoCover(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := list.Filings
-	if len(got) == 0 || got[0].Accession != "0000950150-03-000221" || got[0].Period != date("2002-12-31") || got[0].ReportType != "" {
+	if len(got) == 0 || got[len(got)-1].Accession != "0000950150-03-000221" || got[len(got)-1].Period != date("2002-12-31") || got[len(got)-1].ReportType != "" { // oldest last
 		t.Fatalf("Filings = %+v", got)
 	}
 	if urls := f.take(); len(urls) != 1 {
@@ -798,7 +799,7 @@ func TestTableFileNameNeverGuessed(t *testing.T) {
 	}
 }
 
-func TestValueDollars(t *testing.T) {
+func TestValueUSD(t *testing.T) {
 	c, _ := newMirrorClient(t)
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -812,7 +813,7 @@ func TestValueDollars(t *testing.T) {
 		// MetLife 2021Q4 filed late, 2023-03-23: dollars although the period is 2021.
 		{"1099219", "2021-12-31", "", -1, -1},
 		// Bull Street 2022Q4 filed 2023-02-28 but still in thousands: a filer
-		// error ValueDollars cannot see, so it returns the number unchanged.
+		// error ValueUSD cannot see, so it returns the number unchanged.
 		{"1790837", "2022-12-31", "", -1, -1},
 	} {
 		snap, err := c.Holdings(ctx, tc.cik, date(tc.period), date("2026-01-01"))
@@ -823,17 +824,17 @@ func TestValueDollars(t *testing.T) {
 		if tc.cusip != "" {
 			i := slices.IndexFunc(snap.Holdings, func(h edgar13f.Holding) bool { return h.CUSIP == tc.cusip })
 			h = snap.Holdings[i]
-			if h.Value != tc.value || h.ValueDollars() != tc.dollars {
-				t.Errorf("%s %s: Value %d ValueDollars %d; want %d %d", tc.cik, tc.period, h.Value, h.ValueDollars(), tc.value, tc.dollars)
+			if h.Value != tc.value || h.ValueUSD() != tc.dollars {
+				t.Errorf("%s %s: Value %d ValueUSD %d; want %d %d", tc.cik, tc.period, h.Value, h.ValueUSD(), tc.value, tc.dollars)
 			}
 			continue
 		}
-		if h.ValueDollars() != h.Value {
-			t.Errorf("%s %s filed %s: ValueDollars %d; want the filed value %d", tc.cik, tc.period, h.FilingDate, h.ValueDollars(), h.Value)
+		if h.ValueUSD() != h.Value {
+			t.Errorf("%s %s filed %s: ValueUSD %d; want the filed value %d", tc.cik, tc.period, h.FilingDate, h.ValueUSD(), h.Value)
 		}
 	}
 	huge := edgar13f.Holding{Value: 1 << 62, FilingDate: date("2020-01-01")}
-	if huge.ValueDollars() != 1<<63-1 {
-		t.Errorf("overflow not clamped: %d", huge.ValueDollars())
+	if huge.ValueUSD() != 1<<63-1 {
+		t.Errorf("overflow not clamped: %d", huge.ValueUSD())
 	}
 }

@@ -63,71 +63,70 @@ const (
 type companyOptions struct {
 	limit, years, maxChars          int
 	limitSet, yearsSet, maxCharsSet bool
-	form                            string
+	form                            Form
 	formSet                         bool
 }
 
-// A CompanyOption adjusts a question of [Companies]. Each question accepts
-// only the options named in its documentation and declines any other with
-// [InvalidArgument], so that a misplaced option is never silently ignored.
-type CompanyOption func(*companyOptions)
+// A SearchOption adjusts [Companies.Search]: [Limit].
+type SearchOption interface{ applySearch(*companyOptions) }
 
-// MaxResults sets the most matches of [Companies.Search] (1 to
-// [MaxCompanyMatches], default [DefaultCompanyMatches]) or filings of
-// [Companies.Filings] (1 to [MaxFilings], default [DefaultFilings]).
-func MaxResults(n int) CompanyOption {
-	return func(o *companyOptions) { o.limit, o.limitSet = n, true }
-}
+// A CompanyFilingsOption adjusts [Companies.Filings]: [Limit] and
+// [FormType].
+type CompanyFilingsOption interface{ applyFilings(*companyOptions) }
+
+// A FactsOption adjusts [Companies.Facts]: [Years].
+type FactsOption interface{ applyFacts(*companyOptions) }
+
+// A SectionOption adjusts [Companies.Section]: [MaxChars].
+type SectionOption interface{ applySection(*companyOptions) }
+
+// MaxResults is the former name of [Limit] for [Companies.Search] and
+// [Companies.Filings].
+//
+// Deprecated: use [Limit].
+func MaxResults(n int) LimitOption { return Limit(n) }
 
 // FormType keeps only filings of one form in [Companies.Filings], matched
 // exactly but case-insensitively: "10-K" does not include "10-K/A".
-func FormType(form string) CompanyOption {
-	return func(o *companyOptions) { o.form, o.formSet = form, true }
-}
+func FormType(form Form) CompanyFilingsOption { return formTypeOption(form) }
+
+type formTypeOption Form
+
+func (f formTypeOption) applyFilings(o *companyOptions) { o.form, o.formSet = Form(f), true }
 
 // Years sets how many fiscal periods [Companies.Facts] returns, newest
 // first: 1 to [MaxFactYears], default [DefaultFactYears].
-func Years(n int) CompanyOption {
-	return func(o *companyOptions) { o.years, o.yearsSet = n, true }
-}
+func Years(n int) FactsOption { return yearsOption(n) }
+
+type yearsOption int
+
+func (n yearsOption) applyFacts(o *companyOptions) { o.years, o.yearsSet = int(n), true }
 
 // MaxChars sets the most characters of the text [Companies.Section]
 // returns: 1 to [MaxSectionChars], default [DefaultSectionChars]. A longer
 // section is cut at the last space or line end before the limit (when one
 // lies within 200 characters of it) and marked Truncated.
-func MaxChars(n int) CompanyOption {
-	return func(o *companyOptions) { o.maxChars, o.maxCharsSet = n, true }
-}
+func MaxChars(n int) SectionOption { return maxCharsOption(n) }
 
-// companyOpts applies opts and declines any option the question (named by
-// what) does not take.
-func companyOpts(what string, opts []CompanyOption, limit, form, years, maxChars bool) (companyOptions, error) {
+type maxCharsOption int
+
+func (n maxCharsOption) applySection(o *companyOptions) { o.maxChars, o.maxCharsSet = int(n), true }
+
+// companyOpts applies the options of one question of Companies.
+func companyOpts[O any](opts []O, apply func(O, *companyOptions)) companyOptions {
 	var o companyOptions
 	for _, opt := range opts {
-		if opt != nil {
-			opt(&o)
+		if any(opt) != nil {
+			apply(opt, &o)
 		}
 	}
-	switch {
-	case o.limitSet && !limit:
-		return o, declinef(InvalidArgument, "%s takes no MaxResults option", what)
-	case o.formSet && !form:
-		return o, declinef(InvalidArgument, "%s takes no FormType option", what)
-	case o.yearsSet && !years:
-		return o, declinef(InvalidArgument, "%s takes no Years option", what)
-	case o.maxCharsSet && !maxChars:
-		return o, declinef(InvalidArgument, "%s takes no MaxChars option", what)
-	}
-	return o, nil
+	return o
 }
 
 // companyQuery applies opts (see companyOpts) and checks cik and asOf; it
 // returns the options and the CIK without leading zeros.
-func companyQuery(what string, opts []CompanyOption, cik string, asOf Date, limit, form, years, maxChars bool) (companyOptions, string, error) {
-	o, err := companyOpts(what, opts, limit, form, years, maxChars)
-	if err != nil {
-		return o, "", err
-	}
+func companyQuery[O any](opts []O, apply func(O, *companyOptions), cik string, asOf Date) (companyOptions, string, error) {
+	o := companyOpts(opts, apply)
 	id, err := parseCIK(cik)
 	if err != nil {
 		return o, "", err
@@ -149,7 +148,7 @@ func checkRange(name string, v int, set bool, lo, hi, def int) (int, error) {
 
 // A CompanyMatch is one company found by [Companies.Search].
 type CompanyMatch struct {
-	CIK       string   // 10 digits, zero-padded, as EDGAR writes it
+	CIK       string   // without leading zeros, as everywhere in this package
 	Name      string   // EDGAR's current name of the company
 	Tickers   []string // current tickers, the primary one first; may be empty
 	Rank      string   // how it matched: exact_ticker, exact_name, name_prefix, name_substring or word_overlap
@@ -179,15 +178,12 @@ const SearchNote = "Names and tickers are EDGAR's current ones (company_tickers.
 // https://www.sec.gov/files/company_tickers.json, and keeps it in the cache
 // for a day. Names and tickers are current, not point in time.
 //
-// Options: [MaxResults]. It declines with [InvalidArgument] for a name that
+// Options: [Limit]. It declines with [InvalidArgument] for a name that
 // is empty or longer than [MaxCompanyQueryLen] characters once trimmed, or a
 // limit out of range.
-func (cs *Companies) Search(ctx context.Context, name string, opts ...CompanyOption) (*CompanySearch, error) {
-	o, err := companyOpts("Search", opts, true, false, false, false)
-	if err != nil {
-		return nil, err
-	}
-	limit, err := checkRange("MaxResults", o.limit, o.limitSet, 1, MaxCompanyMatches, DefaultCompanyMatches)
+func (cs *Companies) Search(ctx context.Context, name string, opts ...SearchOption) (*CompanySearch, error) {
+	o := companyOpts(opts, SearchOption.applySearch)
+	limit, err := checkRange("Limit", o.limit, o.limitSet, 1, MaxCompanyMatches, DefaultCompanyMatches)
 	if err != nil {
 		return nil, err
 	}
@@ -201,8 +197,12 @@ func (cs *Companies) Search(ctx context.Context, name string, opts ...CompanyOpt
 	}
 	out := &CompanySearch{Query: text, Matches: []CompanyMatch{}, Note: SearchNote}
 	for _, m := range x.Search(text, limit) {
+		cik, err := parseCIK(m.CIK) // the file's CIKs are 10 digits; answers' are unpadded
+		if err != nil {
+			return nil, err
+		}
 		out.Matches = append(out.Matches, CompanyMatch{
-			CIK:       m.CIK,
+			CIK:       cik,
 			Name:      m.Name,
 			Tickers:   append([]string{}, m.Tickers...),
 			Rank:      m.Rank.String(),

@@ -29,15 +29,15 @@ func TestCompanySearch(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
 		query string
-		opts  []edgar13f.CompanyOption
+		opts  []edgar13f.SearchOption
 		first string // CIK of the best match
 		rank  string
 		n     int
 	}{
-		{"AAPL", nil, "0000320193", "exact_ticker", 1},
-		{"apple", nil, "0000320193", "name_prefix", 5},
-		{"nvidia corp", []edgar13f.CompanyOption{edgar13f.MaxResults(1)}, "0001045810", "exact_name", 1},
-		{"brk.b", nil, "0001067983", "exact_ticker", 1},
+		{"AAPL", nil, "320193", "exact_ticker", 1},
+		{"apple", nil, "320193", "name_prefix", 5},
+		{"nvidia corp", []edgar13f.SearchOption{edgar13f.Limit(1)}, "1045810", "exact_name", 1},
+		{"brk.b", nil, "1067983", "exact_ticker", 1},
 	} {
 		s, err := cs.Search(ctx, tc.query, tc.opts...)
 		if err != nil {
@@ -51,7 +51,7 @@ func TestCompanySearch(t *testing.T) {
 		}
 	}
 	// One CIK with many tickers is one company listing them all.
-	s, err := cs.Search(ctx, "JPM", edgar13f.MaxResults(100))
+	s, err := cs.Search(ctx, "JPM", edgar13f.Limit(100))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestCompanySearch(t *testing.T) {
 	for _, m := range s.Matches {
 		seen[m.CIK]++
 	}
-	if jpm := s.Matches[0]; jpm.CIK != "0000019617" || len(jpm.Tickers) < 2 || jpm.Tickers[0] != "JPM" || seen[jpm.CIK] != 1 {
+	if jpm := s.Matches[0]; jpm.CIK != "19617" || len(jpm.Tickers) < 2 || jpm.Tickers[0] != "JPM" || seen[jpm.CIK] != 1 {
 		t.Errorf("Search(JPM) first = %+v (seen %d times); want JPMorgan once with all its tickers, JPM first", jpm, seen[jpm.CIK])
 	}
 	if s, err := cs.Search(ctx, "zzqxj no such company"); err != nil || len(s.Matches) != 0 {
@@ -67,14 +67,13 @@ func TestCompanySearch(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		query string
-		opts  []edgar13f.CompanyOption
+		opts  []edgar13f.SearchOption
 	}{
 		{"", nil},
 		{"   ", nil},
 		{strings.Repeat("a", 101), nil},
-		{"apple", []edgar13f.CompanyOption{edgar13f.MaxResults(0)}},
-		{"apple", []edgar13f.CompanyOption{edgar13f.MaxResults(101)}},
-		{"apple", []edgar13f.CompanyOption{edgar13f.Years(3)}},
+		{"apple", []edgar13f.SearchOption{edgar13f.Limit(0)}},
+		{"apple", []edgar13f.SearchOption{edgar13f.Limit(101)}},
 	} {
 		if _, err := cs.Search(ctx, tc.query, tc.opts...); !errors.Is(err, edgar13f.ErrInvalidArgument) {
 			t.Errorf("Search(%q): %v; want invalid_argument", tc.query, err)
@@ -125,13 +124,13 @@ func TestCompanyFilings(t *testing.T) {
 	// The 10-K of 2024-11-01 appears on its filing date, not the day before.
 	tenK := func(asOf string) edgar13f.CompanyFiling {
 		t.Helper()
-		l, err := cs.Filings(ctx, appleCIK, date(asOf), edgar13f.FormType("10-k"), edgar13f.MaxResults(1))
+		l, err := cs.Filings(ctx, appleCIK, date(asOf), edgar13f.FormType("10-k"), edgar13f.Limit(1))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return l.Filings[0]
 	}
-	if got := tenK("2024-11-01"); got.Accession != apple10K2024 || got.ReportDate != date("2024-09-28") ||
+	if got := tenK("2024-11-01"); got.Accession != apple10K2024 || got.Period != date("2024-09-28") ||
 		got.DocumentURL != "https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm" ||
 		got.IndexURL != "https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/0000320193-24-000123-index.htm" {
 		t.Errorf("10-K as of 2024-11-01 = %+v", got)
@@ -155,7 +154,7 @@ func TestCompanyFilings(t *testing.T) {
 	if got := accessions(l.Filings); len(got) != 1 || got[0] != apple10KA+" 10-K/A 2010-01-25" {
 		t.Errorf("10-K/A as of 2010-06-01 = %v", got)
 	}
-	l, err = cs.Filings(ctx, appleCIK, date("2024-12-31"), edgar13f.MaxResults(100))
+	l, err = cs.Filings(ctx, appleCIK, date("2024-12-31"), edgar13f.Limit(100))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,16 +167,15 @@ func TestCompanyFilings(t *testing.T) {
 
 	for _, tc := range []struct {
 		cik, asOf string
-		opts      []edgar13f.CompanyOption
+		opts      []edgar13f.CompanyFilingsOption
 		want      edgar13f.Reason
 	}{
 		{"32019x", "2024-01-01", nil, edgar13f.InvalidArgument},
 		{"", "2024-01-01", nil, edgar13f.InvalidArgument},
 		{appleCIK, "", nil, edgar13f.InvalidArgument},
-		{appleCIK, "2024-01-01", []edgar13f.CompanyOption{edgar13f.MaxResults(0)}, edgar13f.InvalidArgument},
-		{appleCIK, "2024-01-01", []edgar13f.CompanyOption{edgar13f.MaxResults(101)}, edgar13f.InvalidArgument},
-		{appleCIK, "2024-01-01", []edgar13f.CompanyOption{edgar13f.FormType("")}, edgar13f.InvalidArgument},
-		{appleCIK, "2024-01-01", []edgar13f.CompanyOption{edgar13f.MaxChars(5)}, edgar13f.InvalidArgument},
+		{appleCIK, "2024-01-01", []edgar13f.CompanyFilingsOption{edgar13f.Limit(0)}, edgar13f.InvalidArgument},
+		{appleCIK, "2024-01-01", []edgar13f.CompanyFilingsOption{edgar13f.Limit(101)}, edgar13f.InvalidArgument},
+		{appleCIK, "2024-01-01", []edgar13f.CompanyFilingsOption{edgar13f.FormType("")}, edgar13f.InvalidArgument},
 		{"1234567", "2024-01-01", nil, edgar13f.UnknownCIK},
 	} {
 		var asOf edgar13f.Date
@@ -264,15 +262,14 @@ func TestCompanyFacts(t *testing.T) {
 
 	for _, tc := range []struct {
 		cik, concept, asOf string
-		opts               []edgar13f.CompanyOption
+		opts               []edgar13f.FactsOption
 		want               edgar13f.Reason
 	}{
 		{"x", "revenue", "2024-01-01", nil, edgar13f.InvalidArgument},
 		{appleCIK, "", "2024-01-01", nil, edgar13f.InvalidArgument},
 		{appleCIK, "revenue", "", nil, edgar13f.InvalidArgument},
-		{appleCIK, "revenue", "2024-01-01", []edgar13f.CompanyOption{edgar13f.Years(0)}, edgar13f.InvalidArgument},
-		{appleCIK, "revenue", "2024-01-01", []edgar13f.CompanyOption{edgar13f.Years(31)}, edgar13f.InvalidArgument},
-		{appleCIK, "revenue", "2024-01-01", []edgar13f.CompanyOption{edgar13f.FormType("10-K")}, edgar13f.InvalidArgument},
+		{appleCIK, "revenue", "2024-01-01", []edgar13f.FactsOption{edgar13f.Years(0)}, edgar13f.InvalidArgument},
+		{appleCIK, "revenue", "2024-01-01", []edgar13f.FactsOption{edgar13f.Years(31)}, edgar13f.InvalidArgument},
 		{"1067983", "revenue", "2024-01-01", nil, edgar13f.UnknownCIK}, // no companyfacts in the mirror: a 404
 		{appleCIK, "no_such_concept", "2024-01-01", nil, edgar13f.UnknownConcept},
 		// A tag first used after asOf is not known on asOf.
@@ -323,8 +320,8 @@ func TestFactsChangeOnlyOnAnnualFilings(t *testing.T) {
 	cs := c.Companies()
 	ctx := context.Background()
 	var filed []edgar13f.Date
-	for _, form := range []string{"10-K", "10-K/A"} {
-		l, err := cs.Filings(ctx, appleCIK, date("2024-12-31"), edgar13f.FormType(form), edgar13f.MaxResults(100))
+	for _, form := range []edgar13f.Form{"10-K", "10-K/A"} {
+		l, err := cs.Filings(ctx, appleCIK, date("2024-12-31"), edgar13f.FormType(form), edgar13f.Limit(100))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -407,7 +404,7 @@ func TestCompanySection(t *testing.T) {
 
 	for _, tc := range []struct {
 		cik, acc, item, asOf string
-		opts                 []edgar13f.CompanyOption
+		opts                 []edgar13f.SectionOption
 		want                 edgar13f.Reason
 	}{
 		{"x", apple10K2024, "1A", "2025-01-01", nil, edgar13f.InvalidArgument},
@@ -416,9 +413,8 @@ func TestCompanySection(t *testing.T) {
 		{appleCIK, apple10K2024, "99", "2025-01-01", nil, edgar13f.InvalidArgument},
 		{appleCIK, apple10K2024, "", "2025-01-01", nil, edgar13f.InvalidArgument},
 		{appleCIK, apple10K2024, "1A", "", nil, edgar13f.InvalidArgument},
-		{appleCIK, apple10K2024, "1A", "2025-01-01", []edgar13f.CompanyOption{edgar13f.MaxChars(0)}, edgar13f.InvalidArgument},
-		{appleCIK, apple10K2024, "1A", "2025-01-01", []edgar13f.CompanyOption{edgar13f.MaxChars(100001)}, edgar13f.InvalidArgument},
-		{appleCIK, apple10K2024, "1A", "2025-01-01", []edgar13f.CompanyOption{edgar13f.Years(1)}, edgar13f.InvalidArgument},
+		{appleCIK, apple10K2024, "1A", "2025-01-01", []edgar13f.SectionOption{edgar13f.MaxChars(0)}, edgar13f.InvalidArgument},
+		{appleCIK, apple10K2024, "1A", "2025-01-01", []edgar13f.SectionOption{edgar13f.MaxChars(100001)}, edgar13f.InvalidArgument},
 		// A 10-Q item in a 10-K: known only once the filing is visible.
 		{appleCIK, apple10K2024, "II-1A", "2025-01-01", nil, edgar13f.InvalidArgument},
 		{appleCIK, apple10K2024, "II-1A", "2024-10-31", nil, edgar13f.NotYetFiled},

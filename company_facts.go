@@ -77,8 +77,8 @@ type FactValue struct {
 // [UnknownCIK] (EDGAR has no company facts for the CIK) or [UnknownConcept]
 // (no such alias, or a tag no filing of the CIK on or before asOf used).
 // No annual value visible on asOf is an answer with no values.
-func (cs *Companies) Facts(ctx context.Context, cik, concept string, asOf Date, opts ...CompanyOption) (*FinancialFacts, error) {
-	o, id, err := companyQuery("Facts", opts, cik, asOf, false, false, true, false)
+func (cs *Companies) Facts(ctx context.Context, cik, concept string, asOf Date, opts ...FactsOption) (*FinancialFacts, error) {
+	o, id, err := companyQuery(opts, FactsOption.applyFacts, cik, asOf)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ type CompanyFiling struct {
 	Accession       string // e.g. "0000320193-24-000123"
 	Form            Form   // e.g. "10-K", "8-K", "4"
 	FilingDate      Date   // EDGAR's Filing Date; it alone decides visibility
-	ReportDate      Date   // period of report; zero when the list gives none
+	Period          Date   // period of report; zero when the list gives none
 	PrimaryDocument string // file name in the filing's folder; "" when the list gives none
 	DocumentURL     string // the primary document's URL; "" without one
 	IndexURL        string // the filing's EDGAR index page
@@ -39,7 +39,7 @@ type CompanyFilingList struct {
 	// new one.
 	FiscalYearEnd string
 	AsOf          Date
-	FormType      string          // the form asked for with [FormType]; "" for every form
+	FormType      Form            // the form asked for with [FormType]; "" for every form
 	Filings       []CompanyFiling // newest first: filing date, then accession, descending
 }
 
@@ -49,19 +49,19 @@ type CompanyFilingList struct {
 // pages too; they are read only when the newer ones do not fill the answer.
 // No filing visible on asOf is an empty answer.
 //
-// Options: [MaxResults] (1 to [MaxFilings], default [DefaultFilings]) and
+// Options: [Limit] (1 to [MaxFilings], default [DefaultFilings]) and
 // [FormType]. It declines with [InvalidArgument] (malformed CIK, date, form
 // or option) or [UnknownCIK] (EDGAR has no filing list for the CIK).
-func (cs *Companies) Filings(ctx context.Context, cik string, asOf Date, opts ...CompanyOption) (*CompanyFilingList, error) {
-	o, id, err := companyQuery("Filings", opts, cik, asOf, true, true, false, false)
+func (cs *Companies) Filings(ctx context.Context, cik string, asOf Date, opts ...CompanyFilingsOption) (*CompanyFilingList, error) {
+	o, id, err := companyQuery(opts, CompanyFilingsOption.applyFilings, cik, asOf)
 	if err != nil {
 		return nil, err
 	}
-	limit, err := checkRange("MaxResults", o.limit, o.limitSet, 1, MaxFilings, DefaultFilings)
+	limit, err := checkRange("Limit", o.limit, o.limitSet, 1, MaxFilings, DefaultFilings)
 	if err != nil {
 		return nil, err
 	}
-	form := strings.ToUpper(strings.TrimSpace(o.form))
+	form := strings.ToUpper(strings.TrimSpace(string(o.form)))
 	if o.formSet && (form == "" || len(form) > 20 || strings.ContainsFunc(form, func(r rune) bool { return r < ' ' || r > '~' })) {
 		return nil, declinef(InvalidArgument, "form type %q must be 1 to 20 printable ASCII characters", o.form)
 	}
@@ -109,7 +109,7 @@ func (cs *Companies) Filings(ctx context.Context, cik string, asOf Date, opts ..
 	if len(picked) > limit {
 		picked = picked[:limit]
 	}
-	out := &CompanyFilingList{CIK: id, EntityName: list.Name, FiscalYearEnd: list.FiscalYearEnd, AsOf: asOf, FormType: form, Filings: make([]CompanyFiling, len(picked))}
+	out := &CompanyFilingList{CIK: id, EntityName: list.Name, FiscalYearEnd: list.FiscalYearEnd, AsOf: asOf, FormType: Form(form), Filings: make([]CompanyFiling, len(picked))}
 	for i, e := range picked {
 		out.Filings[i] = companyFiling(id, e)
 	}
@@ -122,7 +122,7 @@ func companyFiling(cik string, e listEntry) CompanyFiling {
 		Accession:       e.Accession,
 		Form:            e.Form,
 		FilingDate:      e.FilingDate,
-		ReportDate:      e.Period,
+		Period:          e.Period,
 		PrimaryDocument: e.PrimaryDocument,
 		IndexURL:        indexURL(cik, e.Accession),
 	}

@@ -67,8 +67,8 @@ type Section struct {
 // (a filing of a form without Items, or a document with no heading for the
 // Item; the message says when the document maps Items to pages in a
 // cross-reference index instead of headings).
-func (cs *Companies) Section(ctx context.Context, cik, accession, item string, asOf Date, opts ...CompanyOption) (*Section, error) {
-	o, id, err := companyQuery("Section", opts, cik, asOf, false, false, false, true)
+func (cs *Companies) Section(ctx context.Context, cik, accession, item string, asOf Date, opts ...SectionOption) (*Section, error) {
+	o, id, err := companyQuery(opts, SectionOption.applySection, cik, asOf)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +158,7 @@ type ItemSection struct {
 // Items, or a document with no Item heading at all; the message says when
 // the document maps Items to pages in a cross-reference index instead).
 func (cs *Companies) Sections(ctx context.Context, cik, accession string, asOf Date) (*Sections, error) {
-	_, id, err := companyQuery("Sections", nil, cik, asOf, false, false, false, false)
+	_, id, err := companyQuery[SectionOption](nil, nil, cik, asOf)
 	if err != nil {
 		return nil, err
 	}

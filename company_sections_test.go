@@ -26,7 +26,7 @@ func TestCompanySections(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := edgar13f.CompanyFiling{
-		Accession: apple10K2024, Form: "10-K", FilingDate: date("2024-11-01"), ReportDate: date("2024-09-28"),
+		Accession: apple10K2024, Form: "10-K", FilingDate: date("2024-11-01"), Period: date("2024-09-28"),
 		PrimaryDocument: "aapl-20240928.htm",
 		DocumentURL:     "https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm",
 		IndexURL:        "https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/0000320193-24-000123-index.htm",

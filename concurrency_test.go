@@ -25,7 +25,7 @@ var mixedQueries = []func(context.Context, *edgar13f.Client) (any, error){
 		return c.Holdings(ctx, "9000001", date("2024-12-31"), date("2025-04-02"))
 	},
 	func(ctx context.Context, c *edgar13f.Client) (any, error) {
-		return c.Holdings(ctx, "9000001", date("2025-03-31"), date("2025-05-21"), edgar13f.MaxPositions(1))
+		return c.Holdings(ctx, "9000001", date("2025-03-31"), date("2025-05-21"), edgar13f.Limit(1))
 	},
 	func(ctx context.Context, c *edgar13f.Client) (any, error) {
 		return c.Diff(ctx, "9000001", date("2024-12-31"), date("2025-03-31"), date("2025-06-01"))
@@ -43,7 +43,7 @@ var mixedQueries = []func(context.Context, *edgar13f.Client) (any, error){
 		return c.Holdings(ctx, "1067983", date("2023-09-30"), date("2024-05-16"), edgar13f.Issuer("apple"))
 	},
 	func(ctx context.Context, c *edgar13f.Client) (any, error) {
-		return c.Diff(ctx, "1067983", date("2023-09-30"), date("2023-12-31"), date("2024-05-16"), edgar13f.MaxPositions(5))
+		return c.Diff(ctx, "1067983", date("2023-09-30"), date("2023-12-31"), date("2024-05-16"), edgar13f.Limit(5))
 	},
 	func(ctx context.Context, c *edgar13f.Client) (any, error) {
 		return c.Filings(ctx, "1067983", date("2024-05-16"), edgar13f.ForPeriod(date("2023-12-31")))

@@ -2,6 +2,7 @@ package edgar13f_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/edgar13f/edgar13f"
@@ -37,7 +38,7 @@ func TestFilingsCoverFactsAsFiled(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []facts
-	for _, f := range list.Filings {
+	for _, f := range slices.Backward(list.Filings) { // Filings lists newest first; want is oldest first
 		got = append(got, facts{f.Accession, f.Form, f.Period, f.IsAmendment, f.AmendmentNo, f.AmendmentType, f.ReportType, f.ManagerName})
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -54,7 +55,7 @@ func TestFilingsCoverFactsAsFiled(t *testing.T) {
 	for _, f := range list.Filings {
 		got = append(got, facts{f.Accession, f.Form, f.Period, f.IsAmendment, f.AmendmentNo, f.AmendmentType, f.ReportType, f.ManagerName})
 	}
-	if diff := cmp.Diff([]facts{want[0], want[3]}, got); diff != "" {
+	if diff := cmp.Diff([]facts{want[3], want[0]}, got); diff != "" {
 		t.Errorf("Filings(9000002, 2024-12-31) cover facts (-want +got):\n%s", diff)
 	}
 	if _, err := c.Holdings(ctx, "9000002", date("2024-12-31"), date("2025-09-05")); reasonOf(err) != edgar13f.NoticeOnly {

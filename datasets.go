@@ -326,42 +326,33 @@ func (l landingList) parsed() ([]datasets.Link, error) {
 	return out, nil
 }
 
-// An ImportProgress reports how far an import has come.
-type ImportProgress struct {
-	Window string // window being imported
-	// Stage is "download" (fetching the zip), then the import's stages:
-	// "filings", "infotable" (reading the zip), "sorting" (writing the
-	// Parquet files) and "done".
-	Stage string
-	// Done and Total count bytes in the stages "download" and
-	// "infotable", rows in the others; Total is 0 when unknown.
-	Done, Total int64
-	// Index and Count place the window among those a Sync imports
-	// (1-based); both are 1 for a single import.
-	Index, Count int
-}
+// ImportProgress is the former name of [Progress], which reports imports
+// too.
+//
+// Deprecated: use [Progress].
+type ImportProgress = Progress
 
-// An ImportOption configures [Datasets.Import], [Datasets.ImportFile] and
-// [Datasets.Sync].
-type ImportOption func(*importOptions)
+// An ImportOption configures [Datasets.Import], [Datasets.ImportFile],
+// [Datasets.Sync] and [Datasets.SyncFor]: [ReportProgress] and
+// [ConfirmImport].
+type ImportOption interface{ applyImport(*importOptions) }
+
+type importOption func(*importOptions)
+
+func (f importOption) applyImport(o *importOptions) { f(o) }
 
 type importOptions struct {
 	progress func(ImportProgress)
 	plan     func([]DatasetWindow) error
 }
 
-// WithImportProgress has f called as an import advances, from the
-// importing goroutine: when a window or stage begins, each time a stage's
-// Done reaches another whole percent of its Total, and when it reaches
-// Total. So f is called at most about a hundred times a stage however
-// many rows a window has; a stage whose Total is unknown (0) is reported
-// once.
-func WithImportProgress(f func(ImportProgress)) ImportOption {
-	return func(o *importOptions) { o.progress = f }
-}
+// WithImportProgress is the former name of [ReportProgress] for imports.
+//
+// Deprecated: use [ReportProgress].
+func WithImportProgress(f func(Progress)) ImportOption { return ReportProgress(f) }
 
 // progressLimiter passes on the reports of an import that
-// WithImportProgress promises, and drops the others (an import reports
+// ReportProgress promises, and drops the others (an import reports
 // every 64Ki rows and every sorted bucket).
 type progressLimiter struct {
 	f    func(ImportProgress)
@@ -390,15 +381,20 @@ func percent(p ImportProgress) int64 {
 	return p.Done * 100 / p.Total
 }
 
-// WithImportPlan has f called by [Datasets.Sync] and [Datasets.SyncFor]
+// ConfirmImport has f called by [Datasets.Sync] and [Datasets.SyncFor]
 // once the windows to import are known and before any of them is fetched,
 // with those windows in date order (never with none). When f returns an
 // error nothing is fetched and Sync returns that error: a program can say
 // what is about to be downloaded (about 100 MB a window from EDGAR) and
 // ask first.
-func WithImportPlan(f func(windows []DatasetWindow) error) ImportOption {
-	return func(o *importOptions) { o.plan = f }
+func ConfirmImport(f func(windows []DatasetWindow) error) ImportOption {
+	return importOption(func(o *importOptions) { o.plan = f })
 }
+
+// WithImportPlan is the former name of [ConfirmImport].
+//
+// Deprecated: use [ConfirmImport].
+func WithImportPlan(f func(windows []DatasetWindow) error) ImportOption { return ConfirmImport(f) }
 
 // An ImportResult describes a finished import.
 type ImportResult struct {
@@ -587,12 +583,12 @@ func coveredBy(cov Coverage, from, to Date) bool {
 }
 
 // options applies opts; the progress function it returns is limited as
-// WithImportProgress says, for one call of Import, ImportFile or Sync.
+// ReportProgress says, for one call of Import, ImportFile or Sync.
 func options(opts []ImportOption) importOptions {
 	var o importOptions
 	for _, opt := range opts {
 		if opt != nil {
-			opt(&o)
+			opt.applyImport(&o)
 		}
 	}
 	if o.progress != nil {

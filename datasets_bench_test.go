@@ -58,7 +58,7 @@ func BenchmarkDatasetsHolders(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		l, err := d.Holders(ctx, info.TopCUSIP, period, benchAsOf, edgar13f.MaxHolders(500))
+		l, err := d.Holders(ctx, info.TopCUSIP, period, benchAsOf, edgar13f.Limit(500))
 		if err != nil || len(l.Holders) == 0 {
 			b.Fatal(l, err)
 		}

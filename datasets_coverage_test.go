@@ -257,7 +257,7 @@ func TestImportPlan(t *testing.T) {
 	_, d := newBulkStore(t, edgar13f.Date{}, edgar13f.Date{})
 	refused := errors.New("refused")
 	var plans [][]string
-	plan := edgar13f.WithImportPlan(func(ws []edgar13f.DatasetWindow) error {
+	plan := edgar13f.ConfirmImport(func(ws []edgar13f.DatasetWindow) error {
 		var names []string
 		for _, w := range ws {
 			names = append(names, w.Name)
@@ -280,7 +280,7 @@ func TestImportPlan(t *testing.T) {
 	}
 	// Accepted, the plan is what is imported; nothing left, no plan.
 	plans = nil
-	accept := edgar13f.WithImportPlan(func(ws []edgar13f.DatasetWindow) error { plans = append(plans, nil); return nil })
+	accept := edgar13f.ConfirmImport(func(ws []edgar13f.DatasetWindow) error { plans = append(plans, nil); return nil })
 	res, err := d.SyncFor(ctx, date("2023-09-30"), date("2024-03-01"), accept)
 	if err != nil || len(res) != 3 || len(plans) != 1 {
 		t.Fatalf("SyncFor accepted: %d imported, %d plans, %v", len(res), len(plans), err)
@@ -351,9 +351,9 @@ func TestDamagedWindowReimported(t *testing.T) {
 func TestImportProgressLimited(t *testing.T) {
 	_, d := newBulkStore(t, edgar13f.Date{}, edgar13f.Date{})
 	type key struct{ window, stage string }
-	calls := map[key][]edgar13f.ImportProgress{}
+	calls := map[key][]edgar13f.Progress{}
 	var order []key
-	_, err := d.SyncFor(context.Background(), date("2023-09-30"), date("2024-05-15"), edgar13f.WithImportProgress(func(p edgar13f.ImportProgress) {
+	_, err := d.SyncFor(context.Background(), date("2023-09-30"), date("2024-05-15"), edgar13f.ReportProgress(func(p edgar13f.Progress) {
 		k := key{p.Window, p.Stage}
 		if calls[k] == nil {
 			order = append(order, k)

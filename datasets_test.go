@@ -69,8 +69,10 @@ func newBulkMirror(t *testing.T) *bulkMirror {
 			continue // not a 13F filer
 		}
 		m.ciks = append(m.ciks, cik)
-		m.lists[cik] = list.Filings
-		for _, f := range list.Filings {
+		// Oldest first: Filings lists newest first.
+		m.lists[cik] = slices.Clone(list.Filings)
+		slices.Reverse(m.lists[cik])
+		for _, f := range m.lists[cik] {
 			m.dates[cik] = append(m.dates[cik], f.FilingDate)
 		}
 	}
@@ -115,7 +117,7 @@ func (m *bulkMirror) periodsAndDates(t *testing.T, cik string) (periods, asOfs [
 		t.Fatal(err)
 	}
 	seenP, seenA := map[edgar13f.Date]bool{}, map[edgar13f.Date]bool{}
-	for _, f := range list.Filings {
+	for _, f := range slices.Backward(list.Filings) { // oldest first
 		if !f.Period.IsZero() && f.Period.IsQuarterEnd() && !seenP[f.Period] {
 			seenP[f.Period] = true
 			periods = append(periods, f.Period)
@@ -244,7 +246,7 @@ func testHoldersMatchHoldings(t *testing.T, m *bulkMirror) {
 					if checked > 400 {
 						break
 					}
-					hl, err := m.d.Holders(ctx, strings.ToLower(cusip), period, asOf, edgar13f.MaxHolders(500))
+					hl, err := m.d.Holders(ctx, strings.ToLower(cusip), period, asOf, edgar13f.Limit(500))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -292,7 +294,7 @@ func holdersFrom(s *edgar13f.BulkSnapshot, cusip string) []edgar13f.Holder {
 			i = len(out) - 1
 		}
 		out[i].Shares += h.SharesOrPrincipal
-		out[i].ValueUSD += h.ValueDollars()
+		out[i].ValueUSD += h.ValueUSD()
 		out[i].Holdings = append(out[i].Holdings, h)
 	}
 	slices.SortStableFunc(out, func(a, b edgar13f.Holder) int {
@@ -331,7 +333,7 @@ func testPanelMatchesHoldings(t *testing.T, m *bulkMirror) {
 				continue
 			}
 			for _, h := range snap.Holdings {
-				want = append(want, edgar13f.PanelRow{CIK: cik, Base: snap.Base.Accession, Holding: h, ValueUSD: h.ValueDollars()})
+				want = append(want, edgar13f.PanelRow{CIK: cik, Base: snap.Base.Accession, Holding: h, ValueUSD: h.ValueUSD()})
 			}
 		}
 		if len(want) == 0 {
@@ -400,8 +402,8 @@ func testBulkDeclines(t *testing.T, m *bulkMirror) {
 		want edgar13f.Reason
 	}{
 		{"bad cusip", second(m.d.Holders(ctx, "12345", p, a)), edgar13f.InvalidArgument},
-		{"max holders 0", second(m.d.Holders(ctx, "037833100", p, a, edgar13f.MaxHolders(0))), edgar13f.InvalidArgument},
-		{"max holders 501", second(m.d.Holders(ctx, "037833100", p, a, edgar13f.MaxHolders(501))), edgar13f.InvalidArgument},
+		{"max holders 0", second(m.d.Holders(ctx, "037833100", p, a, edgar13f.Limit(0))), edgar13f.InvalidArgument},
+		{"max holders 501", second(m.d.Holders(ctx, "037833100", p, a, edgar13f.Limit(501))), edgar13f.InvalidArgument},
 		{"holders period", second(m.d.Holders(ctx, "037833100", date("2023-12-30"), a)), edgar13f.InvalidPeriod},
 		{"holdings cik", second(m.d.Holdings(ctx, "x1", p, a)), edgar13f.InvalidArgument},
 		{"holdings unknown", second(m.d.Holdings(ctx, "1", p, a)), edgar13f.UnknownCIK},
@@ -442,7 +444,7 @@ func TestDatasetsImportOverHTTP(t *testing.T) {
 	c := srv.client(t, cacheDir, edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return time.Unix(0, now.Load()).UTC() })))
 	d := c.Datasets()
 	var stages []string
-	res, err := d.Sync(ctx, date("2022-10-01"), date("2023-12-31"), edgar13f.WithImportProgress(func(p edgar13f.ImportProgress) {
+	res, err := d.Sync(ctx, date("2022-10-01"), date("2023-12-31"), edgar13f.ReportProgress(func(p edgar13f.Progress) {
 		if len(stages) == 0 || stages[len(stages)-1] != p.Stage {
 			stages = append(stages, p.Stage)
 		}

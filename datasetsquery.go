@@ -217,23 +217,26 @@ func holdingOfRow(r *bulkstore.Row) Holding {
 	}
 }
 
-// The range of [MaxHolders].
+// The range of [Limit] for [Datasets.Holders].
 const (
-	MaxHoldersLimit   = 500
-	DefaultMaxHolders = 100
+	MaxHolders     = 500 // largest [Limit] of [Datasets.Holders]
+	DefaultHolders = 100 // holders [Datasets.Holders] returns without [Limit]
 )
 
-// A HoldersOption configures [Datasets.Holders].
-type HoldersOption func(*holdersOptions)
+// Former names of [MaxHolders] and [DefaultHolders].
+//
+// Deprecated: use [MaxHolders] and [DefaultHolders].
+const (
+	MaxHoldersLimit   = MaxHolders
+	DefaultMaxHolders = DefaultHolders
+)
+
+// A HoldersOption configures [Datasets.Holders]: [Limit].
+type HoldersOption interface{ applyHolders(*holdersOptions) }
 
 type holdersOptions struct {
 	max    int
 	maxSet bool
-}
-
-// MaxHolders keeps the first n holders (1 to 500; the default is 100).
-func MaxHolders(n int) HoldersOption {
-	return func(o *holdersOptions) { o.max, o.maxSet = n, true }
 }
 
 // A Holder is one manager's position in a security for a period: the rows
@@ -280,10 +283,10 @@ type HolderList struct {
 // but a decline) fails the query: no manager is left out of the list
 // because its rule failed.
 func (d *Datasets) Holders(ctx context.Context, cusip string, period, asOf Date, opts ...HoldersOption) (*HolderList, error) {
-	o := holdersOptions{max: DefaultMaxHolders}
+	o := holdersOptions{max: DefaultHolders}
 	for _, opt := range opts {
 		if opt != nil {
-			opt(&o)
+			opt.applyHolders(&o)
 		}
 	}
 	if !isCUSIP(cusip) {
@@ -292,8 +295,8 @@ func (d *Datasets) Holders(ctx context.Context, cusip string, period, asOf Date,
 	if err := checkPeriodAsOf(period, asOf); err != nil {
 		return nil, err
 	}
-	if o.max < 1 || o.max > MaxHoldersLimit {
-		return nil, declinef(InvalidArgument, "max holders must be 1 to %d, not %d", MaxHoldersLimit, o.max)
+	if o.max < 1 || o.max > MaxHolders {
+		return nil, declinef(InvalidArgument, "Limit %d is outside 1 to %d", o.max, MaxHolders)
 	}
 	if !period.IsQuarterEnd() {
 		return nil, declinef(InvalidPeriod, "period %s is not a calendar quarter end (03-31, 06-30, 09-30 or 12-31)", period)

@@ -62,7 +62,7 @@ func (c *Client) Diff(ctx context.Context, cik string, periodA, periodB, asOf Da
 	if q.opts.issuerSet {
 		cmpn.MatchedCUSIPs = matchedCUSIPs(rowsA, rowsB)
 	}
-	if q.opts.maxSet {
+	if q.opts.limitSet {
 		cmpn.TotalPositions = len(cmpn.Changes)
 		cmpn.Order = AbsValueDeltaDesc
 		slices.SortStableFunc(cmpn.Changes, func(x, y Change) int {
@@ -71,7 +71,7 @@ func (c *Client) Diff(ctx context.Context, cik string, periodA, periodB, asOf Da
 			}
 			return comparePositionKeys(x.key(), y.key())
 		})
-		if n := q.opts.maxPositions; len(cmpn.Changes) > n {
+		if n := q.opts.limit; len(cmpn.Changes) > n {
 			cmpn.Changes = slices.Clip(cmpn.Changes[:n])
 			cmpn.Truncated = true
 		}
@@ -131,7 +131,7 @@ func compareHoldings(a, b []Holding) []Change {
 			s := pick(p)
 			s.shares = addSat(s.shares, h.SharesOrPrincipal)
 			s.value = addSat(s.value, h.Value)
-			s.usd = addSat(s.usd, h.ValueDollars())
+			s.usd = addSat(s.usd, h.ValueUSD())
 			if !s.present {
 				s.name = h.NameOfIssuer
 				s.present = true

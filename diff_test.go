@@ -69,7 +69,7 @@ func TestFilterSnapshotMaxPositions(t *testing.T) {
 		{5, []string{"ALPHA", "ALPHA", "BETA", "GAMMA", "GAMMA", "DELTA"}, false},
 		{200, []string{"ALPHA", "ALPHA", "BETA", "GAMMA", "GAMMA", "DELTA"}, false},
 	} {
-		q, err := newQuery("1", nil, nil, []Option{MaxPositions(tc.n)})
+		q, err := newQuery("1", nil, nil, []Option{Limit(tc.n)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,19 +80,19 @@ func TestFilterSnapshotMaxPositions(t *testing.T) {
 			names = append(names, h.NameOfIssuer)
 		}
 		if diff := cmp.Diff(tc.wantNames, names); diff != "" {
-			t.Errorf("MaxPositions(%d) rows mismatch (-want +got):\n%s", tc.n, diff)
+			t.Errorf("Limit(%d) rows mismatch (-want +got):\n%s", tc.n, diff)
 		}
 		if s.TotalPositions != 5 || s.Truncated != tc.truncated || s.Order != ValueDesc {
-			t.Errorf("MaxPositions(%d): total=%d truncated=%v order=%q; want 5 %v %q", tc.n, s.TotalPositions, s.Truncated, s.Order, tc.truncated, ValueDesc)
+			t.Errorf("Limit(%d): total=%d truncated=%v order=%q; want 5 %v %q", tc.n, s.TotalPositions, s.Truncated, s.Order, tc.truncated, ValueDesc)
 		}
 	}
 	// The call of GAMMA must rank after GAMMA's stock at equal value, and
 	// rows of one position keep their filed order.
-	q, _ := newQuery("1", nil, nil, []Option{MaxPositions(4)})
+	q, _ := newQuery("1", nil, nil, []Option{Limit(4)})
 	s := &Snapshot{Holdings: append([]Holding(nil), rows...)}
 	q.filterSnapshot(s)
 	if s.Holdings[3].PutCall != "" || s.Holdings[4].PutCall != Call {
-		t.Errorf("MaxPositions(4): GAMMA's CALL ranked before its stock at equal value")
+		t.Errorf("Limit(4): GAMMA's CALL ranked before its stock at equal value")
 	}
 	if s.Holdings[0].Value != 10 || s.Holdings[1].Value != 25 {
 		t.Errorf("MaxPositions: rows of one position not in filed order: %d, %d", s.Holdings[0].Value, s.Holdings[1].Value)

@@ -59,9 +59,9 @@
 // [Holding.Value] is the value exactly as filed. Filings made before
 // 2023-01-03 report thousands of dollars, later ones whole dollars, keyed on
 // the filing date (amendments included): [ValueUnitOf] and
-// [Citation.ValueUnit] say which. [Holding.ValueDollars] converts each row by
+// [Citation.ValueUnit] say which. [Holding.ValueUSD] converts each row by
 // its own filing's date, and its documentation lists the filer errors it
-// cannot fix. Every sum and ranking uses dollars: [MaxPositions] ranks by
+// cannot fix. Every sum and ranking uses dollars: [Limit] ranks by
 // them, and a [Change] carries ValueUSDA, ValueUSDB and ValueUSDDelta beside
 // the values as filed.
 //
@@ -175,58 +175,31 @@
 // question that needs a missing document fails with a [*FetchError] naming
 // the document and its mirror file, never with a partial answer.
 //
-// # How the parts fit
+// # What is where
 //
-// A [Client] is a thin set of questions over one access layer. Follow
-// [Client.Holdings] down and back:
+// This package asks every question of one [Client], and every question
+// reads through the Client's one access layer: one User-Agent, one request
+// spacing shared across processes, one cache, so a program has one rate
+// limit and one cache whatever it asks.
 //
-//  1. filters.go checks the arguments (CIK, dates, options) and declines
-//     malformed ones before anything is read.
-//  2. filinglist.go reads the manager's filing list (data.sec.gov
-//     submissions, parsed by internal/submissions) through the access layer,
-//     under the filing list's freshness rule (cache.go).
-//  3. pit.go holds the point-in-time rule as pure functions: given the
-//     filing list and the covers read so far, decide says either "read the
-//     covers of these filings" (one filing-date group, newest first) or
-//     gives the final base, supplements or decline. holdings.go loops:
-//     it reads the covers asked for (documents.go fetches each filing's
-//     complete submission, split by internal/fulltext, its cover parsed by
-//     internal/cover and its table by internal/infotable, with redact.go's
-//     rule removing rows while they are parsed) and asks again.
-//  4. holdings.go then joins the rows of the base and its supplements, from
-//     the reports just read or from the cache, and filters.go narrows and
-//     ranks them. diff.go does the same for two periods and compares them.
+//   - 13F per manager: [Client.Filings], [Client.Holdings], [Client.Diff],
+//     [Client.FindManager].
+//   - Any company's filings, financial facts and report sections:
+//     [Client.Companies].
+//   - Every manager at once, from SEC's Form 13F Data Sets: [Client.Datasets]
+//     (see below).
+//   - Search across 10-K and 10-Q Items: package
+//     github.com/edgar13f/edgar13f/search, with its stores under search/store
+//     and an OpenSearch store in a module of its own.
+//   - Questions answered by a language model, every figure grounded in a
+//     cited source: package github.com/edgar13f/edgar13f/agent.
 //
-// Every read goes through internal/access, the Client's one access layer:
-// the fetcher (internal/edgarhttp over HTTP with the User-Agent, spacing
-// across processes by internal/throttle, retries and size caps; or a
-// [Fetcher] such as [MirrorFetcher] over internal/mirror), the cache
-// (internal/diskcache by default) keyed by the source each entry was read
-// from, and the sharing of identical concurrent fetches. The layer reads a
-// document whole (Fetch), or streams it into a file of the cache directory
-// (Download: written atomically, never held in memory, kept under its
-// source), which is how a ~100 MB zip of SEC's Form 13F Data Sets arrives.
-// [Client.FindManager] reads through the same layer (findindex.go builds
-// internal/nameindex from internal/ciklookup and internal/fullindex).
-// [Client.Companies] reads through it too: companies.go searches EDGAR's
-// ticker file (internal/tickers), company_filings.go lists filings of any
-// form from the same filing list and cache as the 13F questions
-// (filinglist.go keeps every form), company_facts.go answers financial
-// facts from the company facts (internal/companyfacts, cached in its
-// compact form under the filing list's freshness rule) and
-// company_sections.go cuts Items out of 10-K and 10-Q documents
-// (internal/sections). [Client.Datasets] does for SEC's Form 13F Data
-// Sets: datasets.go lists the windows (internal/datasets reads the landing
-// page and the zips), downloads each zip with Download and imports it into
-// a Parquet store kept per source and redaction rule (internal/bulkstore);
-// datasetsquery.go answers Holders, Holdings and Panel from the store,
-// running pit.go's decide on the filings it holds. What every reader
-// shares is written once: CIKs, accession numbers and the 13F form set in
-// internal/edgarid, the compact cache encodings' varints in
-// internal/varint, calendar days in internal/civil, the errors every
-// reader reports alike in internal/docerr. Every capability hangs off the
-// same Client and shares its one access layer, so a process has one rate
-// limiter and one cache whatever it asks.
+// The search engine and the model clients live in their own packages so
+// that a program asking only for holdings links neither. Options follow one
+// pattern: a Client option is With...; each question has its own option
+// type, so an option a question does not take does not compile; [Limit] is
+// "at most n" wherever a question has a limit, and [ReportProgress] reports
+// long work.
 //
 // # Every manager at once
 //

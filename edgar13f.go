@@ -81,7 +81,7 @@ type Filing struct {
 	ReportType    string        // as on the cover, e.g. "13F HOLDINGS REPORT"; "" when no XML cover exists
 	ManagerName   string        // filing manager's name as on the cover; "" when no XML cover exists
 	Totals        Totals        // the cover's table totals as filed; zero when it states none
-	URL           string        // EDGAR index page of the filing
+	IndexURL      string        // EDGAR index page of the filing
 }
 
 // Totals are the table totals a 13F cover states on its summary page, as
@@ -109,7 +109,7 @@ type Reconciliation struct {
 
 // Citation returns the citation of f.
 func (f Filing) Citation() Citation {
-	return Citation{Accession: f.Accession, Form: f.Form, FilingDate: f.FilingDate, URL: f.URL}
+	return Citation{Accession: f.Accession, Form: f.Form, FilingDate: f.FilingDate, URL: f.IndexURL}
 }
 
 // A FilingList is the answer of [Client.Filings]: the 13F filings of one
@@ -118,13 +118,13 @@ type FilingList struct {
 	CIK     string   // without leading zeros
 	AsOf    Date     // knowledge date of the answer
 	Period  Date     // the period asked for with [ForPeriod]; zero for every period
-	Filings []Filing // sorted by filing date, then accession
+	Filings []Filing // newest first: filing date, then accession, descending
 }
 
 // A Holding is one row of a 13F information table, exactly as filed.
 type Holding struct {
 	Accession            string  // accession of the filing this row comes from
-	FilingDate           Date    // filing date of that filing; see [Holding.ValueDollars]
+	FilingDate           Date    // filing date of that filing; see [Holding.ValueUSD]
 	NameOfIssuer         string  // as filed
 	TitleOfClass         string  // as filed
 	CUSIP                string  // as filed (case preserved; compare case-insensitively)
@@ -159,7 +159,7 @@ var dollarsCutover = Date{2023, time.January, 3}
 // to whole dollars), else [Dollars]. It goes by the filing date, not the
 // period, so late filings and amendments of old periods filed since then
 // are in dollars. Some filers kept reporting thousands after the change;
-// no rule can tell those apart (see [Holding.ValueDollars]).
+// no rule can tell those apart (see [Holding.ValueUSD]).
 func ValueUnitOf(filed Date) ValueUnit {
 	if filed.Before(dollarsCutover) {
 		return Thousands
@@ -170,7 +170,7 @@ func ValueUnitOf(filed Date) ValueUnit {
 // ValueUnit returns the unit in which the cited filing reports values.
 func (c Citation) ValueUnit() ValueUnit { return ValueUnitOf(c.FilingDate) }
 
-// ValueDollars returns the row's value in whole dollars: [Holding.Value]
+// ValueUSD returns the row's value in whole dollars: [Holding.Value]
 // multiplied by 1,000 when the row's filing was filed before 2023-01-03 (the
 // date the SEC switched Form 13F from thousands to dollars), and unchanged
 // otherwise. The rule follows the filing date, not the period, so late
@@ -178,10 +178,10 @@ func (c Citation) ValueUnit() ValueUnit { return ValueUnitOf(c.FilingDate) }
 //
 // It cannot fix filer errors: some filings made after the cutover still
 // report thousands (one real example is Bull Street Advisors' 2022Q4 report,
-// accession 0001790837-23-000002, filed 2023-02-28), and ValueDollars
+// accession 0001790837-23-000002, filed 2023-02-28), and ValueUSD
 // under-states those by a factor of 1,000. A value too large for int64 after
 // scaling is returned as math.MaxInt64.
-func (h Holding) ValueDollars() int64 {
+func (h Holding) ValueUSD() int64 {
 	if ValueUnitOf(h.FilingDate) == Dollars {
 		return h.Value
 	}
@@ -192,11 +192,16 @@ func (h Holding) ValueDollars() int64 {
 	return h.Value * 1000
 }
 
+// ValueDollars is the former name of [Holding.ValueUSD].
+//
+// Deprecated: use [Holding.ValueUSD].
+func (h Holding) ValueDollars() int64 { return h.ValueUSD() }
+
 // An Order names how a truncated answer was ranked.
 type Order string
 
 // The orders used by [MaxPositions]. Both rank by value in whole dollars
-// ([Holding.ValueDollars]), never by the value as filed.
+// ([Holding.ValueUSD]), never by the value as filed.
 const (
 	ValueDesc         Order = "value_desc"           // Holdings: summed value in dollars, largest first
 	AbsValueDeltaDesc Order = "abs_value_delta_desc" // Diff: |ValueUSDDelta|, largest first
@@ -247,7 +252,7 @@ const (
 // ValueA, ValueB and ValueDelta sum [Holding.Value] as filed: across the
 // 2023-01-03 units change (and in a period whose rows were filed on both
 // sides of it) they add thousands to dollars and mean little. ValueUSDA,
-// ValueUSDB and ValueUSDDelta sum [Holding.ValueDollars], each row converted
+// ValueUSDB and ValueUSDDelta sum [Holding.ValueUSD], each row converted
 // by its own filing's date: they are the values to compare and add up.
 type Change struct {
 	CUSIP         string // upper-case

@@ -78,7 +78,7 @@ func ExampleCompanies_Sections() {
 		log.Fatal(err)
 	}
 	f := ss.Filing
-	fmt.Printf("%s %s filed %s, period %s\n%s\n", f.Form, f.Accession, f.FilingDate, f.ReportDate, f.DocumentURL)
+	fmt.Printf("%s %s filed %s, period %s\n%s\n", f.Form, f.Accession, f.FilingDate, f.Period, f.DocumentURL)
 	for _, it := range ss.Items {
 		fmt.Printf("Item %-3s %6d characters  %s\n", it.Item, it.Chars, it.Title)
 	}
@@ -118,7 +118,7 @@ func ExampleCompanies_Sections() {
 // tickers are today's, not as of any date.
 func ExampleCompanies_Search() {
 	cs := mirrorCompanies()
-	s, err := cs.Search(context.Background(), "apple", edgar13f.MaxResults(3))
+	s, err := cs.Search(context.Background(), "apple", edgar13f.Limit(3))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -126,9 +126,9 @@ func ExampleCompanies_Search() {
 		fmt.Println(m.CIK, m.Name, m.Tickers, m.Rank)
 	}
 	// Output:
-	// 0000320193 Apple Inc. [AAPL] name_prefix
-	// 0001418121 Apple Hospitality REIT, Inc. [APLE] name_prefix
-	// 0001134982 Apple iSports Group, Inc. [AAPI] name_prefix
+	// 320193 Apple Inc. [AAPL] name_prefix
+	// 1418121 Apple Hospitality REIT, Inc. [APLE] name_prefix
+	// 1134982 Apple iSports Group, Inc. [AAPI] name_prefix
 }
 
 // Filings lists the filings of any form a company had made by a date,
@@ -136,13 +136,13 @@ func ExampleCompanies_Search() {
 // its fiscal 2024 report was filed.
 func ExampleCompanies_Filings() {
 	cs := mirrorCompanies()
-	l, err := cs.Filings(context.Background(), "320193", edgar13f.MustParseDate("2024-11-01"), edgar13f.FormType("10-K"), edgar13f.MaxResults(3))
+	l, err := cs.Filings(context.Background(), "320193", edgar13f.MustParseDate("2024-11-01"), edgar13f.FormType("10-K"), edgar13f.Limit(3))
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(l.EntityName)
 	for _, f := range l.Filings {
-		fmt.Println(f.Accession, f.Form, f.FilingDate, f.ReportDate, f.PrimaryDocument)
+		fmt.Println(f.Accession, f.Form, f.FilingDate, f.Period, f.PrimaryDocument)
 	}
 	// Output:
 	// Apple Inc.

@@ -39,7 +39,7 @@ func ExampleCoverageError() {
 	if errors.As(err, &ce) {
 		fmt.Printf("rests on filings from %s; imported from %s through %s\n", ce.From, ce.DataFrom, ce.DataThrough)
 	}
-	plan := edgar13f.WithImportPlan(func(ws []edgar13f.DatasetWindow) error {
+	plan := edgar13f.ConfirmImport(func(ws []edgar13f.DatasetWindow) error {
 		for _, w := range ws {
 			fmt.Println("importing", w.Name)
 		}

@@ -69,7 +69,7 @@ func ExampleDatasets_Holders() {
 		if _, err := d.SyncFor(ctx, period, asOf); err != nil {
 			log.Fatal(err)
 		}
-		l, err := d.Holders(ctx, "037833100", period, asOf, edgar13f.MaxHolders(3))
+		l, err := d.Holders(ctx, "037833100", period, asOf, edgar13f.Limit(3))
 		if err != nil {
 			log.Fatal(err)
 		}

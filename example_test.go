@@ -93,7 +93,7 @@ func ExampleClient_Holdings_maxPositions() {
 	}
 	snap, err := c.Holdings(context.Background(), "1029160",
 		edgar13f.MustParseDate("2026-06-30"), edgar13f.MustParseDate("2026-09-01"),
-		edgar13f.MaxPositions(3))
+		edgar13f.Limit(3))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -127,9 +127,9 @@ func ExampleClient_Filings() {
 		fmt.Printf("%s %-8s filed %s amendment %d %q\n", f.Accession, f.Form, f.FilingDate, f.AmendmentNo, f.AmendmentType)
 	}
 	// Output:
-	// 0000950123-23-010898 13F-HR   filed 2023-11-14 amendment 0 ""
-	// 0000950123-23-011029 13F-HR/A filed 2023-11-16 amendment 1 "RESTATEMENT"
 	// 0000950123-24-005653 13F-HR/A filed 2024-05-15 amendment 2 "NEW HOLDINGS"
+	// 0000950123-23-011029 13F-HR/A filed 2023-11-16 amendment 1 "RESTATEMENT"
+	// 0000950123-23-010898 13F-HR   filed 2023-11-14 amendment 0 ""
 }
 
 // What changed between two quarters, largest value changes first.
@@ -144,7 +144,7 @@ func ExampleClient_Diff() {
 	}
 	cmp, err := c.Diff(context.Background(), "1067983",
 		edgar13f.MustParseDate("2023-09-30"), edgar13f.MustParseDate("2023-12-31"), edgar13f.MustParseDate("2024-06-01"),
-		edgar13f.MaxPositions(4))
+		edgar13f.Limit(4))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -188,8 +188,8 @@ func ExampleDeclineError() {
 }
 
 // Values are as filed: thousands of dollars before 2023-01-03, dollars
-// since. ValueDollars converts by the filing date of the row's filing.
-func ExampleHolding_ValueDollars() {
+// since. ValueUSD converts by the filing date of the row's filing.
+func ExampleHolding_ValueUSD() {
 	mirror, err := edgar13f.MirrorDir("testdata/mirror")
 	if err != nil {
 		log.Fatal(err)
@@ -205,7 +205,7 @@ func ExampleHolding_ValueDollars() {
 			log.Fatal(err)
 		}
 		h := snap.Holdings[0]
-		fmt.Printf("%s filed %s: value %d as filed, $%d\n", period, h.FilingDate, h.Value, h.ValueDollars())
+		fmt.Printf("%s filed %s: value %d as filed, $%d\n", period, h.FilingDate, h.Value, h.ValueUSD())
 	}
 	// Output:
 	// 2022-09-30 filed 2022-11-14: value 95634 as filed, $95634000

@@ -12,8 +12,8 @@ import (
 // each filing's cover page (documents.go).
 
 // Filings returns every 13F submission (13F-HR, 13F-HR/A, 13F-NT, 13F-NT/A)
-// of cik that EDGAR had accepted by asOf, sorted by filing date and
-// accession, each with the facts of its cover page exactly as the cover
+// of cik that EDGAR had accepted by asOf, newest first (filing date, then
+// accession number, both descending, as [Companies.Filings]), each with the facts of its cover page exactly as the cover
 // states them, whatever the form (a 13F-NT/A may state an amendment number
 // and type; the amendment rule of [Client.Holdings] still treats it as a
 // notice). With [ForPeriod], only
@@ -29,7 +29,7 @@ func (c *Client) Filings(ctx context.Context, cik string, asOf Date, opts ...Fil
 	var o filingsOptions
 	for _, opt := range opts {
 		if opt != nil {
-			opt(&o)
+			opt.applyFilingList(&o)
 		}
 	}
 	dates := map[string]Date{"asOf": asOf}
@@ -69,7 +69,7 @@ func (c *Client) Filings(ctx context.Context, cik string, asOf Date, opts ...Fil
 				FilingDate:  e.FilingDate,
 				Period:      e.Period,
 				IsAmendment: strings.HasSuffix(string(e.Form), "/A"),
-				URL:         indexURL(q.cik, e.Accession),
+				IndexURL:    indexURL(q.cik, e.Accession),
 			}
 			rec, ok, err := c.coverPage(gctx, q.cik, e)
 			if err != nil {
@@ -101,5 +101,7 @@ func (c *Client) Filings(ctx context.Context, cik string, asOf Date, opts ...Fil
 			result = append(result, f)
 		}
 	}
+	// Newest first, as Companies.Filings and EDGAR's own lists order them.
+	slices.Reverse(result)
 	return &FilingList{CIK: q.cik, AsOf: asOf, Period: from, Filings: slices.Clip(result)}, nil
 }

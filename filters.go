@@ -71,7 +71,7 @@ func newQuery(cik string, dates map[string]Date, periods []Date, opts []Option) 
 	}
 	for _, opt := range opts {
 		if opt != nil {
-			opt(&q.opts)
+			opt.applyQuery(&q.opts)
 		}
 	}
 	o := &q.opts
@@ -98,8 +98,8 @@ func newQuery(cik string, dates map[string]Date, periods []Date, opts []Option) 
 			return nil, declinef(InvalidArgument, "issuer text must be %d to %d characters, not %d", MinIssuerLen, MaxIssuerLen, n)
 		}
 	}
-	if o.maxSet && (o.maxPositions < 1 || o.maxPositions > MaxTopPositions) {
-		return nil, declinef(InvalidArgument, "max positions must be 1 to %d, not %d", MaxTopPositions, o.maxPositions)
+	if o.limitSet && (o.limit < 1 || o.limit > MaxPositions) {
+		return nil, declinef(InvalidArgument, "Limit %d is outside 1 to %d", o.limit, MaxPositions)
 	}
 	for _, p := range periods {
 		if !p.IsQuarterEnd() {
@@ -184,7 +184,7 @@ func (q *query) filterSnapshot(s *Snapshot) {
 	if q.opts.issuerSet {
 		s.MatchedCUSIPs = matchedCUSIPs(s.Holdings)
 	}
-	if !q.opts.maxSet {
+	if !q.opts.limitSet {
 		return
 	}
 	type group struct {
@@ -198,7 +198,7 @@ func (q *query) filterSnapshot(s *Snapshot) {
 		if _, ok := sums[k]; !ok {
 			groups = append(groups, group{key: k})
 		}
-		sums[k] = addSat(sums[k], s.Holdings[i].ValueDollars())
+		sums[k] = addSat(sums[k], s.Holdings[i].ValueUSD())
 	}
 	for i := range groups {
 		groups[i].value = sums[groups[i].key]
@@ -211,7 +211,7 @@ func (q *query) filterSnapshot(s *Snapshot) {
 	})
 	s.TotalPositions = len(groups)
 	s.Order = ValueDesc
-	n := min(q.opts.maxPositions, len(groups))
+	n := min(q.opts.limit, len(groups))
 	s.Truncated = len(groups) > n
 	// Positions in rank order; the rows of one position in filed order.
 	rank := make(map[positionKey]int, n)

@@ -174,7 +174,7 @@ func (r *reporter) report(stage string, done, total int) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.f(Progress{Stage: stage, Done: done, Total: total})
+	r.f(Progress{Stage: stage, Done: int64(done), Total: int64(total)})
 }
 
 func (c *Client) buildIndex(ctx context.Context, now time.Time, progress func(Progress)) (*nameindex.Index, error) {

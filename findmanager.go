@@ -19,14 +19,6 @@ type Manager struct {
 	Has13F bool   // filed a 13F-HR, 13F-HR/A, 13F-NT or 13F-NT/A (on or before the FiledBy date when given)
 }
 
-// A Progress reports index building. Stage is "names" (the name file:
-// Done 0 then 1 of Total 1), "quarters" (Done of Total quarterly files, in
-// cache or fetched) or "index" (Done 0 then 1 of Total 1).
-type Progress struct {
-	Stage       string
-	Done, Total int
-}
-
 // FindManager returns the entities whose current or former EDGAR names
 // contain name, case-insensitively and with runs of white space counted as
 // one space, best first: 13F filers first, then by name (case-insensitive),
@@ -49,7 +41,7 @@ func (c *Client) FindManager(ctx context.Context, name string, opts ...FindOptio
 	var o findOptions
 	for _, opt := range opts {
 		if opt != nil {
-			opt(&o)
+			opt.applyFind(&o)
 		}
 	}
 	text := strings.TrimSpace(name)
@@ -64,7 +56,7 @@ func (c *Client) FindManager(ctx context.Context, name string, opts ...FindOptio
 	limit := DefaultManagers
 	if o.limitSet {
 		if o.limit < 1 || o.limit > MaxManagers {
-			return nil, declinef(InvalidArgument, "limit must be 1 to %d, not %d", MaxManagers, o.limit)
+			return nil, declinef(InvalidArgument, "Limit %d is outside 1 to %d", o.limit, MaxManagers)
 		}
 		limit = o.limit
 	}

@@ -215,8 +215,8 @@ func TestFindManagerDeclines(t *testing.T) {
 		{"not UTF-8", "ab\xff", nil, "name must be 3 to 100 characters, not 3"},
 		{"invalid date", "berkshire", []FindOption{FiledBy(Date{2023, time.February, 30})}, "FiledBy date 2023-02-30 is not a valid date"},
 		{"zero date", "berkshire", []FindOption{FiledBy(Date{})}, "FiledBy date 0000-00-00 is not a valid date"},
-		{"limit 0", "berkshire", []FindOption{Limit(0)}, "limit must be 1 to 20, not 0"},
-		{"limit 21", "berkshire", []FindOption{Limit(21)}, "limit must be 1 to 20, not 21"},
+		{"limit 0", "berkshire", []FindOption{Limit(0)}, "Limit 0 is outside 1 to 20"},
+		{"limit 21", "berkshire", []FindOption{Limit(21)}, "Limit 21 is outside 1 to 20"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -254,7 +254,7 @@ func (l *progressLog) summary() []Progress {
 	if len(l.ps) == 0 {
 		return nil
 	}
-	return []Progress{l.ps[0], l.ps[len(l.ps)-1], {Stage: "count", Done: len(l.ps)}}
+	return []Progress{l.ps[0], l.ps[len(l.ps)-1], {Stage: "count", Done: int64(len(l.ps))}}
 }
 
 func TestFindManagerColdWarm(t *testing.T) {

@@ -203,8 +203,8 @@ func TestRandomArgumentsNeverPanic(t *testing.T) {
 		}
 		if rapid.Bool().Draw(t, "max") {
 			n := rapid.IntRange(-5, 300).Draw(t, "n")
-			opts = append(opts, edgar13f.MaxPositions(n))
-			valid = valid && n >= 1 && n <= edgar13f.MaxTopPositions
+			opts = append(opts, edgar13f.Limit(n))
+			valid = valid && n >= 1 && n <= edgar13f.MaxPositions
 		}
 		if rapid.Bool().Draw(t, "position type") {
 			opts = append(opts, edgar13f.PositionType(rapid.SampledFrom([]string{"long", "short", "LONG ", ""}).Draw(t, "pt")))
@@ -252,7 +252,7 @@ func TestRandomArgumentsNeverPanic(t *testing.T) {
 			t.Fatalf("UnmarshalText(%q) = %v for %#v", txt, err, a)
 		}
 		h := edgar13f.Holding{FilingDate: a, Value: rapid.Int64().Draw(t, "value")}
-		_ = h.ValueDollars()
+		_ = h.ValueUSD()
 		if _, err := edgar13f.ParseDate(rapid.String().Draw(t, "date text")); err != nil {
 			wantDecline(t, "ParseDate", err, true)
 		}

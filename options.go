@@ -13,9 +13,18 @@ import (
 )
 
 // This file holds every option of the package: how a Client is built
-// (ClientOption), how Holdings and Diff narrow their answers (Option), how
-// Filings chooses filings (FilingsOption) and how FindManager searches
-// (FindOption), with the limits each option is checked against.
+// (ClientOption, functions named With...), and how each question shapes its
+// answer (the query options, named for what they do), with the limits each
+// option is checked against.
+//
+// The query options follow one strategy. Each question has its own option
+// type, a sealed interface named after it ([Option] for Holdings and Diff,
+// [FilingsOption], [FindOption], [SearchOption], [CompanyFilingsOption],
+// [FactsOption], [SectionOption], [HoldersOption], [ImportOption]), so an
+// option a question does not take is a compile error, never silently
+// ignored. An option several questions take returns an interface joining
+// their types: [Limit], "at most n" for every question with a limit, and
+// [ReportProgress].
 
 // Limits of the query options. Each is named for what it counts; an option
 // outside its limits is declined with [InvalidArgument].
@@ -23,12 +32,17 @@ const (
 	MaxCUSIPs       = 50  // most CUSIPs one [CUSIPs] filter may list
 	MinIssuerLen    = 2   // shortest [Issuer] text, in characters
 	MaxIssuerLen    = 100 // longest [Issuer] text, in characters
-	MaxTopPositions = 200 // largest n of [MaxPositions]
+	MaxPositions    = 200 // largest [Limit] of [Client.Holdings] and [Client.Diff]
 	MinNameLen      = 3   // shortest [Client.FindManager] name, in characters
 	MaxNameLen      = 100 // longest [Client.FindManager] name, in characters
 	DefaultManagers = 10  // candidates [Client.FindManager] returns without [Limit]
-	MaxManagers     = 20  // largest n of [Limit]
+	MaxManagers     = 20  // largest [Limit] of [Client.FindManager]
 )
+
+// MaxTopPositions is the former name of [MaxPositions].
+//
+// Deprecated: use [MaxPositions].
+const MaxTopPositions = MaxPositions
 
 // DefaultRequestInterval is the default spacing of request starts to EDGAR.
 const DefaultRequestInterval = 250 * time.Millisecond
@@ -239,24 +253,30 @@ type queryOptions struct {
 	cusipsSet    bool
 	issuer       string
 	issuerSet    bool
-	maxPositions int
-	maxSet       bool
+	limit        int
+	limitSet     bool
 	positionType string
 	positionSet  bool
 }
 
-// An Option narrows the answer of [Client.Holdings] or [Client.Diff].
-// Options only filter rows after the amendment rule and redaction have run:
-// they never change which filings are cited. They are checked when the query
-// runs; an out-of-range value is declined with [InvalidArgument].
-type Option func(*queryOptions)
+// An Option narrows the answer of [Client.Holdings] or [Client.Diff]:
+// [CUSIPs], [Issuer], [Limit] and [PositionType]. Options only filter rows
+// after the amendment rule and redaction have run: they never change which
+// filings are cited. They are checked when the query runs; an out-of-range
+// value is declined with [InvalidArgument].
+type Option interface{ applyQuery(*queryOptions) }
+
+// queryOption is an Option of one field.
+type queryOption func(*queryOptions)
+
+func (f queryOption) applyQuery(o *queryOptions) { f(o) }
 
 // CUSIPs keeps the rows whose CUSIP is one of cusips, compared
 // case-insensitively (rows keep the CUSIP as filed). The list must hold 1 to
 // [MaxCUSIPs] CUSIPs of 9 letters or digits, with no exact duplicates.
 func CUSIPs(cusips ...string) Option {
 	cs := slices.Clone(cusips)
-	return func(o *queryOptions) { o.cusips, o.cusipsSet = cs, true }
+	return queryOption(func(o *queryOptions) { o.cusips, o.cusipsSet = cs, true })
 }
 
 // Issuer keeps the rows whose issuer name contains text, case-insensitively,
@@ -264,43 +284,76 @@ func CUSIPs(cusips ...string) Option {
 // [MinIssuerLen] to [MaxIssuerLen] characters long. The answer then lists the
 // distinct CUSIPs that matched (MatchedCUSIPs). With [CUSIPs], both filters apply.
 func Issuer(text string) Option {
-	return func(o *queryOptions) { o.issuer, o.issuerSet = text, true }
-}
-
-// MaxPositions keeps the n largest positions (1 to [MaxTopPositions]). A
-// position is the rows sharing CUSIP (case-insensitively), PutCall and
-// ShPrn; positions rank by summed value in whole dollars
-// ([Holding.ValueDollars], so rows filed in thousands and in dollars compare
-// fairly), largest first, then by CUSIP, PutCall (none first) and ShPrn. A
-// position is never split: the answer lists the kept positions in rank
-// order, each with all its rows in filed order (base before supplements).
-// For [Client.Diff], changes rank by the absolute change of value in dollars
-// (|[Change].ValueUSDDelta|) instead. The answer then reports
-// TotalPositions, Truncated and Order.
-func MaxPositions(n int) Option {
-	return func(o *queryOptions) { o.maxPositions, o.maxSet = n, true }
+	return queryOption(func(o *queryOptions) { o.issuer, o.issuerSet = text, true })
 }
 
 // PositionType states which positions are wanted. Form 13F reports long
 // positions only, so "long" is the one accepted value; any other is declined
 // with [UnsupportedRequest].
 func PositionType(t string) Option {
-	return func(o *queryOptions) { o.positionType, o.positionSet = t, true }
+	return queryOption(func(o *queryOptions) { o.positionType, o.positionSet = t, true })
 }
+
+// A LimitOption is the option [Limit] returns: an option of every question
+// that answers "at most n".
+type LimitOption interface {
+	Option
+	FindOption
+	SearchOption
+	CompanyFilingsOption
+	HoldersOption
+}
+
+// Limit answers at most n items, the first n in the answer's own order.
+// Every question with a limit takes it, each with its own range and default:
+//
+//   - [Client.Holdings] and [Client.Diff]: the n largest positions, 1 to
+//     [MaxPositions]; without it, every position. A position is the rows
+//     sharing CUSIP (case-insensitively), PutCall and ShPrn; positions rank
+//     by summed value in whole dollars ([Holding].ValueUSD, so rows filed in
+//     thousands and in dollars compare fairly), largest first, then by
+//     CUSIP, PutCall (none first) and ShPrn. A position is never split: the
+//     answer lists the kept positions in rank order, each with all its rows
+//     in filed order (base before supplements). For Diff, changes rank by
+//     the absolute change of value in dollars (|[Change].ValueUSDDelta|)
+//     instead. The answer then reports TotalPositions, Truncated and Order.
+//   - [Client.FindManager]: candidates, 1 to [MaxManagers], default
+//     [DefaultManagers].
+//   - [Companies.Search]: matches, 1 to [MaxCompanyMatches], default
+//     [DefaultCompanyMatches].
+//   - [Companies.Filings]: filings, 1 to [MaxFilings], default
+//     [DefaultFilings].
+//   - [Datasets.Holders]: holders, 1 to [MaxHolders], default
+//     [DefaultHolders].
+//
+// A value outside the range is declined with [InvalidArgument].
+func Limit(n int) LimitOption { return limitOption(n) }
+
+type limitOption int
+
+func (n limitOption) applyQuery(o *queryOptions)     { o.limit, o.limitSet = int(n), true }
+func (n limitOption) applyFind(o *findOptions)       { o.limit, o.limitSet = int(n), true }
+func (n limitOption) applySearch(o *companyOptions)  { o.limit, o.limitSet = int(n), true }
+func (n limitOption) applyFilings(o *companyOptions) { o.limit, o.limitSet = int(n), true }
+func (n limitOption) applyHolders(o *holdersOptions) { o.max, o.maxSet = int(n), true }
 
 type filingsOptions struct {
 	period    Date
 	periodSet bool
 }
 
-// A FilingsOption narrows the answer of [Client.Filings].
-type FilingsOption func(*filingsOptions)
+// A FilingsOption narrows the answer of [Client.Filings]: [ForPeriod].
+type FilingsOption interface{ applyFilingList(*filingsOptions) }
+
+type filingsOption func(*filingsOptions)
+
+func (f filingsOption) applyFilingList(o *filingsOptions) { f(o) }
 
 // ForPeriod keeps only the filings whose period of report is period, a
 // calendar quarter end (else [Client.Filings] declines with [InvalidPeriod]).
 // No such filing is an empty answer, not a decline.
 func ForPeriod(period Date) FilingsOption {
-	return func(o *filingsOptions) { o.period, o.periodSet = period, true }
+	return filingsOption(func(o *filingsOptions) { o.period, o.periodSet = period, true })
 }
 
 type findOptions struct {
@@ -311,26 +364,66 @@ type findOptions struct {
 	progress func(Progress)
 }
 
-// A FindOption adjusts [Client.FindManager].
-type FindOption func(*findOptions)
+// A FindOption adjusts [Client.FindManager]: [FiledBy], [Limit] and
+// [ReportProgress].
+type FindOption interface{ applyFind(*findOptions) }
+
+type findOption func(*findOptions)
+
+func (f findOption) applyFind(o *findOptions) { f(o) }
 
 // FiledBy makes Has13F count only 13F filings visible on asOf: those whose
 // filing date is on or before asOf. Names stay current.
 func FiledBy(asOf Date) FindOption {
-	return func(o *findOptions) { o.asOf, o.asOfSet = asOf, true }
+	return findOption(func(o *findOptions) { o.asOf, o.asOfSet = asOf, true })
 }
 
-// Limit sets the most candidates returned: 1 to [MaxManagers], default
-// [DefaultManagers].
-func Limit(n int) FindOption {
-	return func(o *findOptions) { o.limit, o.limitSet = n, true }
+// A Progress reports how far long work has come, to the function given
+// with [ReportProgress].
+type Progress struct {
+	// Stage names the step under way. Building the name index of
+	// [Client.FindManager]: "names" (the name file: Done 0 then 1 of Total
+	// 1), "quarters" (Done of Total quarterly files, in cache or fetched)
+	// and "index" (Done 0 then 1 of Total 1). An import of [Datasets]:
+	// "download" (fetching the zip), then "filings", "infotable" (reading
+	// the zip), "sorting" (writing the Parquet files) and "done".
+	Stage string
+	// Done and Total count the stage's work: files of the name index;
+	// bytes of an import's "download" and "infotable", rows of its other
+	// stages. Total is 0 when unknown.
+	Done, Total int64
+	// Window is the Data Sets window being imported; "" for the name
+	// index.
+	Window string
+	// Index and Count place the window among those a Sync imports
+	// (1-based); both are 1 for a single import, 0 for the name index.
+	Index, Count int
 }
 
-// ReportProgress has f called while the index is built, which happens on
-// the first use of a cache and when a stale part is refreshed; it is not
-// called when the index is ready. f is called from one goroutine at a time.
-// When several FindManager calls wait for the same build, only the one that
-// started it reports.
-func ReportProgress(f func(Progress)) FindOption {
-	return func(o *findOptions) { o.progress = f }
+// A ProgressOption is the option [ReportProgress] returns: an option of
+// every question that reports progress.
+type ProgressOption interface {
+	FindOption
+	ImportOption
 }
+
+// ReportProgress has f called as long work advances, from one goroutine at
+// a time. [Progress] says what the work is, how far it is and how far it
+// goes, at a human rate (at stage changes and about every whole percent):
+//
+//   - [Client.FindManager]: while the name index is built, which happens on
+//     the first use of a cache and when a stale part is refreshed; f is not
+//     called when the index is ready. When several FindManager calls wait
+//     for the same build, only the one that started it reports.
+//   - [Datasets.Import], [Datasets.ImportFile], [Datasets.Sync] and
+//     [Datasets.SyncFor]: as an import advances, from the importing
+//     goroutine: when a window or stage begins, each time a stage's Done
+//     reaches another whole percent of its Total, and when it reaches Total.
+//     So f is called at most about a hundred times a stage however many rows
+//     a window has; a stage whose Total is unknown (0) is reported once.
+func ReportProgress(f func(Progress)) ProgressOption { return progressOption(f) }
+
+type progressOption func(Progress)
+
+func (f progressOption) applyFind(o *findOptions)     { o.progress = f }
+func (f progressOption) applyImport(o *importOptions) { o.progress = f }

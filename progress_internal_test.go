@@ -6,19 +6,19 @@ import "testing"
 // percent and at its end, however many reports the import makes; a stage
 // of unknown total once.
 func TestProgressLimiter(t *testing.T) {
-	var got []ImportProgress
-	l := &progressLimiter{f: func(p ImportProgress) { got = append(got, p) }}
+	var got []Progress
+	l := &progressLimiter{f: func(p Progress) { got = append(got, p) }}
 	const rows = 1_000_003
 	for _, w := range []string{"2023q4", "2024q1"} {
-		l.report(ImportProgress{Window: w, Stage: "download", Index: 1, Count: 2})
-		l.report(ImportProgress{Window: w, Stage: "download", Index: 1, Count: 2}) // repeated: dropped
-		l.report(ImportProgress{Window: w, Stage: "filings", Index: 1, Count: 2})
+		l.report(Progress{Window: w, Stage: "download", Index: 1, Count: 2})
+		l.report(Progress{Window: w, Stage: "download", Index: 1, Count: 2}) // repeated: dropped
+		l.report(Progress{Window: w, Stage: "filings", Index: 1, Count: 2})
 		for i := int64(0); i <= rows; i += 7 {
-			l.report(ImportProgress{Window: w, Stage: "sorting", Done: i, Total: rows, Index: 1, Count: 2})
+			l.report(Progress{Window: w, Stage: "sorting", Done: i, Total: rows, Index: 1, Count: 2})
 		}
-		l.report(ImportProgress{Window: w, Stage: "sorting", Done: rows, Total: rows, Index: 1, Count: 2})
-		l.report(ImportProgress{Window: w, Stage: "sorting", Done: rows, Total: rows, Index: 1, Count: 2}) // again: dropped
-		l.report(ImportProgress{Window: w, Stage: "done", Done: rows, Total: rows, Index: 1, Count: 2})
+		l.report(Progress{Window: w, Stage: "sorting", Done: rows, Total: rows, Index: 1, Count: 2})
+		l.report(Progress{Window: w, Stage: "sorting", Done: rows, Total: rows, Index: 1, Count: 2}) // again: dropped
+		l.report(Progress{Window: w, Stage: "done", Done: rows, Total: rows, Index: 1, Count: 2})
 	}
 	// Per window: download, filings, sorting at 0..99% and at its end
 	// (101), done.

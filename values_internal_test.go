@@ -28,7 +28,7 @@ func TestMaxPositionsRanksByDollars(t *testing.T) {
 		{2, []string{"MICROSOFT CORP base", "MICROSOFT CORP supplement", "APPLE INC base"}},
 		{3, []string{"MICROSOFT CORP base", "MICROSOFT CORP supplement", "APPLE INC base", "AMAZON COM INC supplement"}},
 	} {
-		q, err := newQuery("9000004", map[string]Date{"period": {2014, 3, 31}, "asOf": dollars}, []Date{{2014, 3, 31}}, []Option{MaxPositions(tc.n)})
+		q, err := newQuery("9000004", map[string]Date{"period": {2014, 3, 31}, "asOf": dollars}, []Date{{2014, 3, 31}}, []Option{Limit(tc.n)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,10 +39,10 @@ func TestMaxPositionsRanksByDollars(t *testing.T) {
 			got = append(got, h.NameOfIssuer+" "+h.Accession)
 		}
 		if diff := cmp.Diff(tc.want, got); diff != "" {
-			t.Errorf("MaxPositions(%d) (-want +got):\n%s", tc.n, diff)
+			t.Errorf("Limit(%d) (-want +got):\n%s", tc.n, diff)
 		}
 		if snap.Order != ValueDesc || snap.TotalPositions != 3 || snap.Truncated != (tc.n < 3) {
-			t.Errorf("MaxPositions(%d): order %q total %d truncated %v", tc.n, snap.Order, snap.TotalPositions, snap.Truncated)
+			t.Errorf("Limit(%d): order %q total %d truncated %v", tc.n, snap.Order, snap.TotalPositions, snap.Truncated)
 		}
 	}
 }

@@ -65,7 +65,7 @@ func TestDiffValueUSDAcrossUnitsChange(t *testing.T) {
 // in dollars Taiwan Semiconductor, mostly sold in 2022Q4, is third.
 func TestDiffMaxPositionsRanksByDollars(t *testing.T) {
 	all := berkshireAcrossUnits(t)
-	top := berkshireAcrossUnits(t, edgar13f.MaxPositions(3))
+	top := berkshireAcrossUnits(t, edgar13f.Limit(3))
 	var got []string
 	for _, ch := range top.Changes {
 		got = append(got, ch.NameOfIssuer)

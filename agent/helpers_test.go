@@ -111,7 +111,7 @@ func cutApple(c *edgar13f.Client) ([]search.Hit, error) {
 			}
 			chunks = append(chunks, search.Hit{
 				ChunkID: chunkID(appleAccession, item, n), Ticker: "AAPL", CIK: "320193", Company: "Apple Inc.", Form: "10-K",
-				Accession: appleAccession, FilingDate: appleFiled, ReportDate: edgar13f.MustParseDate("2024-09-28"), FiscalYear: 2024,
+				Accession: appleAccession, FilingDate: appleFiled, Period: edgar13f.MustParseDate("2024-09-28"), FiscalYear: 2024,
 				Item: item, ItemTitle: s.Title, ChunkIndex: n, Text: cur.String(),
 				URL: "https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm",
 			})

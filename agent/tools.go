@@ -254,7 +254,7 @@ func (tb *toolbox) resolveCompany(ctx context.Context, raw json.RawMessage) (any
 		}
 		limit = *a.Limit
 	}
-	res, err := tb.companies.Search(ctx, a.Name, edgar13f.MaxResults(limit))
+	res, err := tb.companies.Search(ctx, a.Name, edgar13f.Limit(limit))
 	if err != nil {
 		return nil, "", err
 	}
@@ -292,8 +292,8 @@ func (tb *toolbox) remember(h search.Hit) chunkOut {
 	out := chunkOut{ChunkID: h.ChunkID, Cite: "[c:" + h.ChunkID + "]", Company: h.Company, Ticker: h.Ticker, CIK: h.CIK,
 		Form: h.Form, FiscalYear: h.FiscalYear, FilingDate: h.FilingDate.String(), Accession: h.Accession,
 		Item: h.Item, ItemTitle: h.ItemTitle, Text: h.Text}
-	if !h.ReportDate.IsZero() {
-		out.ReportDate = h.ReportDate.String()
+	if !h.Period.IsZero() {
+		out.ReportDate = h.Period.String()
 	}
 	return out
 }

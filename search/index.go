@@ -159,7 +159,7 @@ func (e *Engine) Index(ctx context.Context, companies []string, asOf edgar13f.Da
 		p.Company, p.Accession = t.arg, ""
 		pl := plan{t: t}
 		for _, form := range forms {
-			l, err := cs.Filings(ctx, t.cik, asOf, edgar13f.FormType(form), edgar13f.MaxResults(o.perForm))
+			l, err := cs.Filings(ctx, t.cik, asOf, edgar13f.FormType(edgar13f.Form(form)), edgar13f.Limit(o.perForm))
 			if err != nil {
 				return nil, err
 			}
@@ -264,7 +264,7 @@ func (e *Engine) resolve(ctx context.Context, companies []string) ([]target, err
 			t = target{arg: a, cik: strconv.FormatUint(n, 10), byCIK: true}
 		case isTicker(a):
 			want := normTicker(a)
-			s, err := e.client.Companies().Search(ctx, a, edgar13f.MaxResults(1))
+			s, err := e.client.Companies().Search(ctx, a, edgar13f.Limit(1))
 			if err != nil {
 				return nil, err
 			}
@@ -319,7 +319,7 @@ func (e *Engine) primaryTicker(ctx context.Context, cik, name string) (string, e
 	if len([]rune(name)) > edgar13f.MaxCompanyQueryLen {
 		name = string([]rune(name)[:edgar13f.MaxCompanyQueryLen])
 	}
-	s, err := e.client.Companies().Search(ctx, name, edgar13f.MaxResults(edgar13f.MaxCompanyMatches))
+	s, err := e.client.Companies().Search(ctx, name, edgar13f.Limit(edgar13f.MaxCompanyMatches))
 	if err != nil {
 		return "", err
 	}
@@ -336,8 +336,8 @@ func (e *Engine) primaryTicker(ctx context.Context, cik, name string) (string, e
 func (e *Engine) indexFiling(ctx context.Context, t target, list *edgar13f.CompanyFilingList, f edgar13f.CompanyFiling, asOf edgar13f.Date, meta store.Meta, have map[string]store.Filing, reindex bool) (IndexedFiling, error) {
 	x := IndexedFiling{
 		Ticker: t.ticker, CIK: t.cik, Accession: f.Accession, Form: string(f.Form),
-		FilingDate: f.FilingDate, ReportDate: f.ReportDate,
-		FiscalYear: fiscalYear(string(f.Form), f.ReportDate, list.FiscalYearEnd),
+		FilingDate: f.FilingDate, Period: f.Period,
+		FiscalYear: fiscalYear(string(f.Form), f.Period, list.FiscalYearEnd),
 	}
 	if f.FilingDate.After(asOf) {
 		// Companies.Filings lists only filings visible on asOf; anything
@@ -346,7 +346,7 @@ func (e *Engine) indexFiling(ctx context.Context, t target, list *edgar13f.Compa
 	}
 	if old, ok := have[f.Accession]; ok && !reindex {
 		x.Ticker, x.Chunks, x.Reused = old.Ticker, old.Chunks, true
-		x.FiscalYear, x.ReportDate = old.FiscalYear, old.ReportDate
+		x.FiscalYear, x.Period = old.FiscalYear, old.Period
 		return x, nil
 	}
 	items, err := e.items(ctx, t.cik, f.Accession, asOf)
@@ -378,7 +378,7 @@ func (e *Engine) indexFiling(ctx context.Context, t target, list *edgar13f.Compa
 	}
 	sf := store.Filing{
 		Accession: f.Accession, CIK: t.cik, Ticker: t.ticker, Company: list.EntityName,
-		Form: string(f.Form), FilingDate: f.FilingDate, ReportDate: f.ReportDate,
+		Form: string(f.Form), FilingDate: f.FilingDate, Period: f.Period,
 		FiscalYear: x.FiscalYear, URL: f.DocumentURL, Chunks: len(chunks),
 	}
 	if err := e.store.Put(ctx, sf, chunks, vectors, meta); err != nil {

@@ -143,11 +143,11 @@ func TestIndexPlansAndReuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []IndexedFiling{
-		{Ticker: "AAPL", CIK: "320193", Accession: "0000320193-24-000123", Form: "10-K", FilingDate: day("2024-11-01"), ReportDate: day("2024-09-28"), FiscalYear: 2024},
-		{Ticker: "AAPL", CIK: "320193", Accession: "0000320193-23-000106", Form: "10-K", FilingDate: day("2023-11-03"), ReportDate: day("2023-09-30"), FiscalYear: 2023},
+		{Ticker: "AAPL", CIK: "320193", Accession: "0000320193-24-000123", Form: "10-K", FilingDate: day("2024-11-01"), Period: day("2024-09-28"), FiscalYear: 2024},
+		{Ticker: "AAPL", CIK: "320193", Accession: "0000320193-23-000106", Form: "10-K", FilingDate: day("2023-11-03"), Period: day("2023-09-30"), FiscalYear: 2023},
 		{Ticker: "AAPL", CIK: "320193", Accession: "0001193125-10-012091", Form: "10-K/A", FilingDate: day("2010-01-25")},
-		{Ticker: "NVDA", CIK: "1045810", Accession: "0001045810-25-000023", Form: "10-K", FilingDate: day("2025-02-26"), ReportDate: day("2025-01-26"), FiscalYear: 2025},
-		{Ticker: "NVDA", CIK: "1045810", Accession: "0001045810-24-000029", Form: "10-K", FilingDate: day("2024-02-21"), ReportDate: day("2024-01-28"), FiscalYear: 2024},
+		{Ticker: "NVDA", CIK: "1045810", Accession: "0001045810-25-000023", Form: "10-K", FilingDate: day("2025-02-26"), Period: day("2025-01-26"), FiscalYear: 2025},
+		{Ticker: "NVDA", CIK: "1045810", Accession: "0001045810-24-000029", Form: "10-K", FilingDate: day("2024-02-21"), Period: day("2024-01-28"), FiscalYear: 2024},
 	}
 	if len(res.Indexed) != len(want) {
 		t.Fatalf("indexed %v; want %v", accessionsOf(res.Indexed), accessionsOf(want))
@@ -156,7 +156,7 @@ func TestIndexPlansAndReuses(t *testing.T) {
 	for i, x := range res.Indexed {
 		w := want[i]
 		if x.Ticker != w.Ticker || x.CIK != w.CIK || x.Accession != w.Accession || x.Form != w.Form || x.FilingDate != w.FilingDate ||
-			!w.ReportDate.IsZero() && (x.ReportDate != w.ReportDate || x.FiscalYear != w.FiscalYear) || x.Reused || x.Skipped != "" || x.Chunks == 0 {
+			!w.Period.IsZero() && (x.Period != w.Period || x.FiscalYear != w.FiscalYear) || x.Reused || x.Skipped != "" || x.Chunks == 0 {
 			t.Errorf("indexed[%d] = %+v; want %+v with chunks", i, x, w)
 		}
 		total += x.Chunks
@@ -243,7 +243,7 @@ func TestIndexForms(t *testing.T) {
 	}
 	got := []string{}
 	for _, x := range res.Indexed {
-		got = append(got, fmt.Sprintf("%s %s %s FY%d", x.Accession, x.Form, x.ReportDate, x.FiscalYear))
+		got = append(got, fmt.Sprintf("%s %s %s FY%d", x.Accession, x.Form, x.Period, x.FiscalYear))
 	}
 	want := []string{
 		"0000320193-24-000081 10-Q 2024-06-29 FY2024",

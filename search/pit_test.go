@@ -54,7 +54,7 @@ func pitCorpus(t *rapid.T) []synthFiling {
 		out[i] = synthFiling{
 			f: store.Filing{
 				Accession: fmt.Sprintf("%010s-24-%06d", co.cik, i), CIK: co.cik, Ticker: co.ticker, Company: co.name,
-				Form: form, FilingDate: filed, ReportDate: filed.AddDays(-40),
+				Form: form, FilingDate: filed, Period: filed.AddDays(-40),
 				FiscalYear: rapid.IntRange(2023, 2024).Draw(t, "fiscal year"), URL: fmt.Sprintf("https://www.sec.gov/doc%d.htm", i),
 			},
 			items: items,

@@ -296,7 +296,7 @@ func cikNum(cik string) uint64 {
 func hit(c store.Chunk, f store.Filing) Hit {
 	return Hit{
 		ChunkID: c.ID, Ticker: f.Ticker, CIK: f.CIK, Company: f.Company, Form: f.Form,
-		Accession: f.Accession, FilingDate: f.FilingDate, ReportDate: f.ReportDate,
+		Accession: f.Accession, FilingDate: f.FilingDate, Period: f.Period,
 		FiscalYear: f.FiscalYear, Item: c.Item, ItemTitle: c.ItemTitle, ChunkIndex: c.Index,
 		Tokens: c.Tokens, Text: c.Text, URL: f.URL,
 	}

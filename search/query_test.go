@@ -107,16 +107,16 @@ func (f failFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
 func threeFilings() []synthFiling {
 	return []synthFiling{
 		{store.Filing{Accession: "0000000001-24-000001", CIK: "1", Ticker: "ACME", Company: "Acme Corp", Form: "10-K",
-			FilingDate: day("2024-02-01"), ReportDate: day("2023-12-31"), FiscalYear: 2023, URL: "https://www.sec.gov/a.htm"},
+			FilingDate: day("2024-02-01"), Period: day("2023-12-31"), FiscalYear: 2023, URL: "https://www.sec.gov/a.htm"},
 			map[string][]string{
 				"1A": {"export controls on chips to China hurt revenue", "supply chain risk in Taiwan", "tariffs and export licences"},
 				"7":  {"revenue grew on data center demand", "gross margin rose"},
 			}},
 		{store.Filing{Accession: "0000000001-24-000009", CIK: "1", Ticker: "ACME", Company: "Acme Corp", Form: "10-K/A",
-			FilingDate: day("2024-04-29"), ReportDate: day("2023-12-31"), FiscalYear: 2023, URL: "https://www.sec.gov/b.htm"},
+			FilingDate: day("2024-04-29"), Period: day("2023-12-31"), FiscalYear: 2023, URL: "https://www.sec.gov/b.htm"},
 			map[string][]string{"10": {"directors and executive officers of Acme"}}},
 		{store.Filing{Accession: "0000000001-25-000003", CIK: "1", Ticker: "ACME", Company: "Acme Corp", Form: "10-K",
-			FilingDate: day("2025-02-03"), ReportDate: day("2024-12-31"), FiscalYear: 2024, URL: "https://www.sec.gov/c.htm"},
+			FilingDate: day("2025-02-03"), Period: day("2024-12-31"), FiscalYear: 2024, URL: "https://www.sec.gov/c.htm"},
 			map[string][]string{"1A": {"new export controls on China announced in secret plan zebra", "chips export controls China China"}}},
 	}
 }
@@ -215,7 +215,7 @@ func TestSearchBM25PointInTime(t *testing.T) {
 			t.Errorf("hit %d of a later filing: %+v", i, h)
 		}
 		if h.Rank != i+1 || h.ChunkID == "" || h.Ticker != "ACME" || h.CIK != "1" || h.Company != "Acme Corp" ||
-			h.Form == "" || h.Accession == "" || h.FilingDate.IsZero() || h.ReportDate.IsZero() || h.FiscalYear != 2023 ||
+			h.Form == "" || h.Accession == "" || h.FilingDate.IsZero() || h.Period.IsZero() || h.FiscalYear != 2023 ||
 			h.Item == "" || h.ItemTitle == "" || h.Tokens == 0 || h.Text == "" || !strings.HasPrefix(h.URL, "https://") {
 			t.Errorf("hit %d lacks a field: %+v", i, h)
 		}

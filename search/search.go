@@ -179,7 +179,7 @@ type IndexedFiling struct {
 	Accession  string
 	Form       string
 	FilingDate edgar13f.Date
-	ReportDate edgar13f.Date
+	Period     edgar13f.Date
 	FiscalYear int // the company's own; 0 when unknown
 	Chunks     int
 	Reused     bool // already in the store: not fetched or embedded again
@@ -273,7 +273,7 @@ type Hit struct {
 	Form       string
 	Accession  string
 	FilingDate edgar13f.Date
-	ReportDate edgar13f.Date // period of report
+	Period     edgar13f.Date // period of report
 	FiscalYear int           // the company's own; 0 when unknown
 	Item       string        // "1A", "7"; "I-2", "II-1A" in a 10-Q
 	ItemTitle  string        // "" when the heading has no title

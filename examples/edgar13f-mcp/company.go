@@ -80,7 +80,7 @@ func (s *server) companyTools() []tool {
 
 // intOption appends make(n) to opts when args has the integer name, from 1
 // to most.
-func intOption(a *wire.Args, name string, most int, make func(int) edgar13f.CompanyOption, opts *[]edgar13f.CompanyOption) error {
+func intOption[O any](a *wire.Args, name string, most int, make func(int) O, opts *[]O) error {
 	n, err := a.Int(name, 1, most)
 	if err != nil {
 		return err
@@ -100,8 +100,8 @@ func (s *server) searchCompany(ctx context.Context, raw json.RawMessage) (answer
 	if err != nil {
 		return nil, err
 	}
-	var opts []edgar13f.CompanyOption
-	if err := intOption(a, "limit", edgar13f.MaxCompanyMatches, edgar13f.MaxResults, &opts); err != nil {
+	var opts []edgar13f.SearchOption
+	if err := intOption(a, "limit", edgar13f.MaxCompanyMatches, func(n int) edgar13f.SearchOption { return edgar13f.Limit(n) }, &opts); err != nil {
 		return nil, err
 	}
 	res, err := s.c.Companies().Search(ctx, name, opts...)
@@ -139,11 +139,11 @@ func (s *server) listFilings(ctx context.Context, raw json.RawMessage) (answer, 
 	if err != nil {
 		return nil, err
 	}
-	var opts []edgar13f.CompanyOption
+	var opts []edgar13f.CompanyFilingsOption
 	if a.Has("form_type") {
-		opts = append(opts, edgar13f.FormType(form))
+		opts = append(opts, edgar13f.FormType(edgar13f.Form(form)))
 	}
-	if err := intOption(a, "limit", edgar13f.MaxFilings, edgar13f.MaxResults, &opts); err != nil {
+	if err := intOption(a, "limit", edgar13f.MaxFilings, func(n int) edgar13f.CompanyFilingsOption { return edgar13f.Limit(n) }, &opts); err != nil {
 		return nil, err
 	}
 	l, err := s.c.Companies().Filings(ctx, v[0], asOf, opts...)
@@ -162,7 +162,7 @@ func (s *server) financialFacts(ctx context.Context, raw json.RawMessage) (answe
 	if err != nil {
 		return nil, err
 	}
-	var opts []edgar13f.CompanyOption
+	var opts []edgar13f.FactsOption
 	if err := intOption(a, "years", edgar13f.MaxFactYears, edgar13f.Years, &opts); err != nil {
 		return nil, err
 	}
@@ -182,7 +182,7 @@ func (s *server) filingSection(ctx context.Context, raw json.RawMessage) (answer
 	if err != nil {
 		return nil, err
 	}
-	var opts []edgar13f.CompanyOption
+	var opts []edgar13f.SectionOption
 	if err := intOption(a, "max_chars", edgar13f.MaxSectionChars, edgar13f.MaxChars, &opts); err != nil {
 		return nil, err
 	}

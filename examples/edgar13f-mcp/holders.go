@@ -35,7 +35,7 @@ func (s *server) holdersTool() tool {
 func (s *server) handleHolders(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	return s.handle(func(ctx context.Context, raw json.RawMessage) (answer, error) {
 		var notes progressNotes
-		return s.holders(ctx, raw, func(p edgar13f.ImportProgress) {
+		return s.holders(ctx, raw, func(p edgar13f.Progress) {
 			token := req.Params.GetProgressToken()
 			if token == nil || req.Session == nil {
 				return
@@ -70,7 +70,7 @@ var stageSpan = map[string][2]float64{
 }
 
 // next returns the progress value of p and whether to send it.
-func (n *progressNotes) next(p edgar13f.ImportProgress) (float64, bool) {
+func (n *progressNotes) next(p edgar13f.Progress) (float64, bool) {
 	span := stageSpan[p.Stage]
 	f := span[0]
 	if p.Total > 0 {
@@ -91,7 +91,7 @@ func (n *progressNotes) next(p edgar13f.ImportProgress) (float64, bool) {
 // holders imports the windows the question needs (those overlapping the
 // period's end through as_of, or today when as_of is later, without
 // leaving a gap among the imported windows) and answers it.
-func (s *server) holders(ctx context.Context, raw json.RawMessage, progress func(edgar13f.ImportProgress)) (answer, error) {
+func (s *server) holders(ctx context.Context, raw json.RawMessage, progress func(edgar13f.Progress)) (answer, error) {
 	a, err := wire.ParseArgs(raw, "cusip", "period", "as_of", "max_holders")
 	if err != nil {
 		return nil, err
@@ -108,13 +108,13 @@ func (s *server) holders(ctx context.Context, raw json.RawMessage, progress func
 	if err != nil {
 		return nil, err
 	}
-	n, err := a.Int("max_holders", 1, edgar13f.MaxHoldersLimit)
+	n, err := a.Int("max_holders", 1, edgar13f.MaxHolders)
 	if err != nil {
 		return nil, err
 	}
 	var opts []edgar13f.HoldersOption
 	if a.Has("max_holders") {
-		opts = append(opts, edgar13f.MaxHolders(n))
+		opts = append(opts, edgar13f.Limit(n))
 	}
 	d := s.c.Datasets()
 	// Check the arguments before anything is imported: a malformed
@@ -123,7 +123,7 @@ func (s *server) holders(ctx context.Context, raw json.RawMessage, progress func
 	if _, err := d.Holders(ctx, cusip, period, asOf, opts...); err != nil && !errors.As(err, &ce) {
 		return nil, err
 	}
-	if _, err := d.SyncFor(ctx, period, asOf, edgar13f.WithImportProgress(progress)); err != nil {
+	if _, err := d.SyncFor(ctx, period, asOf, edgar13f.ReportProgress(progress)); err != nil {
 		return nil, err
 	}
 	l, err := d.Holders(ctx, cusip, period, asOf, opts...)

@@ -144,7 +144,7 @@ func TestProgressNotes(t *testing.T) {
 	var n progressNotes
 	var sent []float64
 	const windows = 4
-	send := func(p edgar13f.ImportProgress) {
+	send := func(p edgar13f.Progress) {
 		p.Count = windows
 		if v, ok := n.next(p); ok {
 			sent = append(sent, v)
@@ -152,15 +152,15 @@ func TestProgressNotes(t *testing.T) {
 	}
 	for i := 1; i <= windows; i++ {
 		w := fmt.Sprint("w", i)
-		send(edgar13f.ImportProgress{Window: w, Stage: "download", Index: i})
-		send(edgar13f.ImportProgress{Window: w, Stage: "download", Done: 9, Total: 9, Index: i})
-		send(edgar13f.ImportProgress{Window: w, Stage: "filings", Index: i})
+		send(edgar13f.Progress{Window: w, Stage: "download", Index: i})
+		send(edgar13f.Progress{Window: w, Stage: "download", Done: 9, Total: 9, Index: i})
+		send(edgar13f.Progress{Window: w, Stage: "filings", Index: i})
 		for _, stage := range []string{"infotable", "sorting"} {
 			for pc := int64(0); pc <= 100; pc++ {
-				send(edgar13f.ImportProgress{Window: w, Stage: stage, Done: pc, Total: 100, Index: i})
+				send(edgar13f.Progress{Window: w, Stage: stage, Done: pc, Total: 100, Index: i})
 			}
 		}
-		send(edgar13f.ImportProgress{Window: w, Stage: "done", Done: 100, Total: 100, Index: i})
+		send(edgar13f.Progress{Window: w, Stage: "done", Done: 100, Total: 100, Index: i})
 	}
 	if len(sent) < windows+1 || len(sent) > 12*windows {
 		t.Errorf("%d notifications for %d windows: %v", len(sent), windows, sent)

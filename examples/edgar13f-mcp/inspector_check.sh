@@ -67,11 +67,13 @@ def check(what, got, want):
 
 tools = {t["name"]: t for t in load("list.json")["tools"]}
 missing = {"list_13f_filings", "get_holdings_as_of", "diff_holdings", "get_holders_as_of",
-           "search_company", "list_filings", "get_financial_facts", "get_filing_section"} - set(tools)
+           "search_company", "list_filings", "get_financial_facts", "get_filing_section",
+           "index_filings", "search_filings", "get_chunk"} - set(tools)
 check("missing tools", sorted(missing), [])
 for name, t in tools.items():
     a = t.get("annotations", {})
-    check(f"{name} readOnlyHint", a.get("readOnlyHint"), True)
+    # index_filings writes the filing search's local index; every other tool only reads.
+    check(f"{name} readOnlyHint", a.get("readOnlyHint"), name != "index_filings")
     check(f"{name} idempotentHint", a.get("idempotentHint"), True)
 
 def answer(name):

@@ -108,7 +108,7 @@ func (o *opts) filters() []edgar13f.Option {
 		q = append(q, edgar13f.Issuer(o.issuer))
 	}
 	if o.set["top"] { // --top 0 too: the library declines it
-		q = append(q, edgar13f.MaxPositions(o.top))
+		q = append(q, edgar13f.Limit(o.top))
 	}
 	return q
 }

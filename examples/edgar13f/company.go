@@ -70,28 +70,28 @@ var companyCommands = []command{
 }
 
 func runCompany(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
-	var copts []edgar13f.CompanyOption
+	var copts []edgar13f.SearchOption
 	if o.set["limit"] {
-		copts = append(copts, edgar13f.MaxResults(o.limit))
+		copts = append(copts, edgar13f.Limit(o.limit))
 	}
 	s, err := c.Companies().Search(ctx, strings.Join(args, " "), copts...)
 	return companies{s}, err
 }
 
 func runCompanyFilings(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
-	var copts []edgar13f.CompanyOption
+	var copts []edgar13f.CompanyFilingsOption
 	if o.set["form"] {
-		copts = append(copts, edgar13f.FormType(o.form))
+		copts = append(copts, edgar13f.FormType(edgar13f.Form(o.form)))
 	}
 	if o.set["limit"] {
-		copts = append(copts, edgar13f.MaxResults(o.limit))
+		copts = append(copts, edgar13f.Limit(o.limit))
 	}
 	l, err := c.Companies().Filings(ctx, args[0], o.asOfDate, copts...)
 	return companyFilings{l}, err
 }
 
 func runFacts(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
-	var copts []edgar13f.CompanyOption
+	var copts []edgar13f.FactsOption
 	if o.set["years"] {
 		copts = append(copts, edgar13f.Years(o.years))
 	}
@@ -100,7 +100,7 @@ func runFacts(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (
 }
 
 func runSection(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
-	var copts []edgar13f.CompanyOption
+	var copts []edgar13f.SectionOption
 	if o.set["max-chars"] {
 		copts = append(copts, edgar13f.MaxChars(o.maxChars))
 	}
@@ -148,7 +148,7 @@ func dateOrEmpty(d edgar13f.Date) string {
 func (r companyFilings) table(w io.Writer) error {
 	what := "filings"
 	if r.l.FormType != "" {
-		what = r.l.FormType + " filings"
+		what = string(r.l.FormType) + " filings"
 	}
 	fmt.Fprintf(w, "CIK %s (%s): %d %s made by %s, newest first\n\n", r.l.CIK, r.l.EntityName, len(r.l.Filings), what, r.l.AsOf)
 	g := &grid{head: []string{"FILED", "ACCESSION", "FORM", "REPORT DATE", "DOCUMENT"}, right: make([]bool, 5)}
@@ -157,7 +157,7 @@ func (r companyFilings) table(w io.Writer) error {
 		if doc == "" {
 			doc = f.IndexURL
 		}
-		g.add(f.FilingDate.String(), f.Accession, string(f.Form), dateOrEmpty(f.ReportDate), doc)
+		g.add(f.FilingDate.String(), f.Accession, string(f.Form), dateOrEmpty(f.Period), doc)
 	}
 	return g.write(w)
 }
@@ -165,7 +165,7 @@ func (r companyFilings) table(w io.Writer) error {
 func (r companyFilings) csv(w io.Writer) error {
 	var rows [][]string
 	for _, f := range r.l.Filings {
-		rows = append(rows, []string{f.Accession, string(f.Form), f.FilingDate.String(), dateOrEmpty(f.ReportDate), f.PrimaryDocument, f.DocumentURL, f.IndexURL})
+		rows = append(rows, []string{f.Accession, string(f.Form), f.FilingDate.String(), dateOrEmpty(f.Period), f.PrimaryDocument, f.DocumentURL, f.IndexURL})
 	}
 	return writeCSV(w, []string{"accession_number", "form", "filing_date", "report_date", "primary_document", "document_url", "index_url"}, rows)
 }

@@ -84,7 +84,7 @@ const windowBytes = 100 << 20
 // than one window from EDGAR (not from a mirror tree) is said first, and
 // needs a "y" on a terminal, or --yes.
 func ask(name string, o *opts) edgar13f.ImportOption {
-	return edgar13f.WithImportPlan(func(ws []edgar13f.DatasetWindow) error {
+	return edgar13f.ConfirmImport(func(ws []edgar13f.DatasetWindow) error {
 		if o.fixture != "" || o.yes || len(ws) < 2 {
 			return nil
 		}
@@ -123,7 +123,7 @@ func size(n int64) string {
 // when the line changes.
 func bar(o *opts) edgar13f.ImportOption {
 	last := ""
-	return edgar13f.WithImportProgress(func(p edgar13f.ImportProgress) {
+	return edgar13f.ReportProgress(func(p edgar13f.Progress) {
 		if o.progress == nil {
 			return
 		}
@@ -187,7 +187,7 @@ func usagef(format string, a ...any) error {
 func runHolders(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
 	var hopts []edgar13f.HoldersOption
 	if o.set["max"] {
-		hopts = append(hopts, edgar13f.MaxHolders(o.limit))
+		hopts = append(hopts, edgar13f.Limit(o.limit))
 	}
 	d := c.Datasets()
 	// Arguments first: a malformed question imports nothing.

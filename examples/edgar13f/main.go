@@ -32,6 +32,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
+	"github.com/edgar13f/edgar13f/search"
 )
 
 // Exit codes.
@@ -297,13 +298,16 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 // it becomes.
 var flagRanges = map[string]map[string][2]int{
 	"find":     {"limit": {1, edgar13f.MaxManagers}},
-	"holdings": {"top": {1, edgar13f.MaxTopPositions}},
-	"diff":     {"top": {1, edgar13f.MaxTopPositions}},
-	"holders":  {"max": {1, edgar13f.MaxHoldersLimit}},
+	"holdings": {"top": {1, edgar13f.MaxPositions}},
+	"diff":     {"top": {1, edgar13f.MaxPositions}},
+	"holders":  {"max": {1, edgar13f.MaxHolders}},
 	"company":  {"limit": {1, edgar13f.MaxCompanyMatches}},
 	"filings":  {"limit": {1, edgar13f.MaxFilings}},
 	"facts":    {"years": {1, edgar13f.MaxFactYears}},
 	"section":  {"max-chars": {1, edgar13f.MaxSectionChars}},
+	"index":    {"filings": {1, search.MaxFilingsPerCompany}},
+	"search":   {"k": {1, search.MaxK}},
+	"chunk":    {"span": {0, search.MaxSpan}},
 }
 
 // checkFlags refuses a flag given an empty value (as the MCP server

@@ -126,9 +126,9 @@ func thousandsNote(w io.Writer, sources []edgar13f.Reconciliation) {
 // dollars formats a row's value in dollars, marked * when filed in thousands.
 func dollars(h edgar13f.Holding) string {
 	if edgar13f.ValueUnitOf(h.FilingDate) == edgar13f.Thousands {
-		return num(h.ValueDollars()) + " *"
+		return num(h.ValueUSD()) + " *"
 	}
-	return num(h.ValueDollars())
+	return num(h.ValueUSD())
 }
 
 // limits describes what the filters did.
@@ -169,7 +169,7 @@ func (f filings) table(w io.Writer) error {
 	fmt.Fprintf(w, "CIK %s: %d 13F filings made by %s\n%s\n\n", f.cik, len(f.fs), f.asOf, wire.Disclaimer)
 	g := &grid{head: []string{"FILED", "ACCESSION", "FORM", "PERIOD", "AMENDMENT", "MANAGER", "EDGAR"}, right: make([]bool, 7)}
 	for _, x := range f.fs {
-		g.add(x.FilingDate.String(), x.Accession, string(x.Form), x.Period.String(), amendment(x), x.ManagerName, x.URL)
+		g.add(x.FilingDate.String(), x.Accession, string(x.Form), x.Period.String(), amendment(x), x.ManagerName, x.IndexURL)
 	}
 	return g.write(w)
 }
@@ -182,7 +182,7 @@ func (f filings) csv(w io.Writer) error {
 			no = strconv.Itoa(x.AmendmentNo)
 		}
 		rows = append(rows, []string{x.Accession, string(x.Form), x.FilingDate.String(), x.Period.String(), strconv.FormatBool(x.IsAmendment),
-			no, string(x.AmendmentType), x.ReportType, x.ManagerName, x.URL})
+			no, string(x.AmendmentType), x.ReportType, x.ManagerName, x.IndexURL})
 	}
 	return writeCSV(w, []string{"accession_number", "form_type", "filing_date", "period_of_report", "is_amendment",
 		"amendment_no", "amendment_type", "report_type", "filing_manager_name", "edgar_url"}, rows)
@@ -219,7 +219,7 @@ func (h holdings) csv(w io.Writer) error {
 		rows = append(rows, []string{x.Accession, x.NameOfIssuer, x.TitleOfClass, x.CUSIP, x.FIGI, strconv.FormatInt(x.Value, 10),
 			strconv.FormatInt(x.SharesOrPrincipal, 10), string(x.ShPrn), string(x.PutCall), x.InvestmentDiscretion, x.OtherManager,
 			strconv.FormatInt(x.VotingSole, 10), strconv.FormatInt(x.VotingShared, 10), strconv.FormatInt(x.VotingNone, 10),
-			strconv.FormatInt(x.ValueDollars(), 10), x.FilingDate.String()})
+			strconv.FormatInt(x.ValueUSD(), 10), x.FilingDate.String()})
 	}
 	return writeCSV(w, []string{"accession_number", "name_of_issuer", "title_of_class", "cusip", "figi", "value",
 		"shares_or_principal_amount", "sh_prn", "put_call", "investment_discretion", "other_manager",

@@ -258,7 +258,7 @@ func (r indexResult) table(w io.Writer) error {
 		case f.Reused:
 			status = "already indexed"
 		}
-		g.add(f.Ticker, f.CIK, f.Form, f.FilingDate.String(), dateOrEmpty(f.ReportDate), fy(f.FiscalYear), f.Accession, num(int64(f.Chunks)), status)
+		g.add(f.Ticker, f.CIK, f.Form, f.FilingDate.String(), dateOrEmpty(f.Period), fy(f.FiscalYear), f.Accession, num(int64(f.Chunks)), status)
 	}
 	return g.write(w)
 }
@@ -266,7 +266,7 @@ func (r indexResult) table(w io.Writer) error {
 func (r indexResult) csv(w io.Writer) error {
 	var rows [][]string
 	for _, f := range r.r.Indexed {
-		rows = append(rows, []string{f.Ticker, f.CIK, f.Form, f.Accession, f.FilingDate.String(), dateOrEmpty(f.ReportDate), fy(f.FiscalYear),
+		rows = append(rows, []string{f.Ticker, f.CIK, f.Form, f.Accession, f.FilingDate.String(), dateOrEmpty(f.Period), fy(f.FiscalYear),
 			strconv.Itoa(f.Chunks), strconv.FormatBool(f.Reused), f.Skipped})
 	}
 	return writeCSV(w, []string{"ticker", "cik", "form", "accession_number", "filing_date", "report_date", "fiscal_year", "chunks", "reused", "skipped"}, rows)
@@ -346,7 +346,7 @@ func (r searchResult) csv(w io.Writer) error {
 	var rows [][]string
 	for _, h := range r.r.Hits {
 		rows = append(rows, []string{strconv.Itoa(h.Rank), h.ChunkID, strconv.FormatFloat(h.Score, 'f', 6, 64), h.Ticker, h.CIK, h.Company, h.Form,
-			h.Accession, h.FilingDate.String(), dateOrEmpty(h.ReportDate), fy(h.FiscalYear), h.Item, h.ItemTitle, strconv.Itoa(h.ChunkIndex),
+			h.Accession, h.FilingDate.String(), dateOrEmpty(h.Period), fy(h.FiscalYear), h.Item, h.ItemTitle, strconv.Itoa(h.ChunkIndex),
 			strconv.Itoa(h.Tokens), h.URL, h.Text})
 	}
 	return writeCSV(w, []string{"rank", "chunk_id", "score", "ticker", "cik", "company", "form", "accession_number", "filing_date", "report_date",
@@ -399,7 +399,7 @@ func (r chunkResult) csv(w io.Writer) error {
 	var rows [][]string
 	for i, h := range all {
 		rows = append(rows, []string{h.ChunkID, strconv.FormatBool(i == at), h.Ticker, h.CIK, h.Company, h.Form, h.Accession, h.FilingDate.String(),
-			dateOrEmpty(h.ReportDate), fy(h.FiscalYear), h.Item, h.ItemTitle, strconv.Itoa(h.ChunkIndex), strconv.Itoa(h.Tokens), h.URL, h.Text})
+			dateOrEmpty(h.Period), fy(h.FiscalYear), h.Item, h.ItemTitle, strconv.Itoa(h.ChunkIndex), strconv.Itoa(h.Tokens), h.URL, h.Text})
 	}
 	return writeCSV(w, []string{"chunk_id", "is_chunk", "ticker", "cik", "company", "form", "accession_number", "filing_date", "report_date",
 		"fiscal_year", "item", "item_title", "chunk_index", "n_tokens", "url", "text"}, rows)

@@ -64,8 +64,8 @@ func filingDoc(gen string, f store.Filing) filingSource {
 		Company: f.Company, Form: f.Form, FilingDate: f.FilingDate.String(),
 		FiscalYear: f.FiscalYear, URL: f.URL, Chunks: f.Chunks,
 	}
-	if !f.ReportDate.IsZero() {
-		d.ReportDate = f.ReportDate.String()
+	if !f.Period.IsZero() {
+		d.ReportDate = f.Period.String()
 	}
 	return d
 }
@@ -99,7 +99,7 @@ func (d *filingSource) filing() (store.Filing, error) {
 		return f, fmt.Errorf("edgar13f/search/opensearch: document of %s: filing date: %w", d.Accession, err)
 	}
 	if d.ReportDate != "" {
-		if f.ReportDate, err = edgar13f.ParseDate(d.ReportDate); err != nil {
+		if f.Period, err = edgar13f.ParseDate(d.ReportDate); err != nil {
 			return f, fmt.Errorf("edgar13f/search/opensearch: document of %s: report date: %w", d.Accession, err)
 		}
 	}

@@ -51,7 +51,7 @@ func Example_search() {
 
 	f := store.Filing{
 		Accession: "0000320193-24-000123", CIK: "320193", Ticker: "AAPL", Company: "Apple Inc.", Form: "10-K",
-		FilingDate: edgar13f.MustParseDate("2024-11-01"), ReportDate: edgar13f.MustParseDate("2024-09-28"), FiscalYear: 2024,
+		FilingDate: edgar13f.MustParseDate("2024-11-01"), Period: edgar13f.MustParseDate("2024-09-28"), FiscalYear: 2024,
 	}
 	chunks := []store.Chunk{{ID: "41f0aaa0f9ec2aa2", Accession: f.Accession, Item: "1A", Index: 0, Tokens: 12,
 		Text: "The Company is subject to export controls and trade restrictions."}}

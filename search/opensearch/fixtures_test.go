@@ -29,7 +29,7 @@ func apple() store.Filing {
 		Company:    "Apple Inc.",
 		Form:       "10-K",
 		FilingDate: edgar13f.MustParseDate("2024-11-01"),
-		ReportDate: edgar13f.MustParseDate("2024-09-28"),
+		Period:     edgar13f.MustParseDate("2024-09-28"),
 		FiscalYear: 2024,
 		URL:        "https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm",
 	}

@@ -312,7 +312,7 @@ func TestFilings(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Filings mismatch (-want +got):\n%s", diff)
 	}
-	if fs[0].Chunks != 4 || fs[0].Company != "Company 320193" || fs[0].ReportDate.String() != "2023-01-01" {
+	if fs[0].Chunks != 4 || fs[0].Company != "Company 320193" || fs[0].Period.String() != "2023-01-01" {
 		t.Errorf("first filing = %+v", fs[0])
 	}
 	if diff := cmp.Diff([]any{map[string]any{"term": map[string]any{"kind": "filing"}}, map[string]any{"range": map[string]any{"filing_date": map[string]any{"lte": "2024-12-31"}}}}, path(r.sent(2), "query", "bool", "filter")); diff != "" {

@@ -27,7 +27,7 @@ type Filing struct {
 	Company    string        // EDGAR's name of the filer
 	Form       string        // "10-K", "10-K/A", "10-Q", ...
 	FilingDate edgar13f.Date // EDGAR's Filing Date; it alone decides visibility
-	ReportDate edgar13f.Date // period of report
+	Period     edgar13f.Date // period of report
 	FiscalYear int           // the company's own fiscal year of the report
 	URL        string        // the primary document's URL
 	Chunks     int           // number of chunks stored for the filing

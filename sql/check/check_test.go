@@ -251,7 +251,7 @@ func TestHoldersSQL(t *testing.T) {
 				materialize(t, db)
 			}
 			runs++
-			hl, err := d.Holders(context.Background(), k.cusip, pub(k.period), pub(asOf), edgar13f.MaxHolders(edgar13f.MaxHoldersLimit))
+			hl, err := d.Holders(context.Background(), k.cusip, pub(k.period), pub(asOf), edgar13f.Limit(edgar13f.MaxHolders))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -48,7 +48,7 @@ func parse(raw string) got {
 	if g.CUSIPs, err = a.Strings("cusip"); err != nil {
 		return fail(err)
 	}
-	if g.Max, err = a.Int("max_positions", 1, edgar13f.MaxTopPositions); err != nil {
+	if g.Max, err = a.Int("max_positions", 1, edgar13f.MaxPositions); err != nil {
 		return fail(err)
 	}
 	return g

@@ -79,7 +79,7 @@ func WriteCompanyFilings(w io.Writer, l *edgar13f.CompanyFilingList) error {
 		o.str("accession_number", f.Accession)
 		o.str("form", string(f.Form))
 		o.str("filing_date", date(f.FilingDate))
-		o.strOrNull("report_date", date(f.ReportDate))
+		o.strOrNull("report_date", date(f.Period))
 		o.strOrNull("primary_document", f.PrimaryDocument)
 		o.strOrNull("document_url", f.DocumentURL)
 		o.str("index_url", f.IndexURL)

@@ -32,7 +32,7 @@ func (w *writer) hit(h search.Hit, ranked bool) {
 	w.str("form", h.Form)
 	w.str("accession_number", h.Accession)
 	w.str("filing_date", date(h.FilingDate))
-	w.strOrNull("report_date", date(h.ReportDate))
+	w.strOrNull("report_date", date(h.Period))
 	w.int("fiscal_year", int64(h.FiscalYear))
 	w.str("item", h.Item)
 	w.strOrNull("item_title", h.ItemTitle)
@@ -60,7 +60,7 @@ func (w *writer) filing(f store.Filing) {
 	w.str("form", f.Form)
 	w.str("accession_number", f.Accession)
 	w.str("filing_date", date(f.FilingDate))
-	w.strOrNull("report_date", date(f.ReportDate))
+	w.strOrNull("report_date", date(f.Period))
 	w.int("fiscal_year", int64(f.FiscalYear))
 	w.int("chunks", int64(f.Chunks))
 }

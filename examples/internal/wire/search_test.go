@@ -15,9 +15,9 @@ func TestWriteSearchShapes(t *testing.T) {
 	fd := edgar13f.MustParseDate("2025-01-30")
 	rd := edgar13f.MustParseDate("2024-12-31")
 	hit := search.Hit{Rank: 1, ChunkID: "0123456789abcdef", Score: 0.5, Ticker: "TSLA", CIK: "1318605", Company: "Tesla, Inc.",
-		Form: "10-K", Accession: "0001628280-25-003063", FilingDate: fd, ReportDate: rd, FiscalYear: 2024, Item: "7",
+		Form: "10-K", Accession: "0001628280-25-003063", FilingDate: fd, Period: rd, FiscalYear: 2024, Item: "7",
 		ItemTitle: "Management's Discussion", ChunkIndex: 3, Tokens: 412, Text: "regulatory \"credits\"\n| a | b |", URL: "https://www.sec.gov/x.htm"}
-	f := store.Filing{Accession: hit.Accession, CIK: hit.CIK, Ticker: "TSLA", Company: hit.Company, Form: "10-K", FilingDate: fd, ReportDate: rd, FiscalYear: 2024, Chunks: 9}
+	f := store.Filing{Accession: hit.Accession, CIK: hit.CIK, Ticker: "TSLA", Company: hit.Company, Form: "10-K", FilingDate: fd, Period: rd, FiscalYear: 2024, Chunks: 9}
 	hitJSON := map[string]any{"rank": 1.0, "chunk_id": "0123456789abcdef", "score": 0.5, "ticker": "TSLA", "cik": "1318605", "company": "Tesla, Inc.",
 		"form": "10-K", "accession_number": "0001628280-25-003063", "filing_date": "2025-01-30", "report_date": "2024-12-31", "fiscal_year": 2024.0,
 		"item": "7", "item_title": "Management's Discussion", "chunk_index": 3.0, "n_tokens": 412.0, "text": "regulatory \"credits\"\n| a | b |", "url": "https://www.sec.gov/x.htm"}

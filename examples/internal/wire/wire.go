@@ -121,7 +121,7 @@ func WriteFilings(w io.Writer, cik string, asOf edgar13f.Date, filings []edgar13
 		o.strOrNull("amendment_type", string(f.AmendmentType))
 		o.str("report_type", f.ReportType)
 		o.str("filing_manager_name", f.ManagerName)
-		o.str("edgar_url", f.URL)
+		o.str("edgar_url", f.IndexURL)
 	})
 	o.close()
 	return o.done()
@@ -206,7 +206,7 @@ func (o *writer) holdingFields(h *edgar13f.Holding) {
 	o.int("voting_authority_sole", h.VotingSole)
 	o.int("voting_authority_shared", h.VotingShared)
 	o.int("voting_authority_none", h.VotingNone)
-	o.int("value_usd", h.ValueDollars())
+	o.int("value_usd", h.ValueUSD())
 	o.str("filing_date", date(h.FilingDate))
 }
 

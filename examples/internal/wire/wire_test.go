@@ -83,8 +83,8 @@ func writeCases() []writeCase {
 			ValueUSDA: 10000, ValueUSDB: 40, ValueUSDDelta: -9960, Type: edgar13f.Increased}},
 	}
 	filings := []edgar13f.Filing{
-		{Accession: "a-1", Form: edgar13f.Form13FHR, FilingDate: d2, Period: d1, ReportType: "13F HOLDINGS REPORT", ManagerName: "M", URL: "u"},
-		{Accession: "a-2", Form: edgar13f.Form13FHRA, FilingDate: d2, Period: d1, IsAmendment: true, AmendmentNo: 2, AmendmentType: edgar13f.NewHoldings, URL: "v"},
+		{Accession: "a-1", Form: edgar13f.Form13FHR, FilingDate: d2, Period: d1, ReportType: "13F HOLDINGS REPORT", ManagerName: "M", IndexURL: "u"},
+		{Accession: "a-2", Form: edgar13f.Form13FHRA, FilingDate: d2, Period: d1, IsAmendment: true, AmendmentNo: 2, AmendmentType: edgar13f.NewHoldings, IndexURL: "v"},
 	}
 	return []writeCase{
 		{"holdings", func(w io.Writer) error { return WriteHoldings(w, snap, true) }, `{"status":"ok","disclaimer":"` + Disclaimer + `","cik":"1067983","period":"2023-09-30","as_of":"2023-11-15",

@@ -111,7 +111,7 @@ func (r record) MarshalJSON() ([]byte, error) {
 	f := r.Filing
 	return json.Marshal(recordJSON{
 		Format: r.Format,
-		Filing: filingJSON{f.Accession, f.CIK, f.Ticker, f.Company, f.Form, dateText(f.FilingDate), dateText(f.ReportDate), f.FiscalYear, f.URL, f.Chunks},
+		Filing: filingJSON{f.Accession, f.CIK, f.Ticker, f.Company, f.Form, dateText(f.FilingDate), dateText(f.Period), f.FiscalYear, f.URL, f.Chunks},
 		Meta:   metaJSON{r.Meta.Model, r.Meta.Dim},
 		Length: r.Length,
 		Chunks: r.Chunks,
@@ -136,7 +136,7 @@ func (r *record) UnmarshalJSON(b []byte) error {
 	*r = record{
 		Format: j.Format,
 		Filing: store.Filing{Accession: f.Accession, CIK: f.CIK, Ticker: f.Ticker, Company: f.Company, Form: f.Form,
-			FilingDate: filed, ReportDate: period, FiscalYear: f.FiscalYear, URL: f.URL, Chunks: f.Chunks},
+			FilingDate: filed, Period: period, FiscalYear: f.FiscalYear, URL: f.URL, Chunks: f.Chunks},
 		Meta:   store.Meta{Model: j.Meta.Model, Dim: j.Meta.Dim},
 		Length: j.Length,
 		Chunks: j.Chunks,

@@ -75,7 +75,7 @@ func drawVersion(t *rapid.T, acc string, n int) pitVersion {
 		FiscalYear: rapid.IntRange(2022, 2024).Draw(t, "fiscal year"),
 		URL:        "https://www.sec.gov/Archives/edgar/data/" + co.cik + "/" + acc + ".htm",
 	}
-	f.ReportDate = f.FilingDate.AddDays(-30)
+	f.Period = f.FilingDate.AddDays(-30)
 	v := pitVersion{f: f}
 	nChunks := rapid.IntRange(0, 5).Draw(t, fmt.Sprintf("chunks of %s/%d", acc, n))
 	index := map[string]int{}

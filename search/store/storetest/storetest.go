@@ -123,7 +123,7 @@ func filing(acc, cik, ticker, form, filed string, fy int) store.Filing {
 		Company:    "Registrant " + cik, // no word of the chunk texts: see testLexicalFields
 		Form:       form,
 		FilingDate: date(filed),
-		ReportDate: date(filed).AddDays(-40),
+		Period:     date(filed).AddDays(-40),
 		FiscalYear: fy,
 		URL:        "https://www.sec.gov/Archives/edgar/data/" + cik + "/" + strings.ReplaceAll(acc, "-", "") + "/doc.htm",
 	}
@@ -282,7 +282,7 @@ func testRoundTrip(t *testing.T, k *kit) {
 	b := filing("0000000020-24-000001", "20", "BBB", "10-Q", "2024-05-01", 2024)
 	bChunks := chunksOf(b.Accession, "I-2", "Quarterly discussion.", "More quarterly discussion.")
 	c := filing("0000000003-24-000002", "3", "", "10-K", "2024-03-01", 2023)
-	c.ReportDate = edgar13f.Date{} // unknown: a zero date round-trips too
+	c.Period = edgar13f.Date{} // unknown: a zero date round-trips too
 	c.FiscalYear = 0
 	c.URL = ""
 	cChunks := chunksOf(c.Accession, "1A", "Risk factors.")
