@@ -20,19 +20,17 @@ import (
 // about 0.8 s of a 0.85 s call, against 20 ms to write the answer itself.
 //
 // So a tool handler gives the SDK a short placeholder as the text of its
-// one text block, and the writer that the SDK's stdio transport writes
-// messages to (answerWriter) writes, in place of the placeholder's JSON
-// string, the answer streamed from the library's result and escaped once
-// exactly as encoding/json escapes a string. The line on the wire is byte
-// for byte the one the SDK writes when given the whole text; everything
-// else (framing, batches, ids, errors) is still the SDK's.
+// one text block, and the server's transport (transport.go), which
+// encodes every JSON-RPC message itself through the SDK's public
+// [jsonrpc.EncodeMessage], writes in place of the placeholder's JSON string
+// the answer streamed from the library's result and escaped once exactly
+// as encoding/json escapes a string. The line on the wire is byte for byte
+// the one the SDK writes when given the whole text.
 
-// answerWriter writes the JSON-RPC messages the SDK writes to it to w, with
-// every registered placeholder replaced by its answer. The SDK's stdio
-// connection writes each message (or batch) with one Write call, so a
-// placeholder is never split between writes.
-type answerWriter struct {
-	w      io.Writer
+// answers holds the answers that tool results stand for until the
+// transport writes the messages carrying them. It is safe for concurrent
+// use.
+type answers struct {
 	prefix []byte // `"` and the start every placeholder of this process shares
 
 	mu      sync.Mutex
@@ -40,17 +38,17 @@ type answerWriter struct {
 	pending map[uint64]answer
 }
 
-// newAnswerWriter returns an answerWriter writing to w. Placeholders
-// carry 16 random bytes, so that no text a client sends can name one.
-func newAnswerWriter(w io.Writer) *answerWriter {
+// newAnswers returns an empty answers. Placeholders carry 16 random bytes,
+// so that no text a client sends can name one.
+func newAnswers() *answers {
 	var key [16]byte
 	_, _ = rand.Read(key[:]) // crypto/rand.Read does not fail
-	return &answerWriter{w: w, prefix: []byte(`"edgar13f-answer-` + hex.EncodeToString(key[:]) + "-"), pending: map[uint64]answer{}}
+	return &answers{prefix: []byte(`"edgar13f-answer-` + hex.EncodeToString(key[:]) + "-"), pending: map[uint64]answer{}}
 }
 
 // placeholder registers write and returns the text that stands for its
 // answer until the message carrying it is written.
-func (a *answerWriter) placeholder(write answer) string {
+func (a *answers) placeholder(write answer) string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.next++
@@ -59,7 +57,7 @@ func (a *answerWriter) placeholder(write answer) string {
 }
 
 // take removes and returns the answer of the placeholder id.
-func (a *answerWriter) take(id uint64) answer {
+func (a *answers) take(id uint64) answer {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	write := a.pending[id]
@@ -67,50 +65,45 @@ func (a *answerWriter) take(id uint64) answer {
 	return write
 }
 
-// Write writes p, one message or batch, with each placeholder string
-// replaced by its answer as a JSON string.
-func (a *answerWriter) Write(p []byte) (int, error) {
-	n := len(p)
+// write writes msg, one encoded message or batch, to w with the JSON
+// string of each pending placeholder replaced by its answer as a JSON
+// string. A failing answer or w fails write, leaving the message cut short.
+func (a *answers) write(w io.Writer, msg []byte) error {
 	for {
-		i := bytes.Index(p, a.prefix)
+		i := bytes.Index(msg, a.prefix)
 		if i < 0 {
 			break
 		}
 		// A placeholder is the prefix, decimal digits and a closing quote.
 		end := i + len(a.prefix)
-		for end < len(p) && '0' <= p[end] && p[end] <= '9' {
+		for end < len(msg) && '0' <= msg[end] && msg[end] <= '9' {
 			end++
 		}
-		id, err := strconv.ParseUint(string(p[i+len(a.prefix):end]), 10, 64)
+		id, err := strconv.ParseUint(string(msg[i+len(a.prefix):end]), 10, 64)
 		var write answer
-		if err == nil && end < len(p) && p[end] == '"' {
+		if err == nil && end < len(msg) && msg[end] == '"' {
 			write = a.take(id)
 		}
 		if write == nil { // not a placeholder of a pending answer: copy it
-			if _, err := a.w.Write(p[:end]); err != nil {
-				return 0, err
+			if _, err := w.Write(msg[:end]); err != nil {
+				return err
 			}
-			p = p[end:]
+			msg = msg[end:]
 			continue
 		}
-		if _, err := a.w.Write(p[:i+1]); err != nil { // up to the opening quote
-			return 0, err
+		if _, err := w.Write(msg[:i+1]); err != nil { // up to the opening quote
+			return err
 		}
-		tw := wire.NewTextWriter(a.w)
+		tw := wire.NewTextWriter(w)
 		err = write(tw)
 		if cerr := tw.Close(); err == nil {
 			err = cerr
 		}
 		if err != nil {
-			return 0, err
+			return err
 		}
-		p = p[end:] // from the closing quote
+		msg = msg[end:] // from the closing quote
 	}
-	if _, err := a.w.Write(p); err != nil {
-		return 0, err
-	}
-	return n, nil
+	_, err := w.Write(msg)
+	return err
 }
-
-// Close does nothing: standard output stays open.
-func (a *answerWriter) Close() error { return nil }

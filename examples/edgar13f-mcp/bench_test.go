@@ -15,13 +15,18 @@ import (
 
 // BenchmarkHoldingsResult50k builds the tool result of a synthetic
 // 50,000-row holdings answer, encodes it into a JSON-RPC response as the
-// SDK does and writes it through the server's answerWriter: everything the
-// server does for a call after the library has answered. The whole call
-// through the built binary is bench/'s BenchmarkMCPHoldingsStdio50k.
+// SDK does and has the server's transport write it: everything the server
+// does for a call after the library has answered. The whole call through
+// the built binary is bench/'s BenchmarkMCPHoldingsStdio50k.
 func BenchmarkHoldingsResult50k(b *testing.B) {
 	s := testkit.Snapshot(50000)
 	var out countWriter
-	srv := &server{answers: newAnswerWriter(&out)}
+	srv := &server{answers: newAnswers()}
+	conn, err := (&transport{in: io.NopCloser(eofReader{}), out: &out, log: io.Discard, answers: srv.answers}).Connect(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close()
 	h := srv.handle(func(context.Context, json.RawMessage) (answer, error) {
 		return func(w io.Writer) error { return wire.WriteHoldings(w, s, false) }, nil
 	})
@@ -38,11 +43,7 @@ func BenchmarkHoldingsResult50k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		msg, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Result: raw})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := srv.answers.Write(append(msg, '\n')); err != nil {
+		if err := conn.Write(context.Background(), &jsonrpc.Response{ID: id, Result: raw}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -52,3 +53,8 @@ func BenchmarkHoldingsResult50k(b *testing.B) {
 type countWriter int
 
 func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }
+
+// eofReader is an input that has ended.
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }

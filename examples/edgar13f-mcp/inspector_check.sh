@@ -100,7 +100,7 @@ check("decline", (d.get("status"), d.get("reason")), ("declined", "invalid_perio
 
 f = answer("args.json")
 check("--tool-arg answer", (f["status"], f["cik"], f["as_of"]), ("ok", "1067983", "2024-05-15"))
-check("--tool-arg filings", [x["accession_number"] for x in f["filings"]], ["0000950123-23-010898", "0000950123-23-011029", "0000950123-24-005653"])
+check("--tool-arg filings", [x["accession_number"] for x in f["filings"]], ["0000950123-24-005653", "0000950123-23-011029", "0000950123-23-010898"])
 n = answer("args_number.json")
 check("--tool-arg bare number", (n.get("status"), n.get("reason")), ("declined", "invalid_argument"))
 
@@ -110,7 +110,7 @@ check("holder", [(x["cik"], x["accession_number"], x["value_usd"], len(x["rows"]
       [("1067983", "0000950123-23-011029", 156753093002, 12)])
 
 s = answer("search.json")
-check("search_company", [(m["cik"], m["ticker"]) for m in s["matches"]][:2], [("0000320193", "AAPL"), ("0001418121", "APLE")])
+check("search_company", [(m["cik"], m["ticker"]) for m in s["matches"]][:2], [("320193", "AAPL"), ("1418121", "APLE")])
 fa = answer("facts.json")
 check("facts", [(v["fiscal_year"], v["value"], v["first_reported_value"], v["accession_number"]) for v in fa["values"]],
       [(2009, 42905000000, 36537000000, "0001193125-10-012091"), (2008, 37491000000, 32479000000, "0001193125-10-012091")])

@@ -18,10 +18,7 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -32,7 +29,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/edgar13f/edgar13f/agent"
@@ -120,24 +116,19 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	if uaErr != nil {
 		fmt.Fprintf(stderr, "edgar13f-mcp: warning: %s; until then every tool call that needs EDGAR fails\n", cfg.Explain(uaErr))
 	}
-	out := newAnswerWriter(stdout)
-	srv, closeServer := newServer(c, cfg, out)
+	ans := newAnswers()
+	srv, closeServer := newServer(c, cfg, ans)
 	defer closeServer()
-	return serve(srv, out)
+	return serve(srv, &transport{in: io.NopCloser(os.Stdin), out: stdout, log: stderr, answers: ans})
 }
 
-// serve runs srv over stdin and out (standard output) until stdin ends or
-// a signal arrives.
-func serve(srv *mcp.Server, out io.WriteCloser) int {
+// serve runs srv over t (standard input and output) until the input ends
+// or a signal arrives.
+func serve(srv *mcp.Server, t mcp.Transport) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	done := make(chan error, 1)
-	go func() {
-		done <- srv.Run(ctx, &mcp.IOTransport{
-			Reader: io.NopCloser(&lineFilter{r: bufio.NewReader(os.Stdin), log: os.Stderr}),
-			Writer: out,
-		})
-	}()
+	go func() { done <- srv.Run(ctx, t) }()
 	select {
 	case err := <-done:
 		if err != nil && ctx.Err() == nil && err != io.EOF {
@@ -152,70 +143,4 @@ func serve(srv *mcp.Server, out io.WriteCloser) int {
 		}
 	}
 	return 0
-}
-
-// maxLine bounds one inbound JSON-RPC line, as the SDK's stdio transport does.
-const maxLine = mcp.DefaultMaxLineLength
-
-// lineFilter passes on the lines of r that are JSON-RPC messages (or
-// batches) and drops every other line with a note on log, so that one
-// malformed line cannot end the session.
-type lineFilter struct {
-	r       *bufio.Reader
-	log     io.Writer
-	pending []byte
-}
-
-func (f *lineFilter) Read(p []byte) (int, error) {
-	for len(f.pending) == 0 {
-		line, err := f.readLine()
-		if len(line) > 0 && f.valid(line) {
-			f.pending = append(line, '\n')
-		}
-		if err != nil && len(f.pending) == 0 {
-			return 0, err
-		}
-	}
-	n := copy(p, f.pending)
-	f.pending = f.pending[n:]
-	return n, nil
-}
-
-// readLine returns the next line without its end, or nil for one longer
-// than maxLine.
-func (f *lineFilter) readLine() ([]byte, error) {
-	var line []byte
-	tooLong := false
-	for {
-		chunk, err := f.r.ReadSlice('\n')
-		if !tooLong {
-			if len(line)+len(chunk) > maxLine {
-				tooLong, line = true, nil
-				fmt.Fprintf(f.log, "edgar13f-mcp: ignoring an input line longer than %d bytes\n", maxLine)
-			} else {
-				line = append(line, chunk...)
-			}
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		return bytes.TrimSpace(line), err
-	}
-}
-
-func (f *lineFilter) valid(line []byte) bool {
-	items := []json.RawMessage{line}
-	if line[0] == '[' { // a batch
-		if err := json.Unmarshal(line, &items); err != nil || len(items) == 0 {
-			fmt.Fprintf(f.log, "edgar13f-mcp: ignoring a malformed JSON-RPC batch (%d bytes)\n", len(line))
-			return false
-		}
-	}
-	for _, it := range items {
-		if _, err := jsonrpc.DecodeMessage(it); err != nil {
-			fmt.Fprintf(f.log, "edgar13f-mcp: ignoring a malformed JSON-RPC line (%d bytes): %v\n", len(line), err)
-			return false
-		}
-	}
-	return true
 }

@@ -26,15 +26,15 @@ const instructions = `Answers questions about SEC Form 13F holdings (US institut
 type server struct {
 	c       *edgar13f.Client
 	cfg     wire.Config
-	answers *answerWriter
+	answers *answers
 	search  searchEngine
 }
 
 // newServer returns the MCP server answering with c, set up by cfg, and a
 // function that releases what its tools opened (the filing search store).
-// Its transport must write to answers, which writes the answers into the
-// messages.
-func newServer(c *edgar13f.Client, cfg wire.Config, answers *answerWriter) (*mcp.Server, func()) {
+// Its transport must be a transport with the same answers, which writes
+// the answers into the messages.
+func newServer(c *edgar13f.Client, cfg wire.Config, answers *answers) (*mcp.Server, func()) {
 	s := &server{c: c, cfg: cfg, answers: answers}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "edgar13f", Title: "edgar13f: point-in-time SEC 13F holdings", Version: wire.Version},
 		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{}})
@@ -57,8 +57,8 @@ type toolFunc func(ctx context.Context, args json.RawMessage) (answer, error)
 
 // handle turns a toolFunc into a ToolHandler: answers and declines are
 // results with isError false, any other failure a result with isError true.
-// An answer's text is a placeholder that s.answers replaces with the answer
-// as the result is written.
+// An answer's text is a placeholder that the transport replaces with the
+// answer as it writes the result (see answers.go).
 func (s *server) handle(fn toolFunc) mcp.ToolHandler { return s.handleWith(fn, wire.Disclaimer) }
 
 // handleWith is handle with declines and failures carrying the given
