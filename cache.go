@@ -26,7 +26,7 @@ const (
 	keyRows        = "rows/v2/"            // + rule name + "/" + accession: parsed, redacted rows and the tally before redaction
 	keyFindNames   = "find/names/v1"       // the parsed cik-lookup-data.txt
 	keyFindQuarter = "find/quarter/v1/"    // + "2023Q4": the 13F filers of a quarter
-	keyFindIndex   = "find/index/v1"       // FindManager's built index
+	keyFindIndex   = "find/index/v2"       // FindManager's built index
 	keyTickers     = "tickers/v1"          // fetch time + company_tickers.json
 	keyFacts       = "facts/v1/"           // + 10-digit CIK: fetch time + compact companyfacts
 	keyDocument    = "doc/v1/"             // + accession + "/" + name: a filing's document, as served

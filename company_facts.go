@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/edgar13f/edgar13f/internal/access"
+	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/companyfacts"
 )
 
@@ -94,7 +95,7 @@ func (cs *Companies) Facts(ctx context.Context, cik, concept string, asOf Date, 
 	if err != nil {
 		return nil, err
 	}
-	ans, err := facts.Annual(concept, dayOfDate(asOf), years)
+	ans, err := facts.Annual(concept, asOf.day(), years)
 	if errors.Is(err, companyfacts.ErrUnknownConcept) {
 		return nil, declinef(UnknownConcept, "%q is no alias and no tag that CIK %s used in a filing on or before %s", concept, id, asOf)
 	}
@@ -109,7 +110,7 @@ func (cs *Companies) Facts(ctx context.Context, cik, concept string, asOf Date, 
 		out.Values[i] = FactValue{
 			FiscalYear:         v.FiscalYear,
 			FiscalPeriod:       v.FiscalPeriod,
-			PeriodStart:        dateOfDay(v.Start),
+			PeriodStart:        periodStart(v.Start),
 			PeriodEnd:          dateOfDay(v.End),
 			Value:              v.Value,
 			Filing:             factCitation(id, v.Accession, v.Form, v.Filed),
@@ -121,20 +122,17 @@ func (cs *Companies) Facts(ctx context.Context, cik, concept string, asOf Date, 
 	return out, nil
 }
 
-func factCitation(cik, accession, form string, filed companyfacts.Day) Citation {
+func factCitation(cik, accession, form string, filed civil.Day) Citation {
 	return Citation{Accession: accession, Form: Form(form), FilingDate: dateOfDay(filed), URL: indexURL(cik, accession)}
 }
 
-// dayOfDate and dateOfDay convert between Date and companyfacts.Day; the
-// zero Day is the zero Date.
-func dayOfDate(d Date) companyfacts.Day { return companyfacts.DayOf(d.Year, d.Month, d.Day) }
-
-func dateOfDay(d companyfacts.Day) Date {
+// periodStart is the start of a fact's period: the zero Date for an
+// instant, whose start companyfacts leaves zero.
+func periodStart(d civil.Day) Date {
 	if d == 0 {
 		return Date{}
 	}
-	y, m, dd := d.Date()
-	return Date{Year: y, Month: m, Day: dd}
+	return dateOfDay(d)
 }
 
 // factsCopy is a decoded companyfacts document and when it was fetched.

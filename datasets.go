@@ -232,7 +232,7 @@ func (d *Datasets) Coverage(ctx context.Context) (Coverage, error) {
 		out.Windows = append(out.Windows, windowOf(w, "", true))
 	}
 	if len(cov.Windows) > 0 {
-		out.DataFrom, out.DataThrough = dateFromDS(cov.DataFrom), dateFromDS(cov.DataThrough)
+		out.DataFrom, out.DataThrough = dateOfDay(cov.DataFrom), dateOfDay(cov.DataThrough)
 	}
 	return out, nil
 }
@@ -660,14 +660,8 @@ func (d *Datasets) importZip(ctx context.Context, w DatasetWindow, path string, 
 
 // windowOf converts a window of package datasets.
 func windowOf(w datasets.Window, url string, imported bool) DatasetWindow {
-	return DatasetWindow{Name: w.Name, From: dateFromDS(w.From), To: dateFromDS(w.To), URL: url, Imported: imported}
+	return DatasetWindow{Name: w.Name, From: dateOfDay(w.From), To: dateOfDay(w.To), URL: url, Imported: imported}
 }
-
-// dateFromDS and dateToDS convert between the package's Date and the day
-// numbers of package datasets.
-func dateFromDS(d datasets.Date) Date { return DateOf(d.Time()) }
-
-func dateToDS(d Date) datasets.Date { return datasets.DateOf(d.Year, d.Month, d.Day) }
 
 // cikNumber parses a CIK already checked by parseCIK.
 func cikNumber(cik string) int64 {

@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"github.com/edgar13f/edgar13f/internal/bulkstore"
-	"github.com/edgar13f/edgar13f/internal/datasets"
+	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/infotable"
 )
 
@@ -58,7 +58,7 @@ func (d *Datasets) Holdings(ctx context.Context, cik string, period, asOf Date, 
 	}
 	read := cov.readAsOf(asOf)
 	complete := cov.Complete(period, asOf)
-	fs, err := st.Filings(cikNumber(q.cik), dateToDS(read))
+	fs, err := st.Filings(cikNumber(q.cik), read.day())
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +110,7 @@ func (d *Datasets) open(ctx context.Context, asOf Date) (*bulkstore.Store, Cover
 	if err != nil {
 		return nil, Coverage{}, err
 	}
-	if _, err := st.OpenWindows(dateToDS(asOf)); err != nil {
+	if _, err := st.OpenWindows(asOf.day()); err != nil {
 		return nil, Coverage{}, err
 	}
 	cov, err := d.Coverage(ctx)
@@ -123,7 +123,7 @@ func decideBulk(fs []bulkstore.Filing, period, asOf Date) decision {
 	listed := make([]listedFiling, len(fs))
 	covers := make(map[string]coverFacts, len(fs))
 	for i, f := range fs {
-		l := listedFiling{Accession: f.Accession, Form: Form(f.Form), FilingDate: dateFromDS(f.FilingDate), Period: dateFromDS(f.Period)}
+		l := listedFiling{Accession: f.Accession, Form: Form(f.Form), FilingDate: dateOfDay(f.FilingDate), Period: dateOfDay(f.Period)}
 		listed[i] = l
 		if l.Form.isHoldingsReport() {
 			covers[f.Accession] = coverFacts{Period: l.Period, AmendmentNo: int(f.AmendmentNo), Kind: kindOf(l.Form, AmendmentType(f.AmendmentType))}
@@ -151,8 +151,8 @@ func (d *Datasets) decideFn() func([]bulkstore.Filing, Date, Date) decision {
 // query, so that no manager is left out because its rule failed.
 func (d *Datasets) resolver() bulkstore.Resolver {
 	decide := d.decideFn()
-	return func(fs []bulkstore.Filing, period, asOf datasets.Date) (bulkstore.Resolution, error) {
-		dec := decide(fs, dateFromDS(period), dateFromDS(asOf))
+	return func(fs []bulkstore.Filing, period, asOf civil.Day) (bulkstore.Resolution, error) {
+		dec := decide(fs, dateOfDay(period), dateOfDay(asOf))
 		var de *DeclineError
 		switch {
 		case errors.As(dec.err, &de):
@@ -193,14 +193,14 @@ func reconcileBulk(c Citation, f bulkstore.Filing) Reconciliation {
 
 // citationOf cites a filing of the store.
 func citationOf(cik string, f bulkstore.Filing) Citation {
-	return Citation{Accession: f.Accession, Form: Form(f.Form), FilingDate: dateFromDS(f.FilingDate), URL: indexURL(cik, f.Accession)}
+	return Citation{Accession: f.Accession, Form: Form(f.Form), FilingDate: dateOfDay(f.FilingDate), URL: indexURL(cik, f.Accession)}
 }
 
 // holdingOfRow converts a stored row.
 func holdingOfRow(r *bulkstore.Row) Holding {
 	return Holding{
 		Accession:            r.Accession,
-		FilingDate:           dateFromDS(r.FilingDate),
+		FilingDate:           dateOfDay(r.FilingDate),
 		NameOfIssuer:         r.NameOfIssuer,
 		TitleOfClass:         r.TitleOfClass,
 		CUSIP:                r.CUSIP,
@@ -308,7 +308,7 @@ func (d *Datasets) Holders(ctx context.Context, cusip string, period, asOf Date,
 	if err := cov.Check(period, asOf); err != nil {
 		return nil, err
 	}
-	hs, err := st.Holders(cusip, dateToDS(period), dateToDS(cov.readAsOf(asOf)), d.resolver())
+	hs, err := st.Holders(cusip, period.day(), cov.readAsOf(asOf).day(), d.resolver())
 	if err != nil {
 		return nil, err
 	}
@@ -368,10 +368,10 @@ func (d *Datasets) Panel(ctx context.Context, period, asOf Date) iter.Seq2[Panel
 			yield(PanelRow{}, err)
 			return
 		}
-		read := dateToDS(cov.readAsOf(asOf))
+		read := cov.readAsOf(asOf).day()
 		// Manager names by base accession: the period's filing list, one
 		// entry per filing, not per row.
-		fs, err := st.PeriodFilings(dateToDS(period), read)
+		fs, err := st.PeriodFilings(period.day(), read)
 		if err != nil {
 			yield(PanelRow{}, err)
 			return
@@ -382,7 +382,7 @@ func (d *Datasets) Panel(ctx context.Context, period, asOf Date) iter.Seq2[Panel
 		}
 		var cik string
 		var lastCIK int64 = -1
-		for r, err := range st.Panel(dateToDS(period), read, d.resolver()) {
+		for r, err := range st.Panel(period.day(), read, d.resolver()) {
 			if err == nil {
 				err = ctx.Err()
 			}

@@ -19,8 +19,9 @@ type Date struct {
 	Day   int
 }
 
-// ParseDate parses s as YYYY-MM-DD. A malformed or impossible date (such as
-// 2023-02-30) is reported as a [*DeclineError] with reason [InvalidArgument].
+// ParseDate parses s as YYYY-MM-DD, years 1 to 9999. A malformed or
+// impossible date (such as 2023-02-30) is reported as a [*DeclineError]
+// with reason [InvalidArgument].
 func ParseDate(s string) (Date, error) {
 	d, ok := parseISODate(s)
 	if !ok {
@@ -39,22 +40,14 @@ func MustParseDate(s string) Date {
 	return d
 }
 
-// parseISODate parses exactly "YYYY-MM-DD" with a year from 1 to 9999.
+// parseISODate is ParseDate without the error: the module's one date
+// parser, civil.ParseISO.
 func parseISODate(s string) (Date, bool) {
-	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+	d, ok := civil.ParseISO(s)
+	if !ok {
 		return Date{}, false
 	}
-	y, ok1 := civil.Digits(s[0:4])
-	m, ok2 := civil.Digits(s[5:7])
-	d, ok3 := civil.Digits(s[8:10])
-	if !ok1 || !ok2 || !ok3 || y < 1 {
-		return Date{}, false
-	}
-	date := Date{Year: y, Month: time.Month(m), Day: d}
-	if !date.valid() {
-		return Date{}, false
-	}
-	return date, true
+	return dateOfDay(d), true
 }
 
 // DateOf returns the calendar date of t in t's own location.
@@ -63,12 +56,19 @@ func DateOf(t time.Time) Date {
 	return Date{Year: y, Month: m, Day: d}
 }
 
-// valid reports whether d names a real calendar day in years 1 to 9999.
-func (d Date) valid() bool {
-	if d.Year < 1 || d.Year > 9999 || d.Month < time.January || d.Month > time.December || d.Day < 1 {
-		return false
-	}
-	return DateOf(d.midnight()) == d
+// IsValid reports whether d names a real calendar day in years 1 to 9999:
+// every method that takes a Date declines one that does not with
+// [InvalidArgument]. The zero Date is not valid.
+func (d Date) IsValid() bool { return civil.Valid(d.Year, d.Month, d.Day) }
+
+// day and dateOfDay convert between a Date and the internal form of a
+// day (civil.Day), which the stores, indexes and parsers under internal/
+// use. Every conversion goes through these two.
+func (d Date) day() civil.Day { return civil.DayOf(d.Year, d.Month, d.Day) }
+
+func dateOfDay(d civil.Day) Date {
+	y, m, dd := d.Date()
+	return Date{Year: y, Month: m, Day: dd}
 }
 
 // IsZero reports whether d is the zero Date.
@@ -77,11 +77,6 @@ func (d Date) IsZero() bool { return d == Date{} }
 // String returns d as YYYY-MM-DD.
 func (d Date) String() string {
 	return fmt.Sprintf("%04d-%02d-%02d", d.Year, int(d.Month), d.Day)
-}
-
-// midnight returns the start of d in UTC.
-func (d Date) midnight() time.Time {
-	return time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, time.UTC)
 }
 
 // Compare returns -1 if d is before e, 0 if they are the same day and +1 if
@@ -114,7 +109,7 @@ func (d Date) Before(e Date) bool { return d.Compare(e) < 0 }
 func (d Date) After(e Date) bool { return d.Compare(e) > 0 }
 
 // AddDays returns the date n days after d (before d if n is negative).
-func (d Date) AddDays(n int) Date { return DateOf(d.midnight().AddDate(0, 0, n)) }
+func (d Date) AddDays(n int) Date { return dateOfDay(d.day() + civil.Day(n)) }
 
 // IsQuarterEnd reports whether d is the last day of a calendar quarter
 // (March 31, June 30, September 30 or December 31), the only valid 13F

@@ -33,7 +33,7 @@ func parseCIK(s string) (string, error) {
 }
 
 func checkDate(name string, d Date) error {
-	if !d.valid() {
+	if !d.IsValid() {
 		return declinef(InvalidArgument, "%s %04d-%02d-%02d is not a valid date", name, d.Year, int(d.Month), d.Day)
 	}
 	return nil

@@ -49,11 +49,6 @@ var firstQuarter = quarter{1993, 1}
 // fetcher spaces request starts in any case).
 const fetchParallel = 4
 
-// dayNumber numbers dates from 1 on 1970-01-01 (0 means none).
-func dayNumber(d Date) int32 {
-	return int32(d.midnight().Unix()/86400) + 1
-}
-
 // A quarter is a calendar quarter of EDGAR's full index.
 type quarter nameindex.Quarter
 
@@ -221,7 +216,7 @@ func (c *Client) buildIndex(ctx context.Context, now time.Time, progress func(Pr
 			pending = append(pending, nameindex.Pending{Quarter: nameindex.Quarter(qs[i]), Fetched: f.FetchedAt})
 		}
 		for _, r := range f.Filers {
-			all = append(all, nameindex.Filer{CIK: r.CIK, First: dayNumber(r.First), Last: dayNumber(r.Last), Acc: r.Acc, Name: r.Name})
+			all = append(all, nameindex.Filer{CIK: r.CIK, First: r.First.day(), Last: r.Last.day(), Acc: r.Acc, Name: r.Name})
 		}
 	}
 	x := nameindex.Build(names.entries, all)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/fold"
 )
 
@@ -64,9 +65,9 @@ func (c *Client) FindManager(ctx context.Context, name string, opts ...FindOptio
 	if err != nil {
 		return nil, err
 	}
-	var asOf int32
+	asOf := civil.MaxDay // every filing counts
 	if o.asOfSet {
-		asOf = dayNumber(o.asOf)
+		asOf = o.asOf.day()
 	}
 	hits := x.Search(fold.String(text), asOf, limit)
 	out := make([]Manager, len(hits))

@@ -18,7 +18,7 @@ var pitDayZero = Date{2000, time.January, 1}
 
 func pitDate(n int) Date { return pitDayZero.AddDays(n) }
 
-func pitDay(d Date) int { return int(d.midnight().Sub(pitDayZero.midnight()).Hours() / 24) }
+func pitDay(d Date) int { return int(d.day() - pitDayZero.day()) }
 
 // pitFiling is one generated filing: the truth (oracle.Filing) plus whether
 // EDGAR's filing list omits its period, so that only the cover knows it.

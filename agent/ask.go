@@ -240,7 +240,7 @@ func (a *Agent) Ask(ctx context.Context, question string, asOf edgar13f.Date, op
 	if question == "" || utf8.RuneCountInString(question) > MaxQuestionRunes || !utf8.ValidString(question) {
 		return nil, invalid("the question must be 1 to %d characters of text", MaxQuestionRunes)
 	}
-	if d, err := edgar13f.ParseDate(asOf.String()); err != nil || d != asOf {
+	if !asOf.IsValid() {
 		return nil, invalid("asOf %q is not a valid date", asOf.String())
 	}
 	s := &session{

@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/edgarid"
 	"github.com/edgar13f/edgar13f/internal/sections"
 	"github.com/edgar13f/edgar13f/search/internal/chunk"
@@ -37,7 +38,7 @@ func decline(r edgar13f.Reason, format string, args ...any) error {
 
 // checkAsOf declines a zero or impossible date.
 func checkAsOf(asOf edgar13f.Date) error {
-	if _, err := edgar13f.ParseDate(asOf.String()); err != nil || asOf.IsZero() {
+	if !asOf.IsValid() {
 		return decline(edgar13f.InvalidArgument, "asOf %04d-%02d-%02d is not a valid date", asOf.Year, int(asOf.Month), asOf.Day)
 	}
 	return nil
@@ -499,6 +500,5 @@ func fiscalYear(form string, report edgar13f.Date, fye string) int {
 // monthDay returns the day d of month m in year y, or the month's last day
 // when it is shorter (February 29 in a common year is February 28).
 func monthDay(y int, m time.Month, d int) edgar13f.Date {
-	last := time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
-	return edgar13f.Date{Year: y, Month: m, Day: min(d, last)}
+	return edgar13f.Date{Year: y, Month: m, Day: min(d, civil.DaysIn(y, m))}
 }

@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/datasets"
 )
 
@@ -34,8 +35,8 @@ type Info struct {
 	Rows      int
 	TSVBytes  int64 // uncompressed bytes of all tables
 	ZipBytes  int64
-	Period    datasets.Date // the main period of report
-	TopCUSIP  string        // the most held CUSIP
+	Period    civil.Day // the main period of report
+	TopCUSIP  string    // the most held CUSIP
 	FirstCIK  int64
 	Securites int
 }
@@ -110,7 +111,7 @@ const (
 )
 
 func describe(rows int) Info {
-	return Info{Rows: rows, Filings: filingsFor(rows), Period: datasets.DateOf(2025, 6, 30), TopCUSIP: cusip(0),
+	return Info{Rows: rows, Filings: filingsFor(rows), Period: civil.DayOf(2025, 6, 30), TopCUSIP: cusip(0),
 		FirstCIK: firstCIK, Securites: securities}
 }
 
@@ -153,20 +154,20 @@ func Write(w io.Writer, rows int) (int64, error) {
 		acc           string
 		cik           int64
 		form          string
-		filed, period datasets.Date
+		filed, period civil.Day
 		amendNo       int
 		amendType     string
 		rows          int
 	}
-	main := datasets.DateOf(2025, 6, 30)
+	main := civil.DayOf(2025, 6, 30)
 	fs := make([]filing, nf)
 	left := rows
 	for i := range fs {
 		f := filing{cik: firstCIK + int64(i)*37, form: "13F-HR", period: main,
-			filed: datasets.DateOf(2025, 7, 1) + datasets.Date(rng.IntN(62))}
+			filed: civil.DayOf(2025, 7, 1) + civil.Day(rng.IntN(62))}
 		switch r := rng.IntN(100); {
 		case r < 2: // a late filing of an older period
-			f.period = datasets.DateOf(2025, 3, 31)
+			f.period = civil.DayOf(2025, 3, 31)
 		case r < 4: // a restatement
 			f.form, f.amendNo, f.amendType = "13F-HR/A", 1, "RESTATEMENT"
 		case r < 5: // new holdings

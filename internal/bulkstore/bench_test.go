@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f/internal/bulkbench"
-	"github.com/edgar13f/edgar13f/internal/datasets"
+	"github.com/edgar13f/edgar13f/internal/civil"
 )
 
 // The benchmarks run on a generated full-size window (3.5 million
@@ -151,7 +151,7 @@ func warmStore(b *testing.B) (*Store, bulkbench.Info) {
 // for its main period on a warm store (files opened, filings cached).
 func BenchmarkHolders(b *testing.B) {
 	s, info := warmStore(b)
-	asOf := datasets.DateOf(2025, 9, 30)
+	asOf := civil.DayOf(2025, 9, 30)
 	if _, err := s.Holders(info.TopCUSIP, info.Period, asOf, oracleResolve); err != nil { // warm up
 		b.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func BenchmarkHolders(b *testing.B) {
 // BenchmarkPanel streams the full-size window's main period.
 func BenchmarkPanel(b *testing.B) {
 	s, info := warmStore(b)
-	asOf := datasets.DateOf(2025, 9, 30)
+	asOf := civil.DayOf(2025, 9, 30)
 	runtime.GC()
 	b.ReportAllocs()
 	b.ResetTimer()

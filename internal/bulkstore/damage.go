@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/edgar13f/edgar13f/internal/datasets"
+	"github.com/edgar13f/edgar13f/internal/civil"
 )
 
 // A partition whose files are damaged (cut short by a full disk or an
@@ -146,7 +146,7 @@ func (s *Store) openChecked(p *partition) error {
 // before asOf, as the queries do. A damaged one is moved aside and named
 // in moved rather than failing: the store no longer lists it, and its
 // Coverage says what is left.
-func (s *Store) OpenWindows(asOf datasets.Date) (moved []string, err error) {
+func (s *Store) OpenWindows(asOf civil.Day) (moved []string, err error) {
 	ps, err := s.partitions()
 	if err != nil {
 		return nil, err

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/edgar13f/edgar13f/internal/datasets"
+	"github.com/edgar13f/edgar13f/internal/civil"
 )
 
 // damageStore imports three consecutive windows of the mirror.
@@ -55,7 +55,7 @@ func TestTruncatedPartFile(t *testing.T) {
 	for _, table := range tables {
 		t.Run(table, func(t *testing.T) {
 			s, zips := damageStore(t)
-			period, asOf := datasets.DateOf(2023, 9, 30), datasets.DateOf(2024, 5, 15)
+			period, asOf := civil.DayOf(2023, 9, 30), civil.DayOf(2024, 5, 15)
 			want, err := s.Holdings(1067983, period, asOf, oracleResolve)
 			if err != nil || len(want.Rows) == 0 {
 				t.Fatalf("before: %+v, %v", want, err)
@@ -130,7 +130,7 @@ func TestDamagedFooter(t *testing.T) {
 	if c, _ := s.Coverage(); len(c.Windows) != 3 {
 		t.Fatalf("listing check: %v", windowNames(c))
 	}
-	_, err = s.Holders("037833100", datasets.DateOf(2023, 9, 30), datasets.DateOf(2024, 5, 15), oracleResolve)
+	_, err = s.Holders("037833100", civil.DayOf(2023, 9, 30), civil.DayOf(2024, 5, 15), oracleResolve)
 	if !errors.Is(err, ErrDamaged) {
 		t.Fatalf("query on a damaged footer: %v", err)
 	}
@@ -142,7 +142,7 @@ func TestDamagedFooter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	moved, err := s.OpenWindows(datasets.DateOf(2024, 5, 15))
+	moved, err := s.OpenWindows(civil.DayOf(2024, 5, 15))
 	if err != nil || !slices.Equal(moved, []string{"01mar2024-31may2024"}) {
 		t.Fatalf("OpenWindows: %v, %v", moved, err)
 	}

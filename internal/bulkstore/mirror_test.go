@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/cover"
 	"github.com/edgar13f/edgar13f/internal/datasets"
 	"github.com/edgar13f/edgar13f/internal/infotable"
@@ -30,7 +31,7 @@ const testRule = "test-rule"
 func noRedact(string, string, string) bool { return false }
 
 // oracleResolve is the reference amendment rule as a Resolver.
-func oracleResolve(fs []Filing, period, asOf datasets.Date) (Resolution, error) {
+func oracleResolve(fs []Filing, period, asOf civil.Day) (Resolution, error) {
 	of := make([]oracle.Filing, len(fs))
 	for i, f := range fs {
 		of[i] = oracle.Filing{Accession: f.Accession, Form: f.Form, Filed: int(f.FilingDate), Period: int(f.Period),
@@ -168,7 +169,7 @@ func mirrorFilings(t testing.TB) map[int64][]xmlFiling {
 			if !strings.HasPrefix(form, "13F-") {
 				continue
 			}
-			filed, _ := datasets.ParseISODate(cols.FilingDate[i])
+			filed, _ := civil.ParseISO(cols.FilingDate[i])
 			if _, ok := datasets.WindowOf(filed); !ok {
 				continue
 			}
@@ -193,8 +194,9 @@ func mirrorFilings(t testing.TB) map[int64][]xmlFiling {
 			if period == "" {
 				period = cols.ReportDate[i]
 			}
-			if f.Period, err = datasets.ParseISODate(period); err != nil {
-				t.Fatal(err)
+			var ok bool
+			if f.Period, ok = civil.ParseISO(period); !ok {
+				t.Fatalf("%s: period %q is not YYYY-MM-DD", acc, period)
 			}
 			docs, _ := os.ReadDir(folder)
 			for _, d := range docs {
@@ -231,7 +233,7 @@ func mirrorFilings(t testing.TB) map[int64][]xmlFiling {
 }
 
 // expectHoldings resolves the XML filings with the oracle.
-func expectHoldings(fs []xmlFiling, period, asOf datasets.Date) (Resolution, []Row) {
+func expectHoldings(fs []xmlFiling, period, asOf civil.Day) (Resolution, []Row) {
 	var vis []Filing
 	for _, f := range fs {
 		if f.FilingDate <= asOf {
@@ -254,8 +256,8 @@ func expectHoldings(fs []xmlFiling, period, asOf datasets.Date) (Resolution, []R
 }
 
 // asOfs returns the day before, of and after every filing date of fs.
-func asOfs(fs []xmlFiling) []datasets.Date {
-	var out []datasets.Date
+func asOfs(fs []xmlFiling) []civil.Day {
+	var out []civil.Day
 	for _, f := range fs {
 		out = append(out, f.FilingDate-1, f.FilingDate, f.FilingDate+1)
 	}
@@ -264,8 +266,8 @@ func asOfs(fs []xmlFiling) []datasets.Date {
 }
 
 // periods returns the distinct periods of fs.
-func periods(fs []xmlFiling) []datasets.Date {
-	var out []datasets.Date
+func periods(fs []xmlFiling) []civil.Day {
+	var out []civil.Day
 	for _, f := range fs {
 		out = append(out, f.Period)
 	}

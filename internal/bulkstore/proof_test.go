@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/datasets"
 )
 
@@ -66,7 +67,7 @@ func TestHoldingsEqualXML(t *testing.T) {
 func TestFilingsEqualXML(t *testing.T) {
 	s := mirrorStore(t)
 	for cik, fs := range mirrorFilings(t) {
-		got, err := s.Filings(cik, datasets.DateOf(2100, 1, 1))
+		got, err := s.Filings(cik, civil.DayOf(2100, 1, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,9 +98,9 @@ func TestHoldersEqualXML(t *testing.T) {
 	// before, of and after every filing date of those periods.
 	type key struct {
 		cusip  string
-		period datasets.Date
+		period civil.Day
 	}
-	dates := map[datasets.Date][]xmlFiling{}
+	dates := map[civil.Day][]xmlFiling{}
 	held := map[key]bool{}
 	for _, fs := range all {
 		for _, f := range fs {
@@ -154,7 +155,7 @@ func holderView(hs []Holder) []holderSummary {
 }
 
 // bruteHolders answers Holders from the XML filings, the slow way.
-func bruteHolders(all map[int64][]xmlFiling, cusip string, period, asOf datasets.Date) []Holder {
+func bruteHolders(all map[int64][]xmlFiling, cusip string, period, asOf civil.Day) []Holder {
 	var out []Holder
 	for cik, fs := range all {
 		r, rows := expectHoldings(fs, period, asOf)
@@ -202,7 +203,7 @@ func TestPanelEqualXML(t *testing.T) {
 	s := mirrorStore(t)
 	all := mirrorFilings(t)
 	var ciks []int64
-	dates := map[datasets.Date][]xmlFiling{}
+	dates := map[civil.Day][]xmlFiling{}
 	for cik, fs := range all {
 		ciks = append(ciks, cik)
 		for _, f := range fs {

@@ -12,12 +12,12 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/edgar13f/edgar13f/internal/datasets"
+	"github.com/edgar13f/edgar13f/internal/civil"
 )
 
 // visible returns the partitions that can hold a filing dated on or before
 // asOf (the window begins on or before asOf), opened.
-func (s *Store) visible(asOf datasets.Date) ([]*partition, error) {
+func (s *Store) visible(asOf civil.Day) ([]*partition, error) {
 	ps, err := s.partitions()
 	if err != nil {
 		return nil, err
@@ -37,8 +37,8 @@ func (s *Store) visible(asOf datasets.Date) ([]*partition, error) {
 
 // hasPeriod reports whether the partition holds a filing of period dated
 // on or before asOf (its filings are sorted by period first).
-func (p *partition) hasPeriod(period, asOf datasets.Date) bool {
-	i, _ := slices.BinarySearchFunc(p.filings, period, func(f Filing, t datasets.Date) int { return cmp.Compare(f.Period, t) })
+func (p *partition) hasPeriod(period, asOf civil.Day) bool {
+	i, _ := slices.BinarySearchFunc(p.filings, period, func(f Filing, t civil.Day) int { return cmp.Compare(f.Period, t) })
 	for ; i < len(p.filings) && p.filings[i].Period == period; i++ {
 		if p.filings[i].FilingDate <= asOf {
 			return true
@@ -58,7 +58,7 @@ func compareFiled(a, b Filing) int {
 // Filings returns every filing of cik dated on or before asOf, any period,
 // sorted by (filing date, accession). Filings dated after asOf are never
 // returned, and windows starting after asOf are not read.
-func (s *Store) Filings(cik int64, asOf datasets.Date) ([]Filing, error) {
+func (s *Store) Filings(cik int64, asOf civil.Day) ([]Filing, error) {
 	ps, err := s.visible(asOf)
 	if err != nil {
 		return nil, err
@@ -77,7 +77,7 @@ func (s *Store) Filings(cik int64, asOf datasets.Date) ([]Filing, error) {
 
 // PeriodFilings returns the filings of every CIK for period dated on or
 // before asOf, sorted by (CIK, filing date, accession).
-func (s *Store) PeriodFilings(period, asOf datasets.Date) ([]Filing, error) {
+func (s *Store) PeriodFilings(period, asOf civil.Day) ([]Filing, error) {
 	ps, err := s.visible(asOf)
 	if err != nil {
 		return nil, err
@@ -85,7 +85,7 @@ func (s *Store) PeriodFilings(period, asOf datasets.Date) ([]Filing, error) {
 	var out []Filing
 	for _, p := range ps {
 		// filings are sorted by period first.
-		i, _ := slices.BinarySearchFunc(p.filings, period, func(f Filing, t datasets.Date) int { return cmp.Compare(f.Period, t) })
+		i, _ := slices.BinarySearchFunc(p.filings, period, func(f Filing, t civil.Day) int { return cmp.Compare(f.Period, t) })
 		for ; i < len(p.filings) && p.filings[i].Period == period; i++ {
 			if p.filings[i].FilingDate <= asOf {
 				out = append(out, p.filings[i])
@@ -147,7 +147,7 @@ func (s *Store) Rows(filings []Filing) ([]Row, error) {
 // every window that can hold them, sorted by (CIK, filing date, accession,
 // row). It reads only the row groups and pages of holdings_by_cusip.parquet
 // whose CUSIP range holds the CUSIP.
-func (s *Store) CUSIPRows(cusip string, period, asOf datasets.Date) ([]Row, error) {
+func (s *Store) CUSIPRows(cusip string, period, asOf civil.Day) ([]Row, error) {
 	key := strings.ToUpper(cusip)
 	ps, err := s.visible(asOf)
 	if err != nil {
@@ -328,7 +328,7 @@ type Resolution struct {
 // Resolution with a Reason; an error is a failure to decide, which fails
 // the query: a manager is never left out of an answer because its rule
 // could not be applied.
-type Resolver func(filings []Filing, period, asOf datasets.Date) (Resolution, error)
+type Resolver func(filings []Filing, period, asOf civil.Day) (Resolution, error)
 
 // sources returns the filings of r among fs: base first, then supplements.
 // A resolver naming an accession missing from fs is an error (it would
@@ -356,7 +356,7 @@ type Holdings struct {
 }
 
 // Holdings resolves cik's holdings for period as known on asOf.
-func (s *Store) Holdings(cik int64, period, asOf datasets.Date, resolve Resolver) (Holdings, error) {
+func (s *Store) Holdings(cik int64, period, asOf civil.Day, resolve Resolver) (Holdings, error) {
 	fs, err := s.Filings(cik, asOf)
 	if err != nil {
 		return Holdings{}, err
@@ -392,7 +392,7 @@ type Holder struct {
 // known on asOf, hold the CUSIP (case-insensitive): one Holder per (CIK,
 // put/call, SH/PRN), ordered by ValueUSD descending, then CIK, put/call
 // (none first) and SH/PRN.
-func (s *Store) Holders(cusip string, period, asOf datasets.Date, resolve Resolver) ([]Holder, error) {
+func (s *Store) Holders(cusip string, period, asOf civil.Day, resolve Resolver) ([]Holder, error) {
 	rows, err := s.CUSIPRows(cusip, period, asOf)
 	if err != nil || len(rows) == 0 {
 		return nil, err
@@ -463,11 +463,11 @@ func (s *Store) Holders(cusip string, period, asOf datasets.Date, resolve Resolv
 // cikFilings appends to dst the filings of cik for period dated on or
 // before asOf in the partitions ps, sorted by (filing date, accession): what
 // PeriodFilings returns for that CIK, found by binary search.
-func cikFilings(dst []Filing, ps []*partition, cik int64, period, asOf datasets.Date) []Filing {
+func cikFilings(dst []Filing, ps []*partition, cik int64, period, asOf civil.Day) []Filing {
 	start := len(dst)
 	for _, p := range ps {
 		// filings are sorted by period, then CIK.
-		i, _ := slices.BinarySearchFunc(p.filings, period, func(f Filing, t datasets.Date) int {
+		i, _ := slices.BinarySearchFunc(p.filings, period, func(f Filing, t civil.Day) int {
 			if c := cmp.Compare(f.Period, t); c != 0 {
 				return c
 			}
@@ -527,7 +527,7 @@ type PanelRow struct {
 // manager are held until their turn). The period's filing list is held;
 // the iteration stops at the first error, which is yielded: every manager
 // is resolved before the first row, so a resolver error yields no row.
-func (s *Store) Panel(period, asOf datasets.Date, resolve Resolver) iter.Seq2[PanelRow, error] {
+func (s *Store) Panel(period, asOf civil.Day, resolve Resolver) iter.Seq2[PanelRow, error] {
 	return func(yield func(PanelRow, error) bool) {
 		all, err := s.PeriodFilings(period, asOf)
 		if err != nil {
@@ -668,7 +668,7 @@ func laterSource(ss []Filing, i int, acc, window string) int {
 type cursor struct {
 	groups []parquet.RowGroup
 	layout *layout
-	period datasets.Date
+	period civil.Day
 	ords   map[string]int // accession -> rank in filing order of the window
 	r      *groupReader   // reading the current group; nil between groups
 	g      *groupReader   // the reader, kept for its buffers
@@ -680,7 +680,7 @@ type cursor struct {
 	lastOrd int
 }
 
-func newCursor(p *partition, period datasets.Date) *cursor {
+func newCursor(p *partition, period civil.Day) *cursor {
 	of := p.holdings
 	cols := columnsOf(of.pf)
 	c := &cursor{period: period, layout: of.layout, ords: p.ords, buf: make([]Row, batchRows), lastOrd: -1}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/datasets"
 )
 
@@ -357,12 +358,12 @@ type Coverage struct {
 	// covers without a gap: DataFrom is the first filing date of the first
 	// imported window, DataThrough the last one covered without a gap from
 	// it. Both are meaningful only when len(Windows) > 0.
-	DataFrom, DataThrough datasets.Date
+	DataFrom, DataThrough civil.Day
 }
 
 // Covers reports whether every filing date of [from, to] is in the span
 // [DataFrom, DataThrough]; an empty range (to before from) is covered.
-func (c Coverage) Covers(from, to datasets.Date) bool {
+func (c Coverage) Covers(from, to civil.Day) bool {
 	return to < from || len(c.Windows) > 0 && c.DataFrom <= from && to <= c.DataThrough
 }
 

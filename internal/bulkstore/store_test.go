@@ -19,6 +19,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"pgregory.net/rapid"
 
+	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/datasets"
 )
 
@@ -103,7 +104,7 @@ func TestRedactionAtImport(t *testing.T) {
 			t.Fatalf("%s holds the redacted row's bytes", file)
 		}
 	}
-	h, err := s.Holdings(1, datasets.DateOf(2023, 12, 31), datasets.DateOf(2024, 3, 1), oracleResolve)
+	h, err := s.Holdings(1, civil.DayOf(2023, 12, 31), civil.DayOf(2024, 3, 1), oracleResolve)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func TestRedactionAtImport(t *testing.T) {
 	if h.Rows[0].ValueUSD != 100 {
 		t.Fatalf("value_usd %d for a 2024 filing", h.Rows[0].ValueUSD)
 	}
-	hs, err := s.Holders("78462f103", datasets.DateOf(2023, 12, 31), datasets.DateOf(2024, 3, 1), oracleResolve)
+	hs, err := s.Holders("78462f103", civil.DayOf(2023, 12, 31), civil.DayOf(2024, 3, 1), oracleResolve)
 	if err != nil || len(hs) != 0 {
 		t.Fatalf("holders of a redacted CUSIP: %v %v", hs, err)
 	}
@@ -136,7 +137,7 @@ func TestRuleMismatch(t *testing.T) {
 	if err != nil || len(c.Windows) != 0 {
 		t.Fatalf("rule off sees %v (%v)", c.Windows, err)
 	}
-	if fs, _ := b.Filings(1, datasets.DateOf(2030, 1, 1)); len(fs) != 0 {
+	if fs, _ := b.Filings(1, civil.DayOf(2030, 1, 1)); len(fs) != 0 {
 		t.Fatalf("rule off reads filings of another rule: %v", fs)
 	}
 	if _, err := importBytes(t, b, "01jan2024-29feb2024", tsvZip(t, smallWindow("100")), Options{}); err != nil {
@@ -176,7 +177,7 @@ func TestOtherFormatIgnored(t *testing.T) {
 	if c, err := s2.Coverage(); err != nil || len(c.Windows) != 0 {
 		t.Fatalf("a version %d partition is served: %v (%v)", FormatVersion-1, c.Windows, err)
 	}
-	if fs, _ := s2.Filings(1, datasets.DateOf(2030, 1, 1)); len(fs) != 0 {
+	if fs, _ := s2.Filings(1, civil.DayOf(2030, 1, 1)); len(fs) != 0 {
 		t.Fatalf("filings of another version read: %v", fs)
 	}
 	if _, err := importBytes(t, s2, window, tsvZip(t, smallWindow("100")), Options{Redact: spyRedacts}); err != nil {
@@ -229,7 +230,7 @@ func TestReimportReplacesOnlyThatWindow(t *testing.T) {
 			t.Errorf("%s was not replaced", name)
 		}
 	}
-	h, _ := s.Holdings(1, datasets.DateOf(2023, 12, 31), datasets.DateOf(2024, 3, 1), oracleResolve)
+	h, _ := s.Holdings(1, civil.DayOf(2023, 12, 31), civil.DayOf(2024, 3, 1), oracleResolve)
 	if len(h.Rows) == 0 || h.Rows[0].Value != 999 {
 		t.Fatalf("re-import not visible: %+v", h.Rows)
 	}
@@ -349,9 +350,9 @@ func TestProgressAndCoverage(t *testing.T) {
 	if len(c.Windows) != 3 || c.DataFrom.String() != "2025-03-01" || c.DataThrough.String() != "2025-08-31" {
 		t.Fatalf("coverage %v from %s through %s", c.Windows, c.DataFrom, c.DataThrough)
 	}
-	d := datasets.DateOf
+	d := civil.DayOf
 	for _, tc := range []struct {
-		from, to datasets.Date
+		from, to civil.Day
 		want     bool
 	}{
 		{d(2025, 3, 1), d(2025, 8, 31), true},
@@ -435,7 +436,7 @@ func TestNoFilingAfterAsOf(t *testing.T) {
 	s := mirrorStore(t)
 	all := mirrorFilings(t)
 	var ciks []int64
-	var pers []datasets.Date
+	var pers []civil.Day
 	var cusips []string
 	for cik, fs := range all {
 		ciks = append(ciks, cik)
@@ -453,8 +454,8 @@ func TestNoFilingAfterAsOf(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		cik := rapid.SampledFrom(ciks).Draw(rt, "cik")
 		period := rapid.SampledFrom(pers).Draw(rt, "period")
-		asOf := datasets.Date(rapid.Int32Range(int32(datasets.DateOf(2013, 1, 1)), int32(datasets.DateOf(2027, 1, 1))).Draw(rt, "asOf"))
-		leak := func(what, acc string, filed datasets.Date) {
+		asOf := civil.Day(rapid.Int32Range(int32(civil.DayOf(2013, 1, 1)), int32(civil.DayOf(2027, 1, 1))).Draw(rt, "asOf"))
+		leak := func(what, acc string, filed civil.Day) {
 			if filed > asOf {
 				rt.Fatalf("%s %s filed %s reaches an answer as of %s", what, acc, filed, asOf)
 			}
@@ -501,13 +502,13 @@ func TestNoFilingAfterAsOf(t *testing.T) {
 // hand it (such as one filed after asOf) is an error, not an answer.
 func TestResolverCannotLeak(t *testing.T) {
 	s := mirrorStore(t)
-	future := func(fs []Filing, period, asOf datasets.Date) (Resolution, error) {
+	future := func(fs []Filing, period, asOf civil.Day) (Resolution, error) {
 		return Resolution{Base: "0000950123-25-008343"}, nil // filed 2025-08-14
 	}
-	if _, err := s.Holdings(1067983, datasets.DateOf(2025, 6, 30), datasets.DateOf(2025, 8, 13), future); err == nil {
+	if _, err := s.Holdings(1067983, civil.DayOf(2025, 6, 30), civil.DayOf(2025, 8, 13), future); err == nil {
 		t.Fatal("a resolver's future filing was served")
 	}
-	for _, err := range s.Panel(datasets.DateOf(2025, 6, 30), datasets.DateOf(2025, 8, 13), future) {
+	for _, err := range s.Panel(civil.DayOf(2025, 6, 30), civil.DayOf(2025, 8, 13), future) {
 		if err == nil {
 			t.Fatal("panel served a future filing")
 		}
@@ -521,13 +522,13 @@ func TestResolverErrorFailsQuery(t *testing.T) {
 	s := mirrorStore(t)
 	broken := errors.New("cover of 0000950123-24-005653 unreadable")
 	const cik = 1067983
-	resolve := func(fs []Filing, period, asOf datasets.Date) (Resolution, error) {
+	resolve := func(fs []Filing, period, asOf civil.Day) (Resolution, error) {
 		if len(fs) > 0 && fs[0].CIK == cik {
 			return Resolution{}, broken
 		}
 		return oracleResolve(fs, period, asOf)
 	}
-	period, asOf := datasets.DateOf(2023, 9, 30), datasets.DateOf(2024, 5, 15)
+	period, asOf := civil.DayOf(2023, 9, 30), civil.DayOf(2024, 5, 15)
 	// The manager is among the holders and in the panel when it resolves.
 	hs, err := s.Holders("037833100", period, asOf, oracleResolve)
 	if err != nil || !slices.ContainsFunc(hs, func(h Holder) bool { return h.CIK == cik }) {
@@ -583,7 +584,7 @@ func TestBucketsDoNotChangeFiles(t *testing.T) {
 // order, as Rows reads them.
 func TestPanelSourcesOutOfFileOrder(t *testing.T) {
 	s := mirrorStore(t)
-	reverse := func(fs []Filing, period, asOf datasets.Date) (Resolution, error) {
+	reverse := func(fs []Filing, period, asOf civil.Day) (Resolution, error) {
 		var accs []string
 		for i := len(fs) - 1; i >= 0; i-- {
 			if fs[i].Period == period && fs[i].Form != "13F-NT" && fs[i].Form != "13F-NT/A" {
@@ -599,7 +600,7 @@ func TestPanelSourcesOutOfFileOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	periods := map[datasets.Date]bool{}
+	periods := map[civil.Day]bool{}
 	ps, _ := s.partitions()
 	for _, p := range ps {
 		if err := p.open(); err != nil {

@@ -3,12 +3,12 @@ package bulkstore
 import (
 	"slices"
 
-	"github.com/edgar13f/edgar13f/internal/datasets"
+	"github.com/edgar13f/edgar13f/internal/civil"
 )
 
 func sortFiled(fs []Filing) { slices.SortFunc(fs, compareFiled) }
 
-func uniq(ds []datasets.Date) []datasets.Date {
+func uniq(ds []civil.Day) []civil.Day {
 	slices.Sort(ds)
 	return slices.Compact(ds)
 }

@@ -1,7 +1,10 @@
-// Package civil holds the one calendar-date type of the bulk and company
-// data readers: a Day, counted in days since 1970-01-01 (the Apache Parquet
-// DATE representation), with its conversions and a "YYYY-MM-DD" parser that
-// does not allocate.
+// Package civil holds the one internal form of a calendar day: a Day,
+// counted in days since 1970-01-01 (the Apache Parquet DATE
+// representation), with the one "YYYY-MM-DD" parser of the module and the
+// calendar rules behind both. Package edgar13f's public Date converts to
+// and from a Day; every internal package that stores, compares or parses
+// days uses a Day, so that one calendar (the proleptic Gregorian one,
+// years 1 to 9999) and one parser serve them all.
 package civil
 
 import (
@@ -9,14 +12,31 @@ import (
 	"time"
 )
 
-// A Day is a calendar date, counted in days since 1970-01-01.
+// A Day is a calendar day, counted in days since 1970-01-01.
 type Day int32
+
+// The range of days: 0001-01-01 to 9999-12-31, the dates "YYYY-MM-DD"
+// can write.
+const (
+	MinDay Day = -719162 // 0001-01-01
+	MaxDay Day = 2932896 // 9999-12-31
+)
 
 // DayOf returns the Day of a calendar date. Out-of-range months and days
 // are normalised as time.Date does them (day 0 is the last day of the
-// month before).
+// month before); use Valid to refuse them.
 func DayOf(year int, month time.Month, day int) Day {
+	if Valid(year, month, day) {
+		return daysFromCivil(year, int(month), day)
+	}
 	return Day(time.Date(year, month, day, 0, 0, 0, 0, time.UTC).Unix() / 86400)
+}
+
+// Valid reports whether year, month and day name a real calendar day in
+// years 1 to 9999.
+func Valid(year int, month time.Month, day int) bool {
+	return year >= 1 && year <= 9999 && month >= time.January && month <= time.December &&
+		day >= 1 && day <= DaysIn(year, month)
 }
 
 // Time returns d as midnight UTC.
@@ -31,8 +51,10 @@ func (d Day) String() string {
 	return fmt.Sprintf("%04d-%02d-%02d", y, int(m), dd)
 }
 
-// ParseISO reads "YYYY-MM-DD" without allocating. It accepts years 1000
-// to 9999 and rejects dates that do not exist.
+// ParseISO reads "YYYY-MM-DD" without allocating: exactly ten bytes,
+// ASCII digits, a year from 1 to 9999, and a date that exists. It is the
+// one date parser of the module; package edgar13f's ParseDate is built on
+// it.
 func ParseISO[T ~string | ~[]byte](s T) (Day, bool) {
 	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
 		return 0, false
@@ -40,7 +62,7 @@ func ParseISO[T ~string | ~[]byte](s T) (Day, bool) {
 	y, ok1 := Digits(s[0:4])
 	m, ok2 := Digits(s[5:7])
 	d, ok3 := Digits(s[8:10])
-	if !ok1 || !ok2 || !ok3 || y < 1000 || m < 1 || m > 12 || d < 1 || d > DaysIn(y, time.Month(m)) {
+	if !ok1 || !ok2 || !ok3 || !Valid(y, time.Month(m), d) {
 		return 0, false
 	}
 	return daysFromCivil(y, m, d), true

@@ -5,18 +5,34 @@ import (
 	"time"
 )
 
+// timeDay is the Day of a date computed by package time: the reference
+// the calendar arithmetic is checked against.
+func timeDay(y int, m time.Month, d int) Day {
+	return Day(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / 86400)
+}
+
 // TestParseISO checks every day of 1900-2100 and every 97th day of the rest
-// of 1000-9999 against time.Date, and that malformed and impossible dates
-// are refused.
+// of years 1-9999 against package time, and that malformed and impossible
+// dates and years outside 1-9999 are refused.
 func TestParseISO(t *testing.T) {
-	dense0, dense1 := DayOf(1900, time.January, 1), DayOf(2100, time.December, 31)
+	if MinDay != timeDay(1, time.January, 1) || MaxDay != timeDay(9999, time.December, 31) {
+		t.Fatalf("MinDay %d MaxDay %d; want %d and %d", MinDay, MaxDay, timeDay(1, time.January, 1), timeDay(9999, time.December, 31))
+	}
+	dense0, dense1 := timeDay(1900, time.January, 1), timeDay(2100, time.December, 31)
 	step := func(d Day) Day {
 		if dense0 <= d && d <= dense1 {
 			return 1
 		}
 		return 97
 	}
-	for d := DayOf(1000, time.January, 1); d <= DayOf(9999, time.December, 31); d += step(d) {
+	for d := MinDay; d <= MaxDay; d += step(d) {
+		y, m, dd := time.Unix(int64(d)*86400, 0).UTC().Date()
+		if got := DayOf(y, m, dd); got != d {
+			t.Fatalf("DayOf(%d, %d, %d) = %d; want %d", y, m, dd, got, d)
+		}
+		if gy, gm, gd := d.Date(); gy != y || gm != m || gd != dd {
+			t.Fatalf("Day(%d).Date() = %d-%d-%d; want %d-%d-%d", d, gy, gm, gd, y, m, dd)
+		}
 		s := d.String()
 		got, ok := ParseISO(s)
 		if !ok || got != d {
@@ -27,9 +43,31 @@ func TestParseISO(t *testing.T) {
 		}
 	}
 	for _, s := range []string{"", "2023-02-29", "2024-02-30", "2023-04-31", "2023-13-01", "2023-00-10",
-		"2023-01-00", "0999-12-31", "2023-1-01", "2023/01/01", "2023-01-01 ", "+023-01-01", "２023-01-01"} {
+		"2023-01-00", "0000-12-31", "1900-02-29", "2023-1-01", "2023/01/01", "2023-01-01 ", "+023-01-01", "２023-01-01"} {
 		if got, ok := ParseISO(s); ok {
 			t.Errorf("ParseISO(%q) = %d, want no date", s, got)
+		}
+	}
+	for _, s := range []string{"0001-01-01", "0999-12-31", "2000-02-29", "9999-12-31"} {
+		if _, ok := ParseISO(s); !ok {
+			t.Errorf("ParseISO(%q) refused", s)
+		}
+	}
+}
+
+func TestValid(t *testing.T) {
+	for _, c := range []struct {
+		y    int
+		m    time.Month
+		d    int
+		want bool
+	}{
+		{2024, time.February, 29, true}, {2023, time.February, 29, false}, {2023, time.April, 31, false},
+		{0, time.January, 1, false}, {10000, time.January, 1, false}, {2023, 0, 1, false}, {2023, 13, 1, false},
+		{2023, time.January, 0, false}, {1, time.January, 1, true}, {9999, time.December, 31, true},
+	} {
+		if got := Valid(c.y, c.m, c.d); got != c.want {
+			t.Errorf("Valid(%d, %d, %d) = %t; want %t", c.y, c.m, c.d, got, c.want)
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/edgar13f/edgar13f/internal/civil"
 )
 
 // Years limits: an answer holds at most MaxYears periods, DefaultYears when
@@ -27,20 +29,20 @@ type Answer struct {
 // A Value is one fiscal period's value: as known on asOf, and as first
 // reported.
 type Value struct {
-	FiscalYear   int    // the company's fiscal year label; see [Facts.Annual]
-	FiscalPeriod string // "FY"
-	Start        Day    // first day of the period; 0 for an instant
-	End          Day    // last day of the period, or the instant
+	FiscalYear   int       // the company's fiscal year label; see [Facts.Annual]
+	FiscalPeriod string    // "FY"
+	Start        civil.Day // first day of the period; 0 for an instant
+	End          civil.Day // last day of the period, or the instant
 
-	Value     string // the number as EDGAR serves it, e.g. "394328000000" or "6.11"
-	Accession string // the filing that reported Value: dashed accession number
-	Form      string // its form, e.g. "10-K/A"
-	Filed     Day    // its filing date
+	Value     string    // the number as EDGAR serves it, e.g. "394328000000" or "6.11"
+	Accession string    // the filing that reported Value: dashed accession number
+	Form      string    // its form, e.g. "10-K/A"
+	Filed     civil.Day // its filing date
 
 	FirstValue     string // the value first reported for the period
 	FirstAccession string
 	FirstForm      string
-	FirstFiled     Day
+	FirstFiled     civil.Day
 	Restated       bool // Value differs from FirstValue (numerically)
 }
 
@@ -101,7 +103,7 @@ type Value struct {
 // NVIDIA names it), and a December year ended 2022-01-01 is 2021. Companies
 // that name a year ending in late January or February for the year it began
 // (some retailers) are labelled by the year it ended.
-func (f *Facts) Annual(conceptName string, asOf Day, years int) (*Answer, error) {
+func (f *Facts) Annual(conceptName string, asOf civil.Day, years int) (*Answer, error) {
 	if years < 1 || years > MaxYears {
 		return nil, fmt.Errorf("companyfacts: years %d is not 1 to %d", years, MaxYears)
 	}
@@ -187,7 +189,7 @@ func (f *Facts) Annual(conceptName string, asOf Day, years int) (*Answer, error)
 
 // visible reports whether something filed on filed is visible on asOf: the
 // point-in-time rule. A zero filed (a tag or unit without facts) never is.
-func visible(filed, asOf Day) bool { return filed != 0 && filed <= asOf }
+func visible(filed, asOf civil.Day) bool { return filed != 0 && filed <= asOf }
 
 // candidate is one (tag, unit) an alias could answer with.
 type candidate struct {
@@ -197,8 +199,8 @@ type candidate struct {
 }
 
 // latest returns the latest fiscal year end of c's periods.
-func (c *candidate) latest() Day {
-	var l Day
+func (c *candidate) latest() civil.Day {
+	var l civil.Day
 	for _, p := range c.periods {
 		l = max(l, p.fyEnd)
 	}
@@ -221,10 +223,10 @@ func (c *candidate) better(d *candidate) bool {
 
 // period is one (start, end) with its facts as known and as first reported.
 type period struct {
-	start, end Day
+	start, end civil.Day
 	now, first fact
-	firstF     *filing // the filing of first
-	fyEnd      Day     // end of the fiscal year the period belongs to
+	firstF     *filing   // the filing of first
+	fyEnd      civil.Day // end of the fiscal year the period belongs to
 }
 
 // fiscalYear names the fiscal year ending at p.fyEnd.
@@ -237,12 +239,12 @@ func (p *period) fiscalYear() int {
 }
 
 // periods groups the visible annual facts of u into periods.
-func (f *Facts) periods(u *unit, c concept, asOf Day) ([]period, error) {
+func (f *Facts) periods(u *unit, c concept, asOf civil.Day) ([]period, error) {
 	facts, err := f.facts(u)
 	if err != nil {
 		return nil, err
 	}
-	type key struct{ start, end Day }
+	type key struct{ start, end civil.Day }
 	ix := map[key]int{}
 	var out []period
 	for _, x := range facts {

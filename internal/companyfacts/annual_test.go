@@ -7,12 +7,14 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/edgar13f/edgar13f/internal/civil"
 )
 
-func day(s string) Day {
-	d, err := ParseDay(s)
-	if err != nil {
-		panic(err)
+func day(s string) civil.Day {
+	d, ok := civil.ParseISO(s)
+	if !ok {
+		panic("not a date: " + s)
 	}
 	return d
 }
@@ -347,7 +349,7 @@ func TestAnswersCiteOnlyAnnualForms(t *testing.T) {
 	for _, name := range realFiles {
 		f := decodeReal(t, name)
 		for y := 2009; y <= 2026; y++ {
-			asOf := DayOf(y, 6, 30)
+			asOf := civil.DayOf(y, 6, 30)
 			for _, a := range aliases {
 				ans, err := f.Annual(a.Name, asOf, MaxYears)
 				if err != nil {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
+
+	"github.com/edgar13f/edgar13f/internal/civil"
 )
 
 // loop runs op b.N times and reports the process CPU time per operation
@@ -65,7 +67,7 @@ func BenchmarkDecode(b *testing.B) {
 func BenchmarkWarmAnswer(b *testing.B) {
 	f := decodeReal(b, "CIK0000320193")
 	blob := f.Bytes()
-	asOf := DayOf(2024, 12, 31)
+	asOf := civil.DayOf(2024, 12, 31)
 	b.Logf("cached form: %d bytes (JSON %d bytes)", len(blob), len(readReal(b, "CIK0000320193")))
 	b.Run("Load+Annual", func(b *testing.B) {
 		loop(b, func() error {

@@ -32,27 +32,10 @@ import (
 	"fmt"
 	"hash/crc32"
 	"strings"
-	"time"
 
 	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/varint"
 )
-
-// A Day is a calendar date, counted in days since 1970-01-01. The zero Day
-// means "none" where a field says so (a fact with no start is an instant).
-type Day = civil.Day
-
-// DayOf returns the Day of a calendar date.
-func DayOf(year int, month time.Month, day int) Day { return civil.DayOf(year, month, day) }
-
-// ParseDay parses "YYYY-MM-DD" (years 1000 to 9999; the date must exist).
-func ParseDay(s string) (Day, error) {
-	d, ok := civil.ParseISO(s)
-	if !ok {
-		return 0, fmt.Errorf("companyfacts: %q is not a YYYY-MM-DD date", s)
-	}
-	return d, nil
-}
 
 // Facts is a decoded companyfacts document reduced to what annual answers
 // use. It is immutable and safe for concurrent use by multiple goroutines.
@@ -70,21 +53,21 @@ type Facts struct {
 type filing struct {
 	accn  string
 	form  string
-	filed Day
-	fyEnd Day // latest end of its annual durations (else of its non-dei instants); 0 when unknown
+	filed civil.Day
+	fyEnd civil.Day // latest end of its annual durations (else of its non-dei instants); 0 when unknown
 }
 
 // tag is one taxonomy:name of the document.
 type tag struct {
 	taxonomy, name string
-	firstFiled     Day // earliest filing date of any of its facts, any form
+	firstFiled     civil.Day // earliest filing date of any of its facts, any form
 	units          []unit
 }
 
 // unit is one unit of a tag and its kept facts, encoded.
 type unit struct {
 	name       string
-	firstFiled Day // earliest filing date of any fact of this unit, any form
+	firstFiled civil.Day // earliest filing date of any fact of this unit, any form
 	n          int
 	block      string
 }
@@ -92,8 +75,8 @@ type unit struct {
 // fact is one kept fact.
 type fact struct {
 	filing int
-	start  Day // 0 for an instant
-	end    Day
+	start  civil.Day // 0 for an instant
+	end    civil.Day
 	val    string
 }
 
@@ -212,13 +195,13 @@ func (f *Facts) lookup(taxonomy, name string) *tag {
 }
 
 // readDay reads a day written as a uvarint.
-func readDay(r *varint.Reader[string]) Day {
+func readDay(r *varint.Reader[string]) civil.Day {
 	v := r.Uvarint()
 	if v > 1<<30 {
 		r.Fail()
 		return 0
 	}
-	return Day(v)
+	return civil.Day(v)
 }
 
 // readCount reads a count of items that take at least min bytes each.

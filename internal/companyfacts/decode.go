@@ -61,23 +61,23 @@ type decoder struct {
 
 type filingKey struct {
 	accn, form string
-	filed      Day
+	filed      civil.Day
 }
 
 type filingBuild struct {
 	filingKey
-	maxDur, maxInst Day
+	maxDur, maxInst civil.Day
 }
 
 type tagBuild struct {
 	taxonomy, name string
-	firstFiled     Day
+	firstFiled     civil.Day
 	units          []*unitBuild
 }
 
 type unitBuild struct {
 	name       string
-	firstFiled Day
+	firstFiled civil.Day
 	n          int
 	block      []byte
 }
@@ -221,7 +221,7 @@ func (d *decoder) fact(t *tagBuild, u *unitBuild, dei bool) error {
 	if !ok {
 		return d.fail("fact of %s:%s: end %q", t.taxonomy, t.name, end)
 	}
-	var sd Day
+	var sd civil.Day
 	if haveStart {
 		if sd, ok = civil.ParseISO(start); !ok {
 			return d.fail("fact of %s:%s: start %q", t.taxonomy, t.name, start)

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/edgar13f/edgar13f/internal/civil"
 )
 
 // TestDecodeMatchesReference decodes every real document with Decode and
@@ -218,7 +220,7 @@ func TestEmptyUnitIsNeverVisible(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []string{"us-gaap:T", "T", "us-gaap:U"} {
-		if _, err := f.Annual(c, DayOf(2100, 1, 1), 3); !errors.Is(err, ErrUnknownConcept) {
+		if _, err := f.Annual(c, civil.DayOf(2100, 1, 1), 3); !errors.Is(err, ErrUnknownConcept) {
 			t.Errorf("Annual(%s) error = %v; want ErrUnknownConcept", c, err)
 		}
 	}
@@ -275,10 +277,10 @@ func FuzzLoad(f *testing.F) {
 			return
 		}
 		for _, tg := range g.tags {
-			g.Annual(tg.taxonomy+":"+tg.name, DayOf(2100, 1, 1), MaxYears)
+			g.Annual(tg.taxonomy+":"+tg.name, civil.DayOf(2100, 1, 1), MaxYears)
 		}
 		for _, a := range aliases {
-			g.Annual(a.Name, DayOf(2100, 1, 1), MaxYears)
+			g.Annual(a.Name, civil.DayOf(2100, 1, 1), MaxYears)
 		}
 	})
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/edgar13f/edgar13f/internal/civil"
 )
 
 // pitFile is a real document prepared for the point-in-time property: the
@@ -21,10 +23,10 @@ type pitFile struct {
 	full  *Facts
 	head  []byte // {"cik":...,"entityName":...,
 	tags  []pitTag
-	dates []Day // every distinct filing date of any fact, ascending
+	dates []civil.Day // every distinct filing date of any fact, ascending
 
 	mu  sync.Mutex
-	cut map[Day]*Facts
+	cut map[civil.Day]*Facts
 }
 
 type pitTag struct {
@@ -36,7 +38,7 @@ type pitTag struct {
 type pitUnit struct {
 	name  string
 	facts []json.RawMessage
-	filed []Day
+	filed []civil.Day
 }
 
 var (
@@ -79,9 +81,9 @@ func newPITFile(name string, data []byte) (*pitFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	pf := &pitFile{name: name, full: full, cut: map[Day]*Facts{},
+	pf := &pitFile{name: name, full: full, cut: map[civil.Day]*Facts{},
 		head: fmt.Appendf(nil, `{"cik":%s,"entityName":%s,`, doc.CIK, doc.EntityName)}
-	seen := map[Day]bool{}
+	seen := map[civil.Day]bool{}
 	for tax, tags := range doc.Facts {
 		for tag, t := range tags {
 			pt := pitTag{taxonomy: tax, name: tag, label: t.Label, desc: t.Description}
@@ -92,9 +94,9 @@ func newPITFile(name string, data []byte) (*pitFile, error) {
 					if err := json.Unmarshal(raw, &x); err != nil {
 						return nil, err
 					}
-					d, err := ParseDay(x.Filed)
-					if err != nil {
-						return nil, err
+					d, ok := civil.ParseISO(x.Filed)
+					if !ok {
+						return nil, fmt.Errorf("filed %q is not a date", x.Filed)
 					}
 					pu.filed = append(pu.filed, d)
 					if !seen[d] {
@@ -113,10 +115,10 @@ func newPITFile(name string, data []byte) (*pitFile, error) {
 
 // truncated returns the document with every fact filed after asOf deleted,
 // decoded from scratch.
-func (pf *pitFile) truncated(asOf Day) *Facts {
+func (pf *pitFile) truncated(asOf civil.Day) *Facts {
 	// Documents cut at dates with no filing between them are the same.
 	i, _ := slices.BinarySearch(pf.dates, asOf+1)
-	key := Day(0)
+	key := civil.Day(0)
 	if i > 0 {
 		key = pf.dates[i-1]
 	}
@@ -199,9 +201,9 @@ func (pf *pitFile) truncated(asOf Day) *Facts {
 }
 
 // answerFunc is Facts.Annual or a variant of it under test.
-type answerFunc func(f *Facts, concept string, asOf Day, years int) (*Answer, error)
+type answerFunc func(f *Facts, concept string, asOf civil.Day, years int) (*Answer, error)
 
-func annual(f *Facts, concept string, asOf Day, years int) (*Answer, error) {
+func annual(f *Facts, concept string, asOf civil.Day, years int) (*Answer, error) {
 	return f.Annual(concept, asOf, years)
 }
 
@@ -226,7 +228,7 @@ var pitConcepts = func() []string {
 // document cut at asOf, and with answer on another date with no filing of
 // any fact between the two. It returns a description of the first
 // difference, or "".
-func checkPIT(pf *pitFile, answer answerFunc, concept string, asOf, asOf2 Day, years int) string {
+func checkPIT(pf *pitFile, answer answerFunc, concept string, asOf, asOf2 civil.Day, years int) string {
 	got, gerr := answer(pf.full, concept, asOf, years)
 	want, werr := pf.truncated(asOf).Annual(concept, asOf, years)
 	if d := diffAnswers(want, werr, got, gerr); d != "" {
@@ -248,7 +250,7 @@ func diffAnswers(a *Answer, aerr error, b *Answer, berr error) string {
 
 // sameInterval returns a date with no filing of any fact between it and
 // asOf, chosen by pick from the dates asOf's interval holds.
-func (pf *pitFile) sameInterval(asOf Day, pick func(lo, hi int) int) Day {
+func (pf *pitFile) sameInterval(asOf civil.Day, pick func(lo, hi int) int) civil.Day {
 	i, _ := slices.BinarySearch(pf.dates, asOf+1) // dates[i-1] <= asOf < dates[i]
 	lo, hi := asOf-3650, asOf+3650
 	if i > 0 {
@@ -257,7 +259,7 @@ func (pf *pitFile) sameInterval(asOf Day, pick func(lo, hi int) int) Day {
 	if i < len(pf.dates) {
 		hi = pf.dates[i] - 1
 	}
-	return Day(pick(int(lo), int(hi)))
+	return civil.Day(pick(int(lo), int(hi)))
 }
 
 // TestPointInTime is the property: on every real document, for any concept,
@@ -272,11 +274,11 @@ func TestPointInTime(t *testing.T) {
 		pf := files[rapid.IntRange(0, len(files)-1).Draw(rt, "file")]
 		concept := rapid.SampledFrom(pitConcepts).Draw(rt, "concept")
 		years := rapid.IntRange(1, MaxYears).Draw(rt, "years")
-		var asOf Day
+		var asOf civil.Day
 		if rapid.Bool().Draw(rt, "nearFiling") {
-			asOf = rapid.SampledFrom(pf.dates).Draw(rt, "filed") + Day(rapid.IntRange(-2, 2).Draw(rt, "delta"))
+			asOf = rapid.SampledFrom(pf.dates).Draw(rt, "filed") + civil.Day(rapid.IntRange(-2, 2).Draw(rt, "delta"))
 		} else {
-			asOf = Day(rapid.IntRange(int(DayOf(2008, 1, 1)), int(DayOf(2027, 1, 1))).Draw(rt, "asOf"))
+			asOf = civil.Day(rapid.IntRange(int(civil.DayOf(2008, 1, 1)), int(civil.DayOf(2027, 1, 1))).Draw(rt, "asOf"))
 		}
 		asOf2 := pf.sameInterval(asOf, func(lo, hi int) int { return rapid.IntRange(lo, hi).Draw(rt, "asOf2") })
 		if msg := checkPIT(pf, annual, concept, asOf, asOf2, years); msg != "" {
@@ -289,14 +291,14 @@ func TestPointInTime(t *testing.T) {
 // up to one day after asOf (filed <= asOf+1), and checks that the property's
 // check reports it on the real documents.
 func TestPointInTimeCatchesALeak(t *testing.T) {
-	leaky := func(f *Facts, concept string, asOf Day, years int) (*Answer, error) {
+	leaky := func(f *Facts, concept string, asOf civil.Day, years int) (*Answer, error) {
 		return f.Annual(concept, asOf+1, years)
 	}
 	for _, pf := range loadPIT(t) {
 		caught := 0
 		// The days before annual reports were filed: where a one-day leak
 		// of an annual value would show.
-		var dates []Day
+		var dates []civil.Day
 		for _, fl := range pf.full.filings {
 			if !slices.Contains(dates, fl.filed) {
 				dates = append(dates, fl.filed)
@@ -328,7 +330,7 @@ func TestPointInTimeLoad(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, c := range pitConcepts {
-			asOf := DayOf(2025, 12, 31)
+			asOf := civil.DayOf(2025, 12, 31)
 			a, aerr := pf.full.Annual(c, asOf, MaxYears)
 			b, berr := g.Annual(c, asOf, MaxYears)
 			if d := diffAnswers(a, aerr, b, berr); d != "" {

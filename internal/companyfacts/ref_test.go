@@ -99,16 +99,16 @@ func refSummary(data []byte) (summary, error) {
 	}
 	type kept struct {
 		tag, unit, accn, form string
-		filed, start, end     Day
+		filed, start, end     civil.Day
 		val                   string
 	}
 	var facts []kept
-	fy := map[string][2]Day{} // accn|form|filed -> max duration end, max non-dei instant end
+	fy := map[string][2]civil.Day{} // accn|form|filed -> max duration end, max non-dei instant end
 	for tax, tags := range d.Facts {
 		for name, t := range tags {
-			first := Day(0)
+			first := civil.Day(0)
 			for unit, fs := range t.Units {
-				ufirst := Day(0)
+				ufirst := civil.Day(0)
 				for _, x := range fs {
 					if x.Filed == nil || x.Form == nil {
 						return s, errors.New("no filed or form")
@@ -133,7 +133,7 @@ func refSummary(data []byte) (summary, error) {
 					if !ok {
 						return s, errors.New("bad end")
 					}
-					var sd Day
+					var sd civil.Day
 					if x.Start != nil {
 						if sd, ok = civil.ParseISO((*x.Start)); !ok {
 							return s, errors.New("bad start")

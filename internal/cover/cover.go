@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"golang.org/x/net/html/charset"
+
+	"github.com/edgar13f/edgar13f/internal/civil"
 )
 
 // A Cover holds the facts of a 13F cover page that edgar13f uses.
@@ -250,8 +252,7 @@ func parseDate(v string) (string, error) {
 	m, _ := strconv.Atoi(parts[0])
 	d, _ := strconv.Atoi(parts[1])
 	y, _ := strconv.Atoi(parts[2])
-	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
-	if y < 1 || t.Year() != y || int(t.Month()) != m || t.Day() != d {
+	if !civil.Valid(y, time.Month(m), d) {
 		return "", fmt.Errorf("%q is not a valid date", v)
 	}
 	return fmt.Sprintf("%04d-%02d-%02d", y, m, d), nil

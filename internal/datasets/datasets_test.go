@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/edgar13f/edgar13f/internal/civil"
 )
 
 func TestWindows(t *testing.T) {
@@ -40,12 +42,12 @@ func TestWindows(t *testing.T) {
 // exactly one window, windows follow each other without gap, and every
 // window's name parses back to it.
 func TestWindowCalendar(t *testing.T) {
-	if _, ok := WindowOf(DateOf(2013, time.March, 31)); ok {
+	if _, ok := WindowOf(civil.DayOf(2013, time.March, 31)); ok {
 		t.Fatal("a window before 2013q2")
 	}
-	w, _ := WindowOf(DateOf(2013, time.April, 1))
+	w, _ := WindowOf(civil.DayOf(2013, time.April, 1))
 	n := 0
-	for d := DateOf(2013, time.April, 1); d < DateOf(2030, 1, 1); d++ {
+	for d := civil.DayOf(2013, time.April, 1); d < civil.DayOf(2030, 1, 1); d++ {
 		got, ok := WindowOf(d)
 		if !ok || got != w && got != w.Next() {
 			t.Fatalf("%s: window %v after %v", d, got, w)
@@ -305,7 +307,7 @@ func TestParseNumber(t *testing.T) {
 			t.Errorf("%q accepted", s)
 		}
 	}
-	if ValueUSD(5, DateOf(2023, 1, 2)) != 5000 || ValueUSD(5, DateOf(2023, 1, 3)) != 5 {
+	if ValueUSD(5, civil.DayOf(2023, 1, 2)) != 5000 || ValueUSD(5, civil.DayOf(2023, 1, 3)) != 5 {
 		t.Error("ValueUSD cutover")
 	}
 }

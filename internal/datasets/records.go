@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/edgarid"
 	"github.com/edgar13f/edgar13f/internal/infotable"
 )
@@ -15,21 +16,21 @@ import (
 // its COVERPAGE and SUMMARYPAGE rows, normalised to the form the
 // per-manager XML path gives the same facts.
 type Filing struct {
-	Accession             string // ACCESSION_NUMBER, e.g. "0000950123-25-008361"
-	CIK                   int64  // SUBMISSION.CIK (zero-padded or not in the file)
-	Form                  string // SUBMISSIONTYPE: 13F-HR, 13F-HR/A, 13F-NT or 13F-NT/A
-	FilingDate            Date   // FILING_DATE
-	Period                Date   // COVERPAGE.REPORTCALENDARORQUARTER, else SUBMISSION.PERIODOFREPORT
-	IsAmendment           bool   // ISAMENDMENT "Y" (blank and "N" are false)
-	AmendmentNo           int32  // AMENDMENTNO; 0 when blank
-	AmendmentType         string // AMENDMENTTYPE upper-cased, inner white space collapsed; "" when blank
-	ReportType            string // REPORTTYPE, e.g. "13F HOLDINGS REPORT"
-	ManagerName           string // FILINGMANAGER_NAME
-	HasTotals             bool   // the filing has a SUMMARYPAGE row with both totals
-	TableEntryTotal       int64  // TABLEENTRYTOTAL; 0 unless HasTotals
-	TableValueTotal       int64  // TABLEVALUETOTAL as filed; 0 unless HasTotals
-	OtherIncludedManagers int32  // OTHERINCLUDEDMANAGERSCOUNT; 0 when blank
-	ConfidentialOmitted   bool   // ISCONFIDENTIALOMITTED "Y"
+	Accession             string    // ACCESSION_NUMBER, e.g. "0000950123-25-008361"
+	CIK                   int64     // SUBMISSION.CIK (zero-padded or not in the file)
+	Form                  string    // SUBMISSIONTYPE: 13F-HR, 13F-HR/A, 13F-NT or 13F-NT/A
+	FilingDate            civil.Day // FILING_DATE
+	Period                civil.Day // COVERPAGE.REPORTCALENDARORQUARTER, else SUBMISSION.PERIODOFREPORT
+	IsAmendment           bool      // ISAMENDMENT "Y" (blank and "N" are false)
+	AmendmentNo           int32     // AMENDMENTNO; 0 when blank
+	AmendmentType         string    // AMENDMENTTYPE upper-cased, inner white space collapsed; "" when blank
+	ReportType            string    // REPORTTYPE, e.g. "13F HOLDINGS REPORT"
+	ManagerName           string    // FILINGMANAGER_NAME
+	HasTotals             bool      // the filing has a SUMMARYPAGE row with both totals
+	TableEntryTotal       int64     // TABLEENTRYTOTAL; 0 unless HasTotals
+	TableValueTotal       int64     // TABLEVALUETOTAL as filed; 0 unless HasTotals
+	OtherIncludedManagers int32     // OTHERINCLUDEDMANAGERSCOUNT; 0 when blank
+	ConfidentialOmitted   bool      // ISCONFIDENTIALOMITTED "Y"
 }
 
 // Filings reads SUBMISSION, COVERPAGE and SUMMARYPAGE (small tables: one
@@ -301,7 +302,7 @@ func parseNumber(b []byte) (int64, bool) {
 // reported in thousands), unchanged since. A product beyond int64 is
 // math.MaxInt64. Filers that kept reporting thousands after the change
 // cannot be repaired by this rule.
-func ValueUSD(value int64, filed Date) int64 {
+func ValueUSD(value int64, filed civil.Day) int64 {
 	if filed >= DollarsFrom {
 		return value
 	}
@@ -312,7 +313,7 @@ func ValueUSD(value int64, filed Date) int64 {
 }
 
 // DollarsFrom is the first filing date whose 13F values are whole dollars.
-var DollarsFrom = DateOf(2023, 1, 3)
+var DollarsFrom = civil.DayOf(2023, 1, 3)
 
 // ErrNoTable is wrapped by the error of a missing table.
 var ErrNoTable = errors.New("table missing from the zip")

@@ -10,29 +10,12 @@ import (
 	"github.com/edgar13f/edgar13f/internal/civil"
 )
 
-// A Date is a calendar date as a number of days since 1970-01-01 (the
-// Apache Parquet DATE representation).
-type Date = civil.Day
-
-// DateOf returns the Date of a calendar day.
-func DateOf(year int, month time.Month, day int) Date { return civil.DayOf(year, month, day) }
-
-// ParseISODate reads a "YYYY-MM-DD" date (years 1000 to 9999; the date
-// must exist).
-func ParseISODate(s string) (Date, error) {
-	d, ok := civil.ParseISO(s)
-	if !ok {
-		return 0, fmt.Errorf("datasets: date %q is not YYYY-MM-DD", s)
-	}
-	return d, nil
-}
-
 // months are the upper-case month abbreviations of DD-MON-YYYY dates.
 var months = [12]string{"JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"}
 
 // ParseDate reads a Data Sets date, DD-MON-YYYY ("30-JUN-2025"; the month
 // is matched case-insensitively). The day must exist in its month.
-func ParseDate(s string) (Date, error) {
+func ParseDate(s string) (civil.Day, error) {
 	d, ok := parseDate([]byte(s))
 	if !ok {
 		return 0, fmt.Errorf("datasets: date %q is not DD-MON-YYYY", s)
@@ -41,7 +24,7 @@ func ParseDate(s string) (Date, error) {
 }
 
 // parseDate is ParseDate on bytes, without allocating.
-func parseDate(b []byte) (Date, bool) {
+func parseDate(b []byte) (civil.Day, bool) {
 	if len(b) != 11 || b[2] != '-' || b[6] != '-' {
 		return 0, false
 	}
@@ -60,11 +43,11 @@ func parseDate(b []byte) (Date, bool) {
 	if m < 0 || day < 1 || day > civil.DaysIn(year, time.Month(m+1)) {
 		return 0, false
 	}
-	return DateOf(year, time.Month(m+1), day), true
+	return civil.DayOf(year, time.Month(m+1), day), true
 }
 
 // FormatDate writes d as the Data Sets do: DD-MON-YYYY in upper case.
-func FormatDate(d Date) string {
+func FormatDate(d civil.Day) string {
 	t := d.Time()
 	return fmt.Sprintf("%02d-%s-%04d", t.Day(), months[t.Month()-1], t.Year())
 }
@@ -79,9 +62,9 @@ func upper(c byte) byte {
 // A Window is one Data Sets file: the 13F filings whose filing date lies in
 // [From, To].
 type Window struct {
-	Name string // lower case, e.g. "2023q4" or "01jun2025-31aug2025"
-	From Date   // first filing date covered
-	To   Date   // last filing date covered
+	Name string    // lower case, e.g. "2023q4" or "01jun2025-31aug2025"
+	From civil.Day // first filing date covered
+	To   civil.Day // last filing date covered
 }
 
 // FileName returns the window's zip name, e.g. "2023q4_form13f.zip".
@@ -89,10 +72,10 @@ func (w Window) FileName() string { return w.Name + "_form13f.zip" }
 
 // The three eras of window names.
 var (
-	firstQuarter   = DateOf(2013, time.April, 1)     // 2013q2, the first file
-	twoMonthFrom   = DateOf(2024, time.January, 1)   // 01jan2024-29feb2024
-	threeMonthFrom = DateOf(2024, time.March, 1)     // first three-month window
-	twoMonthTo     = DateOf(2024, time.February, 29) // end of the two-month window
+	firstQuarter   = civil.DayOf(2013, time.April, 1)     // 2013q2, the first file
+	twoMonthFrom   = civil.DayOf(2024, time.January, 1)   // 01jan2024-29feb2024
+	threeMonthFrom = civil.DayOf(2024, time.March, 1)     // first three-month window
+	twoMonthTo     = civil.DayOf(2024, time.February, 29) // end of the two-month window
 )
 
 var (
@@ -112,8 +95,8 @@ func ParseWindow(name string) (Window, error) {
 	if m := quarterName.FindStringSubmatch(s); m != nil {
 		y, _ := strconv.Atoi(m[1])
 		q, _ := strconv.Atoi(m[2])
-		from := DateOf(y, time.Month(3*q-2), 1)
-		to := DateOf(y, time.Month(3*q+1), 0)
+		from := civil.DayOf(y, time.Month(3*q-2), 1)
+		to := civil.DayOf(y, time.Month(3*q+1), 0)
 		if from < firstQuarter || from >= twoMonthFrom {
 			return Window{}, fmt.Errorf("datasets: no quarterly window %q (quarterly files run 2013q2-2023q4)", name)
 		}
@@ -135,12 +118,12 @@ func ParseWindow(name string) (Window, error) {
 }
 
 // parseCompactDate reads "01jun2025".
-func parseCompactDate(s string) (Date, error) {
+func parseCompactDate(s string) (civil.Day, error) {
 	return ParseDate(s[:2] + "-" + s[2:5] + "-" + s[5:])
 }
 
 // windowStarting returns the dated window that starts on from.
-func windowStarting(from Date) (Window, bool) {
+func windowStarting(from civil.Day) (Window, bool) {
 	if from == twoMonthFrom {
 		return rangeWindow(from, twoMonthTo), true
 	}
@@ -148,23 +131,23 @@ func windowStarting(from Date) (Window, bool) {
 	if from < threeMonthFrom || t.Day() != 1 || t.Month()%3 != 0 {
 		return Window{}, false
 	}
-	to := DateOf(t.Year(), t.Month()+3, 0)
+	to := civil.DayOf(t.Year(), t.Month()+3, 0)
 	return rangeWindow(from, to), true
 }
 
-func rangeWindow(from, to Date) Window {
+func rangeWindow(from, to civil.Day) Window {
 	return Window{Name: compact(from) + "-" + compact(to), From: from, To: to}
 }
 
 // compact writes "01jun2025".
-func compact(d Date) string {
+func compact(d civil.Day) string {
 	t := d.Time()
 	return fmt.Sprintf("%02d%s%04d", t.Day(), strings.ToLower(months[t.Month()-1]), t.Year())
 }
 
 // WindowOf returns the window whose range holds the filing date d. Dates
 // before 2013-04-01 have none.
-func WindowOf(d Date) (Window, bool) {
+func WindowOf(d civil.Day) (Window, bool) {
 	t := d.Time()
 	switch {
 	case d < firstQuarter:
@@ -181,7 +164,7 @@ func WindowOf(d Date) (Window, bool) {
 	if start == 0 {  // January, February: the window began in December
 		y, start = y-1, time.December
 	}
-	w, _ := windowStarting(DateOf(y, start, 1))
+	w, _ := windowStarting(civil.DayOf(y, start, 1))
 	return w, true
 }
 

@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/edgar13f/edgar13f/internal/civil"
 )
 
 // A Submission is a parsed complete submission text file.
@@ -324,9 +326,15 @@ func isoDate(v string) (string, error) {
 	if v == "" {
 		return "", nil
 	}
-	t, err := time.Parse("20060102", v)
-	if err != nil || len(v) != 8 {
-		return "", fmt.Errorf("%q is not a YYYYMMDD date", v)
+	bad := fmt.Errorf("%q is not a YYYYMMDD date", v)
+	if len(v) != 8 {
+		return "", bad
 	}
-	return t.Format("2006-01-02"), nil
+	y, ok1 := civil.Digits(v[:4])
+	m, ok2 := civil.Digits(v[4:6])
+	d, ok3 := civil.Digits(v[6:])
+	if !ok1 || !ok2 || !ok3 || !civil.Valid(y, time.Month(m), d) {
+		return "", bad
+	}
+	return v[:4] + "-" + v[4:6] + "-" + v[6:], nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f/internal/ciklookup"
+	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/varint"
 )
 
@@ -14,7 +15,7 @@ import (
 // uvarints and length-prefixed strings.
 const (
 	namesMagic = "edgar13f names v1\n"
-	indexMagic = "edgar13f find index v1\n"
+	indexMagic = "edgar13f find index v2\n"
 )
 
 var errBadEncoding = errors.New("nameindex: bad encoding")
@@ -64,7 +65,7 @@ func (x *Index) Encode() []byte {
 	b = binary.AppendUvarint(b, uint64(len(x.ents)))
 	for _, e := range x.ents {
 		b = binary.AppendUvarint(b, e.cik)
-		b = binary.AppendUvarint(b, uint64(e.first))
+		b = binary.AppendUvarint(b, encodeFirst(e))
 		b = varint.AppendString(b, e.name)
 	}
 	b = binary.AppendUvarint(b, uint64(len(x.lineEnt)))
@@ -89,7 +90,11 @@ func Decode(b []byte) (*Index, error) {
 	}
 	x.ents = make([]entity, d.Count())
 	for i := range x.ents {
-		x.ents[i] = entity{cik: d.Uvarint(), first: int32(d.Uvarint()), name: d.String()}
+		x.ents[i] = entity{cik: d.Uvarint()}
+		if !decodeFirst(d.Uvarint(), &x.ents[i]) {
+			d.Fail()
+		}
+		x.ents[i].name = d.String()
 	}
 	x.lineEnt = make([]uint32, d.Count())
 	for i := range x.lineEnt {
@@ -122,3 +127,24 @@ func Decode(b []byte) (*Index, error) {
 func readTime(d *varint.Reader[string]) time.Time { return time.Unix(0, int64(d.Uvarint())) }
 
 func appendTime(b []byte, t time.Time) []byte { return binary.AppendUvarint(b, uint64(t.UnixNano())) }
+
+// encodeFirst writes an entity's first 13F day: 0 when it has none, else
+// one more than its distance from civil.MinDay.
+func encodeFirst(e entity) uint64 {
+	if !e.has13F {
+		return 0
+	}
+	return uint64(e.first-civil.MinDay) + 1
+}
+
+// decodeFirst reads what encodeFirst wrote into e; false when v is no day.
+func decodeFirst(v uint64, e *entity) bool {
+	if v == 0 {
+		return true
+	}
+	if v-1 > uint64(civil.MaxDay-civil.MinDay) {
+		return false
+	}
+	e.first, e.has13F = civil.MinDay+civil.Day(v-1), true
+	return true
+}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f/internal/ciklookup"
+	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/fold"
 )
 
@@ -44,17 +45,17 @@ type Index struct {
 
 // entity is one CIK of the index.
 type entity struct {
-	cik   uint64
-	first int32 // day number of the first 13F filing; 0 when none
-	name  string
+	cik    uint64
+	first  civil.Day // day of the first 13F filing, when has13F
+	has13F bool
+	name   string
 }
 
-// A Filer is one CIK's 13F filings in one quarter: the day numbers (days
-// since 1969-12-31, so that 0 means none) of its first and latest filing,
-// and the accession and name of its latest row.
+// A Filer is one CIK's 13F filings in one quarter: the days of its first
+// and latest filing, and the accession and name of its latest row.
 type Filer struct {
 	CIK         uint64
-	First, Last int32
+	First, Last civil.Day
 	Acc         string
 	Name        string
 }
@@ -72,17 +73,17 @@ type Hit struct {
 // lists for it; filers the name file lacks are added.
 func Build(names []ciklookup.Entry, filers []Filer) *Index {
 	type filed struct {
-		first, last int32
+		first, last civil.Day
 		acc, name   string
 	}
 	byCIK := map[uint64]*filed{}
 	for _, r := range filers {
 		a := byCIK[r.CIK]
 		if a == nil {
-			a = &filed{}
+			a = &filed{first: r.First, last: r.Last, acc: r.Acc, name: r.Name}
 			byCIK[r.CIK] = a
 		}
-		if a.first == 0 || r.First < a.first {
+		if r.First < a.first {
 			a.first = r.First
 		}
 		if a.name == "" || r.Last > a.last || r.Last == a.last && r.Acc > a.acc {
@@ -123,7 +124,7 @@ func Build(names []ciklookup.Entry, filers []Filer) *Index {
 		}
 		e := entity{cik: cik, name: entries[i].Name}
 		if a := byCIK[cik]; a != nil {
-			e.first, e.name = a.first, a.name
+			e.first, e.has13F, e.name = a.first, true, a.name
 		}
 		ent := uint32(len(x.ents))
 		x.ents = append(x.ents, e)
@@ -159,9 +160,9 @@ func containsLine(lines, line []byte) bool {
 
 // Search returns the best limit entities with a name containing q, which
 // must be folded (see internal/fold): 13F filers first, then by current
-// name (case-insensitive), then by CIK. asOf, a day number, limits Has13F
-// to filings on or before it when not 0.
-func (x *Index) Search(q string, asOf int32, limit int) []Hit {
+// name (case-insensitive), then by CIK. Has13F counts the filings made on
+// or before asOf (civil.MaxDay counts them all).
+func (x *Index) Search(q string, asOf civil.Day, limit int) []Hit {
 	out := []Hit{}
 	if q == "" || strings.ContainsAny(q, "\n") {
 		return out
@@ -190,7 +191,7 @@ func (x *Index) Search(q string, asOf int32, limit int) []Hit {
 	cands := make([]candidate, len(hits))
 	for i, h := range hits {
 		e := &x.ents[h]
-		cands[i] = candidate{e: e, has13F: e.first != 0 && (asOf == 0 || e.first <= asOf), key: strings.ToLower(e.name)}
+		cands[i] = candidate{e: e, has13F: e.has13F && e.first <= asOf, key: strings.ToLower(e.name)}
 	}
 	slices.SortFunc(cands, func(a, b candidate) int {
 		if a.has13F != b.has13F {

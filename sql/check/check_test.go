@@ -21,7 +21,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/bulkstore"
-	"github.com/edgar13f/edgar13f/internal/datasets"
+	"github.com/edgar13f/edgar13f/internal/civil"
 )
 
 const mirrorRoot = "../../testdata/mirror"
@@ -104,14 +104,14 @@ func query(t *testing.T, name string) string {
 
 // cases returns every period of the store with, as asOf, the day before,
 // of and after every filing date of that period.
-func cases(t *testing.T, db *sql.DB) map[datasets.Date][]datasets.Date {
+func cases(t *testing.T, db *sql.DB) map[civil.Day][]civil.Day {
 	t.Helper()
 	rows, err := db.Query(`SELECT DISTINCT period, filing_date FROM filings`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rows.Close()
-	out := map[datasets.Date][]datasets.Date{}
+	out := map[civil.Day][]civil.Day{}
 	for rows.Next() {
 		var p, f time.Time
 		if err := rows.Scan(&p, &f); err != nil {
@@ -127,12 +127,12 @@ func cases(t *testing.T, db *sql.DB) map[datasets.Date][]datasets.Date {
 	return out
 }
 
-func day(t time.Time) datasets.Date { return datasets.DateOf(t.Year(), t.Month(), t.Day()) }
+func day(t time.Time) civil.Day { return civil.DayOf(t.Year(), t.Month(), t.Day()) }
 
-func sqlDate(d datasets.Date) string { return d.String() }
+func sqlDate(d civil.Day) string { return d.String() }
 
 // pub converts a date to the library's.
-func pub(d datasets.Date) edgar13f.Date { return edgar13f.MustParseDate(d.String()) }
+func pub(d civil.Day) edgar13f.Date { return edgar13f.MustParseDate(d.String()) }
 
 // TestHoldingsSQL: holdings_asof.sql for every manager (the panel) equals
 // the Go panel, row for row, for every period and asOf of the corpus.
@@ -228,7 +228,7 @@ func TestHoldersSQL(t *testing.T) {
 	}
 	type key struct {
 		cusip  string
-		period datasets.Date
+		period civil.Day
 	}
 	var keys []key
 	for rows.Next() {

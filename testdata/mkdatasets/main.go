@@ -46,6 +46,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/datasets"
 	"github.com/edgar13f/edgar13f/internal/infotable"
 	"github.com/edgar13f/edgar13f/testdata/internal/genfile"
@@ -74,7 +75,7 @@ type filing struct {
 	cik        int64
 	acc        string
 	form       string
-	filed      datasets.Date
+	filed      civil.Day
 	reportDate string // submissions reportDate, YYYY-MM-DD
 	cover      *element
 	table      []byte // information table XML; nil when the mirror has none
@@ -146,9 +147,9 @@ func (g *gen) load() error {
 			if form != "13F-HR" && form != "13F-HR/A" && form != "13F-NT" && form != "13F-NT/A" {
 				continue
 			}
-			filed, err := datasets.ParseISODate(cols.FilingDate[i])
-			if err != nil {
-				return err
+			filed, ok := civil.ParseISO(cols.FilingDate[i])
+			if !ok {
+				return fmt.Errorf("filing date %q is not YYYY-MM-DD", cols.FilingDate[i])
 			}
 			if _, ok := datasets.WindowOf(filed); !ok || seen[cols.Accession[i]] {
 				continue
@@ -344,13 +345,13 @@ func date(s string) string {
 	if err != nil {
 		return s
 	}
-	return datasets.FormatDate(datasets.DateOf(t.Year(), t.Month(), t.Day()))
+	return datasets.FormatDate(civil.DayOf(t.Year(), t.Month(), t.Day()))
 }
 
 // isoToDS turns YYYY-MM-DD into DD-MON-YYYY.
 func isoToDS(s string) string {
-	d, err := datasets.ParseISODate(s)
-	if err != nil {
+	d, ok := civil.ParseISO(s)
+	if !ok {
 		return ""
 	}
 	return datasets.FormatDate(d)
