@@ -120,6 +120,18 @@ func TestDate(t *testing.T) {
 	if got := d.AddDays(1).String(); got != "2025-01-01" {
 		t.Errorf("AddDays(1) = %s", got)
 	}
+	if got := d.AddDays(-366).String(); got != "2023-12-31" {
+		t.Errorf("AddDays(-366) = %s", got)
+	}
+	for _, x := range []struct {
+		d    Date
+		want bool
+	}{{d, true}, {Date{}, false}, {Date{2023, time.February, 29}, false}, {Date{2024, time.February, 29}, true},
+		{Date{10000, time.January, 1}, false}, {Date{2024, 13, 1}, false}, {Date{1, time.January, 1}, true}} {
+		if got := x.d.IsValid(); got != x.want {
+			t.Errorf("%+v.IsValid() = %t", x.d, got)
+		}
+	}
 	if !d.IsQuarterEnd() || MustParseDate("2024-06-29").IsQuarterEnd() {
 		t.Error("IsQuarterEnd")
 	}
