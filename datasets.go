@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f/internal/bulkstore"
-	"github.com/edgar13f/edgar13f/internal/datasets"
+	"github.com/edgar13f/edgar13f/internal/datasetzip"
 	"github.com/edgar13f/edgar13f/internal/docerr"
 )
 
@@ -251,7 +251,7 @@ func (d *Datasets) Windows(ctx context.Context) ([]DatasetWindow, error) {
 }
 
 // marked converts the landing page's links, marking the imported windows.
-func (d *Datasets) marked(ctx context.Context, links []datasets.Link) ([]DatasetWindow, error) {
+func (d *Datasets) marked(ctx context.Context, links []datasetzip.Link) ([]DatasetWindow, error) {
 	cov, err := d.Coverage(ctx)
 	if err != nil {
 		return nil, err
@@ -282,7 +282,7 @@ type landingLink struct {
 // landing returns the windows the landing page lists: the cached list when
 // it is fresh (fetched less than a day ago by the Client's clock) and
 // refresh is false, else the page read afresh. cached says which.
-func (d *Datasets) landing(ctx context.Context, refresh bool) (links []datasets.Link, cached bool, err error) {
+func (d *Datasets) landing(ctx context.Context, refresh bool) (links []datasetzip.Link, cached bool, err error) {
 	var l landingList
 	if !refresh && d.c.cachedJSON(ctx, keyLanding, &l) && fresh(l.FetchedAt, d.c.clock.Now()) {
 		if links, err := l.parsed(); err == nil {
@@ -292,13 +292,13 @@ func (d *Datasets) landing(ctx context.Context, refresh bool) (links []datasets.
 	// Concurrent callers (an MCP server answering several questions) share
 	// one request.
 	v, err := d.c.edgar.Shared(ctx, keyLanding, func() (any, error) {
-		page, err := d.c.edgar.Fetch(ctx, datasets.LandingPageURL)
+		page, err := d.c.edgar.Fetch(ctx, datasetzip.LandingPageURL)
 		if err != nil {
 			return nil, err
 		}
-		links, err := datasets.ParseLandingPage(page, datasets.LandingPageURL)
+		links, err := datasetzip.ParseLandingPage(page, datasetzip.LandingPageURL)
 		if err != nil {
-			return nil, &ParseError{Document: datasets.LandingPageURL, Err: err}
+			return nil, &ParseError{Document: datasetzip.LandingPageURL, Err: err}
 		}
 		l := landingList{FetchedAt: d.c.clock.Now()}
 		for _, k := range links {
@@ -310,18 +310,18 @@ func (d *Datasets) landing(ctx context.Context, refresh bool) (links []datasets.
 	if err != nil {
 		return nil, false, err
 	}
-	return v.([]datasets.Link), false, nil
+	return v.([]datasetzip.Link), false, nil
 }
 
 // parsed returns the cached list's links.
-func (l landingList) parsed() ([]datasets.Link, error) {
-	out := make([]datasets.Link, 0, len(l.Links))
+func (l landingList) parsed() ([]datasetzip.Link, error) {
+	out := make([]datasetzip.Link, 0, len(l.Links))
 	for _, k := range l.Links {
-		w, err := datasets.ParseWindow(k.Window)
+		w, err := datasetzip.ParseWindow(k.Window)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, datasets.Link{Window: w, URL: k.URL})
+		out = append(out, datasetzip.Link{Window: w, URL: k.URL})
 	}
 	return out, nil
 }
@@ -418,13 +418,13 @@ type ImportResult struct {
 // with the wrong field count fails with an error naming the window, table
 // and line; nothing half-imported is ever visible.
 func (d *Datasets) Import(ctx context.Context, window string, opts ...ImportOption) (ImportResult, error) {
-	w, err := datasets.ParseWindow(window)
+	w, err := datasetzip.ParseWindow(window)
 	if err != nil {
 		return ImportResult{}, declinef(InvalidArgument, "%v", err)
 	}
 	links, cached, err := d.landing(ctx, false)
 	listed := func() int {
-		return slices.IndexFunc(links, func(l datasets.Link) bool { return l.Window.Name == w.Name })
+		return slices.IndexFunc(links, func(l datasetzip.Link) bool { return l.Window.Name == w.Name })
 	}
 	if err == nil && cached && listed() < 0 {
 		// A window published since the list was cached: read the page again.
@@ -435,7 +435,7 @@ func (d *Datasets) Import(ctx context.Context, window string, opts ...ImportOpti
 	}
 	i := listed()
 	if i < 0 {
-		return ImportResult{}, fmt.Errorf("%swindow %s is not listed on %s", docerr.Prefix, w.Name, datasets.LandingPageURL)
+		return ImportResult{}, fmt.Errorf("%swindow %s is not listed on %s", docerr.Prefix, w.Name, datasetzip.LandingPageURL)
 	}
 	return d.fetchAndImport(ctx, windowOf(links[i].Window, links[i].URL, false), true, 1, 1, options(opts))
 }
@@ -443,7 +443,7 @@ func (d *Datasets) Import(ctx context.Context, window string, opts ...ImportOpti
 // ImportFile imports a window zip from a local file; the window is named
 // by the file's base name ("2023q4_form13f.zip").
 func (d *Datasets) ImportFile(ctx context.Context, path string, opts ...ImportOption) (ImportResult, error) {
-	w, err := datasets.ParseWindow(filepath.Base(path))
+	w, err := datasetzip.ParseWindow(filepath.Base(path))
 	if err != nil {
 		return ImportResult{}, declinef(InvalidArgument, "%v", err)
 	}
@@ -659,7 +659,7 @@ func (d *Datasets) importZip(ctx context.Context, w DatasetWindow, path string, 
 }
 
 // windowOf converts a window of package datasets.
-func windowOf(w datasets.Window, url string, imported bool) DatasetWindow {
+func windowOf(w datasetzip.Window, url string, imported bool) DatasetWindow {
 	return DatasetWindow{Name: w.Name, From: dateOfDay(w.From), To: dateOfDay(w.To), URL: url, Imported: imported}
 }
 

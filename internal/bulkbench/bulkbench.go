@@ -19,7 +19,7 @@ import (
 	"strconv"
 
 	"github.com/edgar13f/edgar13f/internal/civil"
-	"github.com/edgar13f/edgar13f/internal/datasets"
+	"github.com/edgar13f/edgar13f/internal/datasetzip"
 )
 
 // FullRows is the INFOTABLE size of a full window.
@@ -210,7 +210,7 @@ func Write(w io.Writer, rows int) (int64, error) {
 		}
 		cw := &counter{w: fw}
 		bw := bufio.NewWriterSize(cw, 1<<20)
-		for i, c := range datasets.Columns[name] {
+		for i, c := range datasetzip.Columns[name] {
 			if i > 0 {
 				bw.WriteByte('\t')
 			}
@@ -224,48 +224,48 @@ func Write(w io.Writer, rows int) (int64, error) {
 		total += cw.n
 		return err
 	}
-	err := table(datasets.Submission, func(bw *bufio.Writer) error {
+	err := table(datasetzip.Submission, func(bw *bufio.Writer) error {
 		for _, f := range fs {
-			fmt.Fprintf(bw, "%s\t%s\t%s\t%010d\t%s\n", f.acc, datasets.FormatDate(f.filed), f.form, f.cik, datasets.FormatDate(f.period))
+			fmt.Fprintf(bw, "%s\t%s\t%s\t%010d\t%s\n", f.acc, datasetzip.FormatDate(f.filed), f.form, f.cik, datasetzip.FormatDate(f.period))
 		}
 		return nil
 	})
 	if err == nil {
-		err = table(datasets.CoverPage, func(bw *bufio.Writer) error {
+		err = table(datasetzip.CoverPage, func(bw *bufio.Writer) error {
 			for _, f := range fs {
 				isA, no := "N", ""
 				if f.amendNo > 0 {
 					isA, no = "Y", strconv.Itoa(f.amendNo)
 				}
 				fmt.Fprintf(bw, "%s\t%s\t%s\t%s\t%s\t\t\t\t\tMANAGER %d LLC\t%d MAIN STREET\t\tNEW YORK\tNY\t10001\t13F HOLDINGS REPORT\t028-%05d\t\t\tN\t\n",
-					f.acc, datasets.FormatDate(f.period), isA, no, f.amendType, f.cik, f.cik%1000, f.cik%100000)
+					f.acc, datasetzip.FormatDate(f.period), isA, no, f.amendType, f.cik, f.cik%1000, f.cik%100000)
 			}
 			return nil
 		})
 	}
 	if err == nil {
-		err = table(datasets.SummaryPage, func(bw *bufio.Writer) error {
+		err = table(datasetzip.SummaryPage, func(bw *bufio.Writer) error {
 			for _, f := range fs {
 				fmt.Fprintf(bw, "%s\t0\t%d\t0\tN\n", f.acc, f.rows)
 			}
 			return nil
 		})
 	}
-	for _, t := range []string{datasets.OtherManager, datasets.OtherManager2} {
+	for _, t := range []string{datasetzip.OtherManager, datasetzip.OtherManager2} {
 		if err == nil {
 			err = table(t, func(*bufio.Writer) error { return nil })
 		}
 	}
 	if err == nil {
-		err = table(datasets.Signature, func(bw *bufio.Writer) error {
+		err = table(datasetzip.Signature, func(bw *bufio.Writer) error {
 			for _, f := range fs {
-				fmt.Fprintf(bw, "%s\tJOHN DOE\tCCO\t212-555-0100\tJohn Doe\tNEW YORK\tNY\t%s\n", f.acc, datasets.FormatDate(f.filed))
+				fmt.Fprintf(bw, "%s\tJOHN DOE\tCCO\t212-555-0100\tJohn Doe\tNEW YORK\tNY\t%s\n", f.acc, datasetzip.FormatDate(f.filed))
 			}
 			return nil
 		})
 	}
 	if err == nil {
-		err = table(datasets.InfoTable, func(bw *bufio.Writer) error {
+		err = table(datasetzip.InfoTable, func(bw *bufio.Writer) error {
 			sk := int64(118_000_000)
 			var line []byte
 			for _, f := range fs {

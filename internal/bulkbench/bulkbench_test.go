@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/edgar13f/edgar13f/internal/datasets"
+	"github.com/edgar13f/edgar13f/internal/datasetzip"
 )
 
 // TestWrite: the generated window reads back as a Data Sets window whose
@@ -17,7 +17,7 @@ func TestWrite(t *testing.T) {
 	if _, err := Write(&buf, rows); err != nil {
 		t.Fatal(err)
 	}
-	a, err := datasets.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()), Window)
+	a, err := datasetzip.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()), Window)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,12 +29,12 @@ func TestWrite(t *testing.T) {
 		t.Fatalf("%d filings, want %d", len(fs), filingsFor(rows))
 	}
 	counted := map[string]int64{}
-	tb, err := a.Table(datasets.InfoTable)
+	tb, err := a.Table(datasetzip.InfoTable)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tb.Close()
-	var row datasets.InfoRow
+	var row datasetzip.InfoRow
 	n := 0
 	for tb.Next() {
 		if err := tb.InfoRow(&row); err != nil {

@@ -47,7 +47,7 @@
 // # Import
 //
 // [Store.Import] streams a window zip: the one-row-per-filing tables are
-// read into memory; INFOTABLE rows are normalised (see package datasets),
+// read into memory; INFOTABLE rows are normalised (see package datasetzip),
 // redacted with the caller's predicate (removed rows are never written)
 // and spilled in a compact encoding to two sets of bucket files: ranges of
 // filing order (cut by the cover totals) and ranges of CUSIP prefixes

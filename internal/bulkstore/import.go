@@ -18,7 +18,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/edgar13f/edgar13f/internal/datasets"
+	"github.com/edgar13f/edgar13f/internal/datasetzip"
 	"github.com/edgar13f/edgar13f/internal/infotable"
 )
 
@@ -78,7 +78,7 @@ const (
 // replacement back). Import holds the store's lock: imports of one store
 // run one at a time, across processes too.
 func (s *Store) Import(ctx context.Context, window string, r io.ReaderAt, size int64, opt Options) (Stats, error) {
-	w, err := datasets.ParseWindow(window)
+	w, err := datasetzip.ParseWindow(window)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -114,7 +114,7 @@ func (s *Store) Import(ctx context.Context, window string, r io.ReaderAt, size i
 // importer is the state of one import.
 type importer struct {
 	ctx     context.Context
-	w       datasets.Window
+	w       datasetzip.Window
 	dir     string
 	opt     Options
 	rule    string
@@ -140,11 +140,11 @@ func (im *importer) progress(p Progress) {
 }
 
 func (im *importer) run(r io.ReaderAt, size int64) error {
-	a, err := datasets.Open(r, size, im.w.Name)
+	a, err := datasetzip.Open(r, size, im.w.Name)
 	if err != nil {
 		return err
 	}
-	for _, t := range []string{datasets.InfoTable} {
+	for _, t := range []string{datasetzip.InfoTable} {
 		if !a.Has(t) {
 			_, err := a.Table(t) // names the missing table
 			return err
@@ -156,7 +156,7 @@ func (im *importer) run(r io.ReaderAt, size int64) error {
 		return err
 	}
 	im.setFilings(fs)
-	for _, t := range []string{datasets.OtherManager, datasets.OtherManager2, datasets.Signature} {
+	for _, t := range []string{datasetzip.OtherManager, datasetzip.OtherManager2, datasetzip.Signature} {
 		if err := checkTable(a, t); err != nil {
 			return err
 		}
@@ -206,7 +206,7 @@ func (im *importer) run(r io.ReaderAt, size int64) error {
 
 // checkTable reads a table it does not store, when present, to check its
 // header and field counts.
-func checkTable(a *datasets.Archive, table string) error {
+func checkTable(a *datasetzip.Archive, table string) error {
 	if !a.Has(table) {
 		return nil
 	}
@@ -221,7 +221,7 @@ func checkTable(a *datasets.Archive, table string) error {
 }
 
 // setFilings converts and sorts the filings into filing order.
-func (im *importer) setFilings(fs []datasets.Filing) {
+func (im *importer) setFilings(fs []datasetzip.Filing) {
 	im.filings = make([]Filing, len(fs))
 	for i, f := range fs {
 		im.filings[i] = Filing{
@@ -331,7 +331,7 @@ func (im *importer) writeFilings() error {
 // readInfoTable streams INFOTABLE into two spills, redacting as it reads:
 // buckets of consecutive filing-order ranges and buckets of consecutive
 // CUSIP ranges.
-func (im *importer) readInfoTable(a *datasets.Archive) (byFiling, byCUSIP *spill, err error) {
+func (im *importer) readInfoTable(a *datasetzip.Archive) (byFiling, byCUSIP *spill, err error) {
 	// Filing buckets: consecutive filings whose cover totals add up to
 	// about bucketRows rows. Totals only balance the buckets; a wrong total
 	// costs memory, never correctness.
@@ -362,17 +362,17 @@ func (im *importer) readInfoTable(a *datasets.Archive) (byFiling, byCUSIP *spill
 		byCUSIP.close()
 		return nil, nil, e
 	}
-	t, err := a.Table(datasets.InfoTable)
+	t, err := a.Table(datasetzip.InfoTable)
 	if err != nil {
 		return fail(err)
 	}
 	defer t.Close()
-	totalBytes := a.Size(datasets.InfoTable)
+	totalBytes := a.Size(datasetzip.InfoTable)
 	rowNo := make([]int32, len(im.filings))
 	tally := make([]infotable.Tally, len(im.filings)) // each table before redaction, as the per-manager path counts it
 	redact := memo(im.opt.Redact)
 	var (
-		row       datasets.InfoRow
+		row       datasetzip.InfoRow
 		rows, red int64
 		lastAcc   []byte
 		lastOrd   int

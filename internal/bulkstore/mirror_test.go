@@ -15,7 +15,7 @@ import (
 
 	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/cover"
-	"github.com/edgar13f/edgar13f/internal/datasets"
+	"github.com/edgar13f/edgar13f/internal/datasetzip"
 	"github.com/edgar13f/edgar13f/internal/infotable"
 	"github.com/edgar13f/edgar13f/internal/mirror"
 	"github.com/edgar13f/edgar13f/internal/oracle"
@@ -50,7 +50,7 @@ func windowZips(t testing.TB) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	links, err := datasets.ParseLandingPage(page, datasets.LandingPageURL)
+	links, err := datasetzip.ParseLandingPage(page, datasetzip.LandingPageURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func mirrorFilings(t testing.TB) map[int64][]xmlFiling {
 				continue
 			}
 			filed, _ := civil.ParseISO(cols.FilingDate[i])
-			if _, ok := datasets.WindowOf(filed); !ok {
+			if _, ok := datasetzip.WindowOf(filed); !ok {
 				continue
 			}
 			folder := filepath.Join(mirrorRoot, "www.sec.gov", "Archives", "edgar", "data", strconv.FormatInt(cik, 10), strings.ReplaceAll(acc, "-", ""))
@@ -217,7 +217,7 @@ func mirrorFilings(t testing.TB) map[int64][]xmlFiling {
 					f.rows = append(f.rows, Row{CUSIPKey: strings.ToUpper(r.CUSIP), Period: f.Period, CIK: cik,
 						FilingDate: filed, Accession: acc, RowNo: int32(n + 1), NameOfIssuer: r.NameOfIssuer,
 						TitleOfClass: r.TitleOfClass, CUSIP: r.CUSIP, FIGI: r.FIGI, Value: r.Value,
-						ValueUSD: datasets.ValueUSD(r.Value, filed), Shares: r.Shares, ShPrn: r.ShPrn,
+						ValueUSD: datasetzip.ValueUSD(r.Value, filed), Shares: r.Shares, ShPrn: r.ShPrn,
 						PutCall: r.PutCall, InvestmentDiscretion: r.InvestmentDiscretion, OtherManager: r.OtherManager,
 						VotingSole: r.VotingSole, VotingShared: r.VotingShared, VotingNone: r.VotingNone})
 				}

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/edgar13f/edgar13f/internal/civil"
-	"github.com/edgar13f/edgar13f/internal/datasets"
+	"github.com/edgar13f/edgar13f/internal/datasetzip"
 )
 
 // rowView drops the columns the XML path does not have (INFOTABLE_SK).
@@ -82,7 +82,7 @@ func TestFilingsEqualXML(t *testing.T) {
 			t.Errorf("cik %d filings (-xml +store):\n%s", cik, diff)
 		}
 		for _, f := range got {
-			if w, _ := datasets.WindowOf(f.FilingDate); w.Name != f.Window {
+			if w, _ := datasetzip.WindowOf(f.FilingDate); w.Name != f.Window {
 				t.Errorf("%s filed %s sits in window %s", f.Accession, f.FilingDate, f.Window)
 			}
 		}

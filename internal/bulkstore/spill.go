@@ -13,7 +13,7 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/edgar13f/edgar13f/internal/datasets"
+	"github.com/edgar13f/edgar13f/internal/datasetzip"
 )
 
 // A spill is a set of bucket files of encoded rows on disk: the external
@@ -123,7 +123,7 @@ func appendStr(b, s []byte) []byte {
 }
 
 // encode appends rec to dst, length-prefixed.
-func encode(dst []byte, ord, rowNo int, r *datasets.InfoRow) []byte {
+func encode(dst []byte, ord, rowNo int, r *datasetzip.InfoRow) []byte {
 	var body [32]byte
 	b := body[:0]
 	b = binary.AppendUvarint(b, uint64(ord))
@@ -253,7 +253,7 @@ func decodeRow(rec []byte, row *Row, filings []Filing) (int, error) {
 	f := &filings[ord]
 	row.Period, row.CIK, row.FilingDate, row.Accession = f.Period, f.CIK, f.FilingDate, f.Accession
 	row.CUSIPKey = upperKey(row.CUSIP)
-	row.ValueUSD = datasets.ValueUSD(row.Value, row.FilingDate)
+	row.ValueUSD = datasetzip.ValueUSD(row.Value, row.FilingDate)
 	return ord, nil
 }
 
@@ -454,7 +454,7 @@ func newCUSIPRouter(sample int) *cusipRouter {
 }
 
 // add routes one row to w.
-func (r *cusipRouter) add(w *spillWriter, fb, ord, rowNo int, row *datasets.InfoRow) error {
+func (r *cusipRouter) add(w *spillWriter, fb, ord, rowNo int, row *datasetzip.InfoRow) error {
 	v := prefixValue(row.CUSIP, routeChars)
 	if r.bounds != nil {
 		return w.add(fb, r.bucket(v), ord, rowNo, row)
@@ -678,7 +678,7 @@ func (w *spillWriter) run() {
 }
 
 // add encodes one row for filing bucket fb and CUSIP bucket cb.
-func (w *spillWriter) add(fb, cb, ord, rowNo int, r *datasets.InfoRow) error {
+func (w *spillWriter) add(fb, cb, ord, rowNo int, r *datasetzip.InfoRow) error {
 	if w.cur == nil {
 		w.cur = <-w.free
 	}

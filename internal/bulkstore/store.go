@@ -15,7 +15,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/edgar13f/edgar13f/internal/civil"
-	"github.com/edgar13f/edgar13f/internal/datasets"
+	"github.com/edgar13f/edgar13f/internal/datasetzip"
 )
 
 // RuleOff is the rule name of a store imported without redaction.
@@ -214,7 +214,7 @@ func (s *Store) commit(name, build string) error {
 // partition is an imported window.
 type partition struct {
 	meta    Meta
-	window  datasets.Window
+	window  datasetzip.Window
 	dir     string         // the store's directory
 	filings []Filing       // loaded on first use
 	ords    map[string]int // accession -> index in filings
@@ -295,7 +295,7 @@ func (s *Store) list() ([]*partition, []damagedPart, error) {
 		if err != nil || m.Format != FormatVersion || m.Redaction != s.rule || m.Window != name {
 			continue
 		}
-		w, err := datasets.ParseWindow(name)
+		w, err := datasetzip.ParseWindow(name)
 		if err != nil {
 			continue
 		}
@@ -353,7 +353,7 @@ func (s *Store) Partitions() ([]Meta, error) {
 
 // Coverage says which filing dates the store covers.
 type Coverage struct {
-	Windows []datasets.Window // imported windows, by date
+	Windows []datasetzip.Window // imported windows, by date
 	// DataFrom and DataThrough bound the span of filing dates the store
 	// covers without a gap: DataFrom is the first filing date of the first
 	// imported window, DataThrough the last one covered without a gap from

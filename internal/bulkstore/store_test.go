@@ -20,7 +20,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/edgar13f/edgar13f/internal/civil"
-	"github.com/edgar13f/edgar13f/internal/datasets"
+	"github.com/edgar13f/edgar13f/internal/datasetzip"
 )
 
 // tsvZip builds a window zip from table bodies (rows without header).
@@ -28,12 +28,12 @@ func tsvZip(t testing.TB, tables map[string]string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	for _, table := range datasets.Tables {
+	for _, table := range datasetzip.Tables {
 		w, err := zw.Create(table + ".tsv")
 		if err != nil {
 			t.Fatal(err)
 		}
-		w.Write([]byte(strings.Join(datasets.Columns[table], "\t") + "\n" + tables[table]))
+		w.Write([]byte(strings.Join(datasetzip.Columns[table], "\t") + "\n" + tables[table]))
 	}
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
@@ -45,12 +45,12 @@ func tsvZip(t testing.TB, tables map[string]string) []byte {
 // S&P 500 ETF row between two ordinary rows, and a notice.
 func smallWindow(value string) map[string]string {
 	return map[string]string{
-		datasets.Submission: "0000000001-24-000001\t14-FEB-2024\t13F-HR\t0000000001\t31-DEC-2023\n" +
+		datasetzip.Submission: "0000000001-24-000001\t14-FEB-2024\t13F-HR\t0000000001\t31-DEC-2023\n" +
 			"0000000002-24-000001\t15-FEB-2024\t13F-NT\t2\t31-DEC-2023\n",
-		datasets.CoverPage: "0000000001-24-000001\t31-DEC-2023\tN\t\t\t\t\t\t\tONE LLC\t\t\t\t\t\t13F HOLDINGS REPORT\t028-1\t\t\tN\t\n" +
+		datasetzip.CoverPage: "0000000001-24-000001\t31-DEC-2023\tN\t\t\t\t\t\t\tONE LLC\t\t\t\t\t\t13F HOLDINGS REPORT\t028-1\t\t\tN\t\n" +
 			"0000000002-24-000001\t31-DEC-2023\t\t\t\t\t\t\t\tTWO LP\t\t\t\t\t\t13F NOTICE\t028-2\t\t\tN\t\n",
-		datasets.SummaryPage: "0000000001-24-000001\t0\t3\t600\tN\n",
-		datasets.InfoTable: "0000000001-24-000001\t11\tAPPLE INC\tCOM\t037833100\t\t" + value + "\t10\tSH\t\tSOLE\t\t10\t0\t0\n" +
+		datasetzip.SummaryPage: "0000000001-24-000001\t0\t3\t600\tN\n",
+		datasetzip.InfoTable: "0000000001-24-000001\t11\tAPPLE INC\tCOM\t037833100\t\t" + value + "\t10\tSH\t\tSOLE\t\t10\t0\t0\n" +
 			"0000000001-24-000001\t12\tSPDR S&P 500 ETF TR\tTR UNIT\t78462F103\t\t200\t1\tSH\t\tSOLE\t\t1\t0\t0\n" +
 			"0000000001-24-000001\t13\tCHEVRON CORP NEW\tCOM\t166764100\t\t300\t3\tSH\tPut\tSOLE\t0\t3\t0\t0\n",
 	}
@@ -241,10 +241,10 @@ func TestReimportReplacesOnlyThatWindow(t *testing.T) {
 		t.Fatalf("truncated zip: %v", err)
 	}
 	bad := smallWindow("5")
-	bad[datasets.InfoTable] += "0000000009-24-000001\t14\tX\tCOM\t000000000\t\t1\t1\tSH\t\tSOLE\t\t0\t0\t0\n"
+	bad[datasetzip.InfoTable] += "0000000009-24-000001\t14\tX\tCOM\t000000000\t\t1\t1\tSH\t\tSOLE\t\t0\t0\t0\n"
 	_, err := importBytes(t, s, "01jan2024-29feb2024", tsvZip(t, bad), Options{Redact: noRedact})
-	var de *datasets.Error
-	if !errors.As(err, &de) || de.Table != datasets.InfoTable || de.Line != 5 {
+	var de *datasetzip.Error
+	if !errors.As(err, &de) || de.Table != datasetzip.InfoTable || de.Line != 5 {
 		t.Fatalf("unknown accession: %v", err)
 	}
 	if got := snapshot(t, s.Dir()); !mapsEqual(got, after) {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/edgar13f/edgar13f/internal/bulkbench"
 	"github.com/edgar13f/edgar13f/internal/bulkstore"
-	"github.com/edgar13f/edgar13f/internal/datasets"
+	"github.com/edgar13f/edgar13f/internal/datasetzip"
 )
 
 // The DuckDB anchors of the bulk store's benchmarks (bench/datasets.sh runs
@@ -54,7 +54,7 @@ func BenchmarkDuckDBCSVToParquet(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		out := b.TempDir()
 		start := time.Now()
-		for _, t := range []string{datasets.Submission, datasets.CoverPage, datasets.SummaryPage, datasets.InfoTable} {
+		for _, t := range []string{datasetzip.Submission, datasetzip.CoverPage, datasetzip.SummaryPage, datasetzip.InfoTable} {
 			q := "COPY (SELECT * FROM read_csv('" + filepath.ToSlash(filepath.Join(tsv, t+".tsv")) +
 				"', delim = '\t', header = true, quote = '\"', escape = '\"')) TO '" +
 				filepath.ToSlash(filepath.Join(out, t+".parquet")) + "' (FORMAT parquet)"

@@ -47,7 +47,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f/internal/civil"
-	"github.com/edgar13f/edgar13f/internal/datasets"
+	"github.com/edgar13f/edgar13f/internal/datasetzip"
 	"github.com/edgar13f/edgar13f/internal/infotable"
 	"github.com/edgar13f/edgar13f/testdata/internal/genfile"
 )
@@ -84,7 +84,7 @@ type filing struct {
 type gen struct {
 	mirror   string
 	filings  []filing
-	windows  []datasets.Window
+	windows  []datasetzip.Window
 	nFilings int
 	nRows    int
 
@@ -116,7 +116,7 @@ func (g *gen) run() error {
 }
 
 // zipPath is where window w's zip sits in the mirror.
-func zipPath(w datasets.Window, newest bool) string {
+func zipPath(w datasetzip.Window, newest bool) string {
 	if newest {
 		return dsiData + w.FileName()
 	}
@@ -151,7 +151,7 @@ func (g *gen) load() error {
 			if !ok {
 				return fmt.Errorf("filing date %q is not YYYY-MM-DD", cols.FilingDate[i])
 			}
-			if _, ok := datasets.WindowOf(filed); !ok || seen[cols.Accession[i]] {
+			if _, ok := datasetzip.WindowOf(filed); !ok || seen[cols.Accession[i]] {
 				continue
 			}
 			f := filing{cik: cik, acc: cols.Accession[i], form: form, filed: filed, reportDate: cols.ReportDate[i]}
@@ -194,8 +194,8 @@ func (g *gen) load() error {
 		}
 		return a.acc < b.acc
 	})
-	first, _ := datasets.WindowOf(g.filings[0].filed)
-	last, _ := datasets.WindowOf(g.filings[len(g.filings)-1].filed)
+	first, _ := datasetzip.WindowOf(g.filings[0].filed)
+	last, _ := datasetzip.WindowOf(g.filings[len(g.filings)-1].filed)
 	for w := first; w.From <= last.From; w = w.Next() {
 		g.windows = append(g.windows, w)
 	}
@@ -236,7 +236,7 @@ func (g *gen) build() (map[string]windowTables, error) {
 	}
 	g.infoSK, g.omSK = 100000000, 5000000
 	for _, f := range g.filings {
-		w, _ := datasets.WindowOf(f.filed)
+		w, _ := datasetzip.WindowOf(f.filed)
 		t := out[w.Name]
 		rows, err := g.filingRows(f, w)
 		if err != nil {
@@ -250,7 +250,7 @@ func (g *gen) build() (map[string]windowTables, error) {
 }
 
 // filingRows returns the table rows of one filing.
-func (g *gen) filingRows(f filing, w datasets.Window) (map[string][][]string, error) {
+func (g *gen) filingRows(f filing, w datasetzip.Window) (map[string][][]string, error) {
 	c := f.cover
 	out := map[string][][]string{}
 	cik := fmt.Sprintf("%010d", f.cik)
@@ -261,10 +261,10 @@ func (g *gen) filingRows(f filing, w datasets.Window) (map[string][][]string, er
 	if period == "" {
 		period = isoToDS(f.reportDate)
 	}
-	out[datasets.Submission] = [][]string{{f.acc, datasets.FormatDate(f.filed), f.form, cik, period}}
+	out[datasetzip.Submission] = [][]string{{f.acc, datasetzip.FormatDate(f.filed), f.form, cik, period}}
 
 	cp := "formData/coverPage/"
-	out[datasets.CoverPage] = [][]string{{
+	out[datasetzip.CoverPage] = [][]string{{
 		f.acc, date(c.str(cp + "reportCalendarOrQuarter")), yn(c.str(cp + "isAmendment")), c.str(cp + "amendmentNo"),
 		c.str(cp + "amendmentInfo/amendmentType"), yn(c.str(cp + "amendmentInfo/confDeniedExpired")),
 		date(c.str(cp + "amendmentInfo/dateDeniedExpired")), date(c.str(cp + "amendmentInfo/dateReported")),
@@ -277,20 +277,20 @@ func (g *gen) filingRows(f filing, w datasets.Window) (map[string][][]string, er
 	}}
 	for _, om := range c.all(cp+"otherManagersInfo", "otherManager") {
 		g.omSK++
-		out[datasets.OtherManager] = append(out[datasets.OtherManager], []string{f.acc, strconv.FormatInt(g.omSK, 10),
+		out[datasetzip.OtherManager] = append(out[datasetzip.OtherManager], []string{f.acc, strconv.FormatInt(g.omSK, 10),
 			om.str("cik"), om.str("form13FFileNumber"), om.str("crdNumber"), om.str("secFileNumber"), om.str("name")})
 	}
 	sb := "formData/signatureBlock/"
-	out[datasets.Signature] = [][]string{{f.acc, c.str(sb + "name"), c.str(sb + "title"), c.str(sb + "phone"),
+	out[datasetzip.Signature] = [][]string{{f.acc, c.str(sb + "name"), c.str(sb + "title"), c.str(sb + "phone"),
 		c.str(sb + "signature"), c.str(sb + "city"), c.str(sb + "stateOrCountry"), date(c.str(sb + "signatureDate"))}}
 	if strings.HasPrefix(f.form, "13F-NT") {
 		return out, nil // notices: no summary page, no table
 	}
 	sp := "formData/summaryPage/"
-	out[datasets.SummaryPage] = [][]string{{f.acc, c.str(sp + "otherIncludedManagersCount"), c.str(sp + "tableEntryTotal"),
+	out[datasetzip.SummaryPage] = [][]string{{f.acc, c.str(sp + "otherIncludedManagersCount"), c.str(sp + "tableEntryTotal"),
 		c.str(sp + "tableValueTotal"), yn(c.str(sp + "isConfidentialOmitted"))}}
 	for _, om := range c.all(sp+"otherManagers2Info", "otherManager2") {
-		out[datasets.OtherManager2] = append(out[datasets.OtherManager2], []string{f.acc, om.str("sequenceNumber"),
+		out[datasetzip.OtherManager2] = append(out[datasetzip.OtherManager2], []string{f.acc, om.str("sequenceNumber"),
 			om.str("otherManager/cik"), om.str("otherManager/form13FFileNumber"), om.str("otherManager/crdNumber"),
 			om.str("otherManager/secFileNumber"), om.str("otherManager/name")})
 	}
@@ -301,7 +301,7 @@ func (g *gen) filingRows(f filing, w datasets.Window) (map[string][][]string, er
 	if err != nil {
 		return nil, err
 	}
-	out[datasets.InfoTable] = rows
+	out[datasetzip.InfoTable] = rows
 	g.nRows += len(rows)
 	return out, nil
 }
@@ -345,7 +345,7 @@ func date(s string) string {
 	if err != nil {
 		return s
 	}
-	return datasets.FormatDate(civil.DayOf(t.Year(), t.Month(), t.Day()))
+	return datasetzip.FormatDate(civil.DayOf(t.Year(), t.Month(), t.Day()))
 }
 
 // isoToDS turns YYYY-MM-DD into DD-MON-YYYY.
@@ -354,7 +354,7 @@ func isoToDS(s string) string {
 	if !ok {
 		return ""
 	}
-	return datasets.FormatDate(d)
+	return datasetzip.FormatDate(d)
 }
 
 // yn writes an XML boolean as the tables do: Y or N, blank when absent.
@@ -371,10 +371,10 @@ func yn(s string) string {
 // encodeTable writes a table: header, then rows, quoted as the SEC quotes.
 func encodeTable(table string, rows [][]string) ([]byte, error) {
 	var b []byte
-	b = append(b, strings.Join(datasets.Columns[table], "\t")...)
+	b = append(b, strings.Join(datasetzip.Columns[table], "\t")...)
 	b = append(b, '\n')
 	for _, r := range rows {
-		if len(r) != len(datasets.Columns[table]) {
+		if len(r) != len(datasetzip.Columns[table]) {
 			return nil, fmt.Errorf("mkdatasets: %s row of %d fields", table, len(r))
 		}
 		for i, f := range r {
@@ -382,7 +382,7 @@ func encodeTable(table string, rows [][]string) ([]byte, error) {
 			if i > 0 {
 				b = append(b, '\t')
 			}
-			b = datasets.AppendField(b, f)
+			b = datasetzip.AppendField(b, f)
 		}
 		b = append(b, '\n')
 	}
@@ -404,7 +404,7 @@ func flatten(s string) string {
 var zipTime = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // zipWindow builds a window's zip.
-func zipWindow(w datasets.Window, t windowTables) ([]byte, error) {
+func zipWindow(w datasetzip.Window, t windowTables) ([]byte, error) {
 	folder := ""
 	if !strings.Contains(w.Name, "q") {
 		folder = strings.ToUpper(w.Name) + "_form13f/"
@@ -419,8 +419,8 @@ func zipWindow(w datasets.Window, t windowTables) ([]byte, error) {
 		_, err = fw.Write(data)
 		return err
 	}
-	for _, table := range []string{datasets.Submission, datasets.CoverPage, datasets.OtherManager, datasets.OtherManager2,
-		datasets.Signature, datasets.SummaryPage, datasets.InfoTable} {
+	for _, table := range []string{datasetzip.Submission, datasetzip.CoverPage, datasetzip.OtherManager, datasetzip.OtherManager2,
+		datasetzip.Signature, datasetzip.SummaryPage, datasetzip.InfoTable} {
 		b, err := encodeTable(table, t[table])
 		if err != nil {
 			return nil, err

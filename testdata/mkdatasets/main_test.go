@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/edgar13f/edgar13f/internal/datasets"
+	"github.com/edgar13f/edgar13f/internal/datasetzip"
 )
 
 // realLines returns the lines of a real excerpt in testdata/datasets.
@@ -25,7 +25,7 @@ func realLines(t *testing.T, name string) []string {
 // member returns a table of a generated window zip in the mirror.
 func member(t *testing.T, window, table string) []string {
 	t.Helper()
-	w, err := datasets.ParseWindow(window)
+	w, err := datasetzip.ParseWindow(window)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,12 +64,12 @@ func member(t *testing.T, window, table string) []string {
 // lines.
 func TestHeadersMatchReal(t *testing.T) {
 	for file, table := range map[string]string{
-		"01jun2025-31aug2025_COVERPAGE-excerpt.tsv": datasets.CoverPage,
-		"01sep2025-30nov2025_COVERPAGE-excerpt.tsv": datasets.CoverPage,
-		"01jun2025-31aug2025_INFOTABLE-excerpt.tsv": datasets.InfoTable,
-		"SUMMARYPAGE-header.tsv":                    datasets.SummaryPage,
+		"01jun2025-31aug2025_COVERPAGE-excerpt.tsv": datasetzip.CoverPage,
+		"01sep2025-30nov2025_COVERPAGE-excerpt.tsv": datasetzip.CoverPage,
+		"01jun2025-31aug2025_INFOTABLE-excerpt.tsv": datasetzip.InfoTable,
+		"SUMMARYPAGE-header.tsv":                    datasetzip.SummaryPage,
 	} {
-		if got, want := strings.Join(datasets.Columns[table], "\t"), realLines(t, file)[0]; got != want {
+		if got, want := strings.Join(datasetzip.Columns[table], "\t"), realLines(t, file)[0]; got != want {
 			t.Errorf("%s header:\n got %q\nwant %q", file, got, want)
 		}
 		if got := member(t, "01jun2025-31aug2025", table)[0]; got != realLines(t, file)[0] {
@@ -87,7 +87,7 @@ func TestCoverRowsMatchReal(t *testing.T) {
 	checked := 0
 	for _, window := range []string{"01jun2025-31aug2025", "01sep2025-30nov2025"} {
 		gen := map[string]string{}
-		for _, l := range member(t, window, datasets.CoverPage)[1:] {
+		for _, l := range member(t, window, datasetzip.CoverPage)[1:] {
 			gen[strings.SplitN(l, "\t", 2)[0]] = l
 		}
 		for _, real := range realLines(t, window+"_COVERPAGE-excerpt.tsv")[1:] {
@@ -137,7 +137,7 @@ func TestInfoRowsMatchReal(t *testing.T) {
 			t.Fatal(err)
 		}
 		rows[0][1] = f[1]
-		b, err := encodeTable(datasets.InfoTable, rows)
+		b, err := encodeTable(datasetzip.InfoTable, rows)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,19 +151,19 @@ func TestInfoRowsMatchReal(t *testing.T) {
 // the window of its filing date, and the notices appear only in
 // SUBMISSION, COVERPAGE and SIGNATURE.
 func TestAmendmentInLaterWindow(t *testing.T) {
-	sub := strings.Join(member(t, "01jun2025-31aug2025", datasets.Submission), "\n")
+	sub := strings.Join(member(t, "01jun2025-31aug2025", datasetzip.Submission), "\n")
 	if !strings.Contains(sub, "0000950123-25-008361\t14-AUG-2025\t13F-HR/A\t0001067983\t31-MAR-2025") {
 		t.Errorf("amendment row missing:\n%s", sub)
 	}
 	notice := "0000950123-25-008374"
-	for table, want := range map[string]bool{datasets.Submission: true, datasets.CoverPage: true, datasets.Signature: true,
-		datasets.SummaryPage: false, datasets.InfoTable: false, datasets.OtherManager2: false} {
+	for table, want := range map[string]bool{datasetzip.Submission: true, datasetzip.CoverPage: true, datasetzip.Signature: true,
+		datasetzip.SummaryPage: false, datasetzip.InfoTable: false, datasetzip.OtherManager2: false} {
 		if got := strings.Contains(strings.Join(member(t, "01jun2025-31aug2025", table), "\n"), notice); got != want {
 			t.Errorf("notice in %s: %v, want %v", table, got, want)
 		}
 	}
 	// 2013 files do not pad CIKs.
-	for _, l := range member(t, "2013q3", datasets.Submission)[1:] {
+	for _, l := range member(t, "2013q3", datasetzip.Submission)[1:] {
 		if strings.Split(l, "\t")[3][0] == '0' {
 			t.Errorf("2013 CIK padded: %q", l)
 		}
@@ -195,7 +195,7 @@ func TestGeneratedUpToDate(t *testing.T) {
 	if err != nil || !bytes.Equal(page, g.landing()) {
 		t.Errorf("landing page out of date (%v)", err)
 	}
-	links, err := datasets.ParseLandingPage(page, datasets.LandingPageURL)
+	links, err := datasetzip.ParseLandingPage(page, datasetzip.LandingPageURL)
 	if err != nil || len(links) != len(g.windows) {
 		t.Fatalf("landing page: %d links, %v", len(links), err)
 	}

@@ -1,4 +1,4 @@
-// Package datasets reads the SEC Form 13F Data Sets: one zip per window of
+// Package datasetzip reads the SEC Form 13F Data Sets: one zip per window of
 // filing dates holding every 13F filing of the window as tab-separated
 // tables (SUBMISSION, COVERPAGE, SUMMARYPAGE, INFOTABLE, OTHERMANAGER,
 // OTHERMANAGER2, SIGNATURE).
@@ -68,4 +68,4 @@
 //     table.
 //   - Notices (13F-NT, 13F-NT/A) appear in SUBMISSION, COVERPAGE and
 //     SIGNATURE only: they have no SUMMARYPAGE row and no INFOTABLE rows.
-package datasets
+package datasetzip
