@@ -20,17 +20,16 @@ import (
 
 // Cache key prefixes. The version in each changes when its encoding does.
 const (
-	keyList        = "list/v3/"            // + 10-digit CIK: a filing list (every form), with the fiscal year end
-	keyPage        = "page/v2/"            // + page name: an older page of a filing list (every form)
-	keyCover       = "cover/v2/"           // + accession: the facts of a cover page, with its totals
-	keyRows        = "rows/v2/"            // + rule name + "/" + accession: parsed, redacted rows and the tally before redaction
-	keyFindNames   = "find/names/v1"       // the parsed cik-lookup-data.txt
-	keyFindQuarter = "find/quarter/v1/"    // + "2023Q4": the 13F filers of a quarter
-	keyFindIndex   = "find/index/v2"       // FindManager's built index
-	keyTickers     = "tickers/v1"          // fetch time + company_tickers.json
-	keyFacts       = "facts/v1/"           // + 10-digit CIK: fetch time + compact companyfacts
-	keyDocument    = "doc/v1/"             // + accession + "/" + name: a filing's document, as served
-	keyLanding     = "datasets/landing/v1" // fetch time + the windows the Data Sets landing page lists
+	keyList        = "list/v3/"         // + 10-digit CIK: a filing list (every form), with the fiscal year end
+	keyPage        = "page/v2/"         // + page name: an older page of a filing list (every form)
+	keyCover       = "cover/v2/"        // + accession: the facts of a cover page, with its totals
+	keyRows        = "rows/v2/"         // + rule name + "/" + accession: parsed, redacted rows and the tally before redaction
+	keyFindNames   = "find/names/v1"    // the parsed cik-lookup-data.txt
+	keyFindQuarter = "find/quarter/v1/" // + "2023Q4": the 13F filers of a quarter
+	keyFindIndex   = "find/index/v2"    // FindManager's built index
+	keyTickers     = "tickers/v1"       // fetch time + company_tickers.json
+	keyFacts       = "facts/v1/"        // + 10-digit CIK: fetch time + compact companyfacts
+	keyDocument    = "doc/v1/"          // + accession + "/" + name: a filing's document, as served
 )
 
 // Freshness rules. Documents inside a filing's folder never change once

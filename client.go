@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -76,8 +75,6 @@ type Client struct {
 	redaction redactionRule
 	managers  atomic.Pointer[nameindex.Index] // FindManager's index once loaded
 	company   companyState                    // what Companies keeps in memory
-	bulkOnce  sync.Once
-	bulk      *Datasets // the bulk source, made on first use
 }
 
 // NewClient returns a Client configured by opts. By default it reads EDGAR

@@ -18,25 +18,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
-
-const mirrorDir = "testdata/mirror"
-
-// testUserAgent identifies the tests; they never reach sec.gov.
-const testUserAgent = "edgar13f tests test@example.com"
-
-// fixedNow is late enough that every cached filing list in the mirror counts
-// as fresh for every asOf the tests ask about.
-var fixedNow = time.Date(2026, time.December, 1, 12, 0, 0, 0, time.UTC)
-
-func mirrorFS(t testing.TB) fs.FS {
-	t.Helper()
-	fsys, err := edgar13f.MirrorDir(mirrorDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fsys
-}
 
 // countingFetcher wraps a Fetcher and records every URL fetched.
 type countingFetcher struct {
@@ -89,11 +72,11 @@ func (c *memCache) Put(_ context.Context, key string, data []byte) error {
 // the fetcher that counts its requests.
 func newMirrorClient(t testing.TB, opts ...edgar13f.ClientOption) (*edgar13f.Client, *countingFetcher) {
 	t.Helper()
-	f := &countingFetcher{next: edgar13f.NewMirrorFetcher(mirrorFS(t))}
+	f := &countingFetcher{next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))}
 	all := append([]edgar13f.ClientOption{
 		edgar13f.WithFetcher(f),
 		edgar13f.WithCache(newMemCache()),
-		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return fixedNow })),
+		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return edgartest.FixedNow })),
 	}, opts...)
 	c, err := edgar13f.NewClient(all...)
 	if err != nil {
@@ -363,26 +346,26 @@ func TestHoldingsRequestsAreMinimal(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newFakeEDGAR(t)
-			c := e.client(t, "")
+			e := edgartest.NewServer(t)
+			c := e.Client(t, "")
 			ctx := context.Background()
 			cold, coldErr := c.Holdings(ctx, tc.cik, date(tc.period), date(tc.asOf))
-			got, _ := e.requests()
+			got, _ := e.Requests()
 			slices.Sort(got)
 			want := slices.Clone(tc.wantRequests)
 			slices.Sort(want)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("cold Holdings(%s, %s, asOf=%s) requests mismatch (-want +got):\n%s", tc.cik, tc.period, tc.asOf, diff)
 			}
-			for _, ua := range e.userAgents() {
-				if ua != testUserAgent {
-					t.Errorf("a request sent User-Agent %q; want %q", ua, testUserAgent)
+			for _, ua := range e.UserAgents() {
+				if ua != edgartest.UserAgent {
+					t.Errorf("a request sent User-Agent %q; want %q", ua, edgartest.UserAgent)
 				}
 			}
 			// Warm: the same question again is answered from the cache.
-			e.reset()
+			e.Reset()
 			warm, warmErr := c.Holdings(ctx, tc.cik, date(tc.period), date(tc.asOf))
-			if p, _ := e.requests(); len(p) != 0 {
+			if p, _ := e.Requests(); len(p) != 0 {
 				t.Errorf("warm Holdings made %d requests: %q", len(p), p)
 			}
 			if reasonOf(coldErr) != reasonOf(warmErr) || (coldErr == nil) != (warmErr == nil) {
@@ -400,12 +383,12 @@ func TestFilingListFreshness(t *testing.T) {
 	clock := edgar13f.ClockFunc(func() time.Time {
 		return time.Date(now.Year, now.Month, now.Day, 12, 0, 0, 0, time.UTC)
 	})
-	e := newFakeEDGAR(t)
-	c := e.client(t, "", edgar13f.WithClock(clock))
+	e := edgartest.NewServer(t)
+	c := e.Client(t, "", edgar13f.WithClock(clock))
 	ctx := context.Background()
 	countList := func() int {
-		n := e.count("/data.sec.gov/submissions/CIK0001067983.json")
-		e.reset()
+		n := e.Count("/data.sec.gov/submissions/CIK0001067983.json")
+		e.Reset()
 		return n
 	}
 	q3 := date("2023-09-30")
@@ -444,9 +427,9 @@ func TestFilingListFreshness(t *testing.T) {
 // plausible User-Agent ("Name email@domain") is refused at once, with an
 // error naming the option to set; a Client over a Fetcher needs none.
 func TestNoUserAgentSendsNothing(t *testing.T) {
-	e := newFakeEDGAR(t)
+	e := edgartest.NewServer(t)
 	for _, ua := range []string{"", "   ", "edgar13f", "Jane Quant", "Jane Quant jane@localhost", "Jane\x00 jane@example.com"} {
-		_, err := edgar13f.NewClient(edgar13f.WithUserAgent(ua), edgar13f.WithBaseURL(e.srv.URL), edgar13f.WithCache(nil))
+		_, err := edgar13f.NewClient(edgar13f.WithUserAgent(ua), edgar13f.WithBaseURL(e.URL()), edgar13f.WithCache(nil))
 		if !errors.Is(err, edgar13f.ErrNoUserAgent) {
 			t.Errorf("NewClient(WithUserAgent(%q)) = %v; want an error matching ErrNoUserAgent", ua, err)
 			continue
@@ -458,18 +441,18 @@ func TestNoUserAgentSendsNothing(t *testing.T) {
 			t.Errorf("error %q must name WithUserAgent and carry one prefix", msg)
 		}
 	}
-	if _, err := edgar13f.NewClient(edgar13f.WithBaseURL(e.srv.URL), edgar13f.WithCache(nil)); !errors.Is(err, edgar13f.ErrNoUserAgent) {
+	if _, err := edgar13f.NewClient(edgar13f.WithBaseURL(e.URL()), edgar13f.WithCache(nil)); !errors.Is(err, edgar13f.ErrNoUserAgent) {
 		t.Errorf("NewClient without WithUserAgent = %v; want ErrNoUserAgent", err)
 	}
-	if p, _ := e.requests(); len(p) != 0 {
+	if p, _ := e.Requests(); len(p) != 0 {
 		t.Errorf("sent %d requests without a User-Agent", len(p))
 	}
-	for _, ua := range []string{testUserAgent, "jane@example.com", "Jane Quant <jane.quant@mail.example.co.uk>"} {
-		if _, err := edgar13f.NewClient(edgar13f.WithUserAgent(ua), edgar13f.WithBaseURL(e.srv.URL), edgar13f.WithCache(nil)); err != nil {
+	for _, ua := range []string{edgartest.UserAgent, "jane@example.com", "Jane Quant <jane.quant@mail.example.co.uk>"} {
+		if _, err := edgar13f.NewClient(edgar13f.WithUserAgent(ua), edgar13f.WithBaseURL(e.URL()), edgar13f.WithCache(nil)); err != nil {
 			t.Errorf("NewClient(WithUserAgent(%q)): %v", ua, err)
 		}
 	}
-	if _, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirrorFS(t))), edgar13f.WithCache(nil)); err != nil {
+	if _, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))), edgar13f.WithCache(nil)); err != nil {
 		t.Errorf("NewClient with a Fetcher and no User-Agent: %v", err)
 	}
 }
@@ -551,11 +534,11 @@ func TestRedactionAppliedWhileParsing(t *testing.T) {
 	period, asOf := date("2022-12-31"), date("2023-06-01")
 	ctx := context.Background()
 	cacheDir := t.TempDir()
-	fetcher := edgar13f.NewMirrorFetcher(mirrorFS(t))
+	fetcher := edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))
 	newClient := func(opts ...edgar13f.ClientOption) *edgar13f.Client {
 		c, err := edgar13f.NewClient(append([]edgar13f.ClientOption{
 			edgar13f.WithFetcher(fetcher), edgar13f.WithCacheDir(cacheDir),
-			edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return fixedNow })),
+			edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return edgartest.FixedNow })),
 		}, opts...)...)
 		if err != nil {
 			t.Fatal(err)

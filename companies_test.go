@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
 // Apple's 10-K for fiscal 2024 and its 10-K/A of 2010-01-25, which restated
@@ -485,7 +486,7 @@ func TestSectionCrossReferenceIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	list := `{"cik":"40545","name":"GENERAL ELECTRIC CO","filings":{"recent":{"accessionNumber":["0000040545-24-000010"],"filingDate":["2024-02-02"],"reportDate":["2023-12-31"],"acceptanceDateTime":[""],"form":["10-K"],"primaryDocument":["ge-20231231.htm"],"size":[1]},"files":[]}}`
-	fsys := mirrorFS(t)
+	fsys := edgartest.MirrorFS(t)
 	c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(overlayFetcher{
 		next: edgar13f.NewMirrorFetcher(fsys),
 		files: map[string][]byte{
@@ -506,10 +507,10 @@ func TestSectionCrossReferenceIndex(t *testing.T) {
 // path (User-Agent, spacing, disk cache) against the mirror served by an
 // httptest server: cold requests as few as the question needs, warm none.
 func TestCompanyOverHTTP(t *testing.T) {
-	e := newFakeEDGAR(t)
-	c := e.client(t, "")
+	e := edgartest.NewServer(t)
+	c := e.Client(t, "")
 	cs := c.Companies()
-	paths := func() []string { p, _ := e.requests(); return p }
+	paths := func() []string { p, _ := e.Requests(); return p }
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name string
@@ -532,15 +533,15 @@ func TestCompanyOverHTTP(t *testing.T) {
 		if err := tc.ask(); err != nil {
 			t.Fatalf("%s cold: %v", tc.name, err)
 		}
-		for _, ua := range e.userAgents() {
-			if ua != testUserAgent {
+		for _, ua := range e.UserAgents() {
+			if ua != edgartest.UserAgent {
 				t.Errorf("%s: User-Agent %q", tc.name, ua)
 			}
 		}
 		if got := paths(); fmt.Sprint(got) != fmt.Sprint(tc.cold) {
 			t.Errorf("%s cold requests %v; want %v", tc.name, got, tc.cold)
 		}
-		e.reset()
+		e.Reset()
 		if err := tc.ask(); err != nil {
 			t.Fatalf("%s warm: %v", tc.name, err)
 		}
@@ -550,7 +551,7 @@ func TestCompanyOverHTTP(t *testing.T) {
 	}
 	// A second Client on another cache: the facts come over HTTP again, and
 	// the declines are the same as on the mirror.
-	c2 := newFakeEDGAR(t).client(t, "")
+	c2 := edgartest.NewServer(t).Client(t, "")
 	if _, err := c2.Companies().Facts(ctx, "1067983", "revenue", date("2024-01-01")); !errors.Is(err, edgar13f.ErrUnknownCIK) {
 		t.Errorf("facts of a CIK without companyfacts over HTTP: %v; want unknown_cik", err)
 	}
@@ -563,8 +564,8 @@ func TestFactsFreshness(t *testing.T) {
 	clock := edgar13f.ClockFunc(func() time.Time {
 		return time.Date(now.Year, now.Month, now.Day, 12, 0, 0, 0, time.UTC)
 	})
-	e := newFakeEDGAR(t)
-	c := e.client(t, "", edgar13f.WithClock(clock))
+	e := edgartest.NewServer(t)
+	c := e.Client(t, "", edgar13f.WithClock(clock))
 	ctx := context.Background()
 	for _, tc := range []struct {
 		asOf string
@@ -579,10 +580,10 @@ func TestFactsFreshness(t *testing.T) {
 		if _, err := c.Companies().Facts(ctx, appleCIK, "revenue", date(tc.asOf)); err != nil {
 			t.Fatal(err)
 		}
-		if got := e.count("/"); got != tc.want {
+		if got := e.Count("/"); got != tc.want {
 			t.Errorf("asOf %s: %d requests; want %d", tc.asOf, got, tc.want)
 		}
-		e.reset()
+		e.Reset()
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
 // BenchmarkCompanyFactsWarm: a facts answer once the company facts are in
@@ -28,7 +29,7 @@ func BenchmarkCompanyFactsWarm(b *testing.B) {
 // form, as a new process sharing the cache reads it.
 func BenchmarkCompanyFactsFromCache(b *testing.B) {
 	cache := newMemCache()
-	f := edgar13f.NewMirrorFetcher(mirrorFS(b))
+	f := edgar13f.NewMirrorFetcher(edgartest.MirrorFS(b))
 	named := edgar13f.WithFetcher(sourced{f, "bench-mirror"}) // one source: the cache answers
 	c, _ := newMirrorClient(b, edgar13f.WithCache(cache), named)
 	ctx := context.Background()

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
 // TestCompanySections: every Item of Apple's 10-K for fiscal 2024, whole,
@@ -117,7 +118,7 @@ func TestCompanySectionsDeclines(t *testing.T) {
 func overlayClient(t *testing.T, cik, list, docURL string, doc []byte) *edgar13f.Client {
 	t.Helper()
 	c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(overlayFetcher{
-		next: edgar13f.NewMirrorFetcher(mirrorFS(t)),
+		next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t)),
 		files: map[string][]byte{
 			"https://data.sec.gov/submissions/CIK" + strings.Repeat("0", 10-len(cik)) + cik + ".json": []byte(list),
 			docURL: doc,

@@ -13,6 +13,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
 // mixedQueries are Filings, Holdings and Diff questions, answers and
@@ -83,11 +84,11 @@ func TestConcurrentQueries(t *testing.T) {
 		t.Fatalf("reference outcomes changed: %+v, %+v", want[4], want[6])
 	}
 
-	f := &countingFetcher{next: edgar13f.NewMirrorFetcher(mirrorFS(t))}
+	f := &countingFetcher{next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))}
 	c, err := edgar13f.NewClient(
 		edgar13f.WithFetcher(f),
 		edgar13f.WithCacheDir(t.TempDir()),
-		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return fixedNow })),
+		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return edgartest.FixedNow })),
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -144,12 +145,12 @@ func TestCancellation(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	arrived := make(chan struct{})
 	var once sync.Once
-	e := newFakeEDGAR(t, &fault{serve: func(w http.ResponseWriter, r *http.Request, body []byte) {
+	e := edgartest.NewServer(t, &edgartest.Fault{Serve: func(w http.ResponseWriter, r *http.Request, body []byte) {
 		once.Do(func() { close(arrived) })
-		stall(w, r, body)
+		edgartest.Stall(w, r, body)
 	}})
 	tr := &http.Transport{}
-	c := e.client(t, "", edgar13f.WithHTTPClient(&http.Client{Transport: tr}))
+	c := e.Client(t, "", edgar13f.WithHTTPClient(&http.Client{Transport: tr}))
 	ctx, cancel := context.WithCancel(context.Background())
 	const goroutines = 16
 	errs := make(chan error, goroutines)
@@ -183,6 +184,6 @@ func TestCancellation(t *testing.T) {
 			t.Errorf("call returned %v, want context.Canceled", err)
 		}
 	}
-	e.srv.Close()
+	e.Close()
 	tr.CloseIdleConnections()
 }

@@ -5,8 +5,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/edgar13f/edgar13f"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/edgar13f/edgar13f"
 )
 
 // TestFilingsCoverFactsAsFiled: Filings reports the facts of every cover as

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
 // Cache crashes: a process killed in the middle of cache writes leaves
@@ -40,7 +41,7 @@ func crashClient(dir string, f edgar13f.Fetcher, n int) (*edgar13f.Client, error
 	return edgar13f.NewClient(
 		edgar13f.WithFetcher(f),
 		edgar13f.WithCacheDir(dir),
-		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return fixedNow })),
+		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return edgartest.FixedNow })),
 		edgar13f.WithRedactionRule(fmt.Sprint("crash-", n), keepAll),
 	)
 }
@@ -48,7 +49,7 @@ func crashClient(dir string, f edgar13f.Fetcher, n int) (*edgar13f.Client, error
 // crashHelper answers the crash queries round after round, printing the
 // number of each round it completes, until it is killed.
 func crashHelper() error {
-	fsys, err := edgar13f.MirrorDir(mirrorDir)
+	fsys, err := edgar13f.MirrorDir(edgartest.MirrorDir)
 	if err != nil {
 		return err
 	}
@@ -114,7 +115,7 @@ func TestCrashSafety(t *testing.T) {
 		}
 		fetches := 0
 		for n := 0; n <= last+1; n++ {
-			f := &countingFetcher{next: edgar13f.NewMirrorFetcher(mirrorFS(t))}
+			f := &countingFetcher{next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))}
 			c, err := crashClient(dir, f, n)
 			if err != nil {
 				t.Fatal(err)

@@ -186,16 +186,17 @@
 //     [Client.FindManager].
 //   - Any company's filings, financial facts and report sections:
 //     [Client.Companies].
-//   - Every manager at once, from SEC's Form 13F Data Sets: [Client.Datasets]
-//     (see below).
+//   - Every manager at once, from SEC's Form 13F Data Sets: package
+//     github.com/edgar13f/edgar13f/datasets (see below).
 //   - Search across 10-K and 10-Q Items: package
 //     github.com/edgar13f/edgar13f/search, with its stores under search/store
 //     and an OpenSearch store in a module of its own.
 //   - Questions answered by a language model, every figure grounded in a
 //     cited source: package github.com/edgar13f/edgar13f/agent.
 //
-// The search engine and the model clients live in their own packages so
-// that a program asking only for holdings links neither. Options follow one
+// The Parquet store, the search engine and the model clients live in
+// their own packages so that a program asking only for holdings links
+// none of them. Options follow one
 // pattern: a Client option is With...; each question has its own option
 // type, so an option a question does not take does not compile; [Limit] is
 // "at most n" wherever a question has a limit, and [ReportProgress] reports
@@ -203,12 +204,11 @@
 //
 // # Every manager at once
 //
-// [Datasets] answers from SEC's Form 13F Data Sets: who held a security
-// ([Datasets.Holders]), a manager's holdings ([Datasets.Holdings], the
-// same answer as [Client.Holdings] for the filings both hold) and every
-// manager's holdings for a period ([Datasets.Panel], streamed). Every
-// answer states the span of filing dates imported without a gap
-// (DataFrom, DataThrough) and whether every filing date it rests on lies
-// in it (Complete); a question whose filings may precede the span fails
-// with a [*CoverageError] rather than answer from part of them.
+// Package github.com/edgar13f/edgar13f/datasets answers from SEC's Form
+// 13F Data Sets, imported as Apache Parquet under the Client's cache
+// directory: who held a security, a manager's holdings (the same answer
+// as [Client.Holdings] for the filings both hold) and every manager's
+// holdings for a period, streamed, by the same rules and through the same
+// Client. Every answer states the span of filing dates imported without a
+// gap and whether every filing date it rests on lies in it.
 package edgar13f

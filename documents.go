@@ -106,8 +106,7 @@ type report struct {
 // reconcile checks a source filing's table, tallied before redaction,
 // against the totals its cover states.
 func reconcile(c Citation, cover Totals, parsed infotable.Tally) Reconciliation {
-	return Reconciliation{Citation: c, Cover: cover,
-		Matched: cover.Stated && parsed.Rows == cover.Entries && parsed.Value == cover.Value}
+	return Reconciliation{Citation: c, Cover: cover, Matched: parsed.Matches(cover.Stated, cover.Entries, cover.Value)}
 }
 
 // rowsKey is the cache key of a filing's rows under the Client's redaction

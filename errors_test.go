@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
 // TestErrorTexts: every error says what failed with one "edgar13f: "
@@ -14,7 +15,7 @@ import (
 // recorded mirror lists Berkshire's 2023Q2 report without holding its
 // documents); a diff failure names its period.
 func TestErrorTexts(t *testing.T) {
-	fsys, err := edgar13f.MirrorDir(mirrorDir)
+	fsys, err := edgar13f.MirrorDir(edgartest.MirrorDir)
 	if err != nil {
 		t.Fatal(err)
 	}

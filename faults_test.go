@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
 // Faults of the wire (status codes, throttle pages, cut bodies, stalls):
@@ -72,9 +73,9 @@ func faultQuery(c *edgar13f.Client, filings bool, snap *edgar13f.Snapshot, list 
 // answersOnceCleared clears e's faults and checks that query, asked again
 // of the same Client (and so of what the fault left in its cache), gives
 // want.
-func answersOnceCleared(t *testing.T, e *fakeEDGAR, query func(context.Context) (any, error), want any) {
+func answersOnceCleared(t *testing.T, e *edgartest.Server, query func(context.Context) (any, error), want any) {
 	t.Helper()
-	e.setFaults()
+	e.SetFaults()
 	got, err := query(context.Background())
 	if err != nil {
 		t.Fatalf("after the fault cleared: %v", err)
@@ -121,58 +122,58 @@ func wantIs(target error) func(error) string {
 // the same Client (same cache) answers correctly.
 func TestFaults(t *testing.T) {
 	wantSnap, wantFilings := faultAnswers(t)
-	unequal := editRecent(func(r map[string]any) {
+	unequal := edgartest.EditRecent(func(r map[string]any) {
 		forms := r["form"].([]any)
 		r["form"] = forms[:len(forms)-1]
 	})
-	missing := editRecent(func(r map[string]any) { delete(r, "accessionNumber") })
+	missing := edgartest.EditRecent(func(r map[string]any) { delete(r, "accessionNumber") })
 	brokenXML := func(b []byte) []byte {
 		return bytes.Replace(b, []byte("</periodOfReport>"), []byte("</periodOfRep"), 1)
 	}
 	tests := []struct {
 		name     string
 		filings  bool // query Filings instead of Holdings
-		fault    *fault
+		fault    *edgartest.Fault
 		policy   edgar13f.RetryPolicy
 		deadline time.Duration
 		minTime  time.Duration          // least time the call must take (honoured Retry-After)
 		fails    func(err error) string // nil: the call must recover
 	}{
-		{name: "429 without Retry-After", fault: &fault{match: faultList, times: 2, serve: status(429)}},
-		{name: "429 Retry-After seconds", fault: &fault{match: faultList, times: 1, serve: status(429, "Retry-After", "1")},
+		{name: "429 without Retry-After", fault: &edgartest.Fault{Match: faultList, Times: 2, Serve: edgartest.Status(429)}},
+		{name: "429 Retry-After seconds", fault: &edgartest.Fault{Match: faultList, Times: 1, Serve: edgartest.Status(429, "Retry-After", "1")},
 			policy: edgar13f.RetryPolicy{BaseDelay: time.Millisecond, MaxDelay: 3 * time.Second}, minTime: 900 * time.Millisecond},
-		{name: "429 Retry-After HTTP-date", fault: &fault{match: faultTxt, times: 1, serve: func(w http.ResponseWriter, r *http.Request, b []byte) {
-			status(429, "Retry-After", time.Now().Add(2*time.Second).UTC().Format(http.TimeFormat))(w, r, b)
+		{name: "429 Retry-After HTTP-date", fault: &edgartest.Fault{Match: faultTxt, Times: 1, Serve: func(w http.ResponseWriter, r *http.Request, b []byte) {
+			edgartest.Status(429, "Retry-After", time.Now().Add(2*time.Second).UTC().Format(http.TimeFormat))(w, r, b)
 		}}, policy: edgar13f.RetryPolicy{BaseDelay: time.Millisecond, MaxDelay: 3 * time.Second}, minTime: 900 * time.Millisecond},
-		{name: "403 SEC rate threshold page", fault: &fault{match: faultTxt, times: 2, serve: htmlPage(403)}},
-		{name: "HTML page with 200 for JSON", fault: &fault{match: faultList, times: 2, serve: htmlPage(200)}},
-		{name: "HTML page with 200 for submission text", fault: &fault{match: faultTxt, times: 1, serve: htmlPage(200)}},
-		{name: "HTML page with 200 for cover XML", filings: true, fault: &fault{match: faultCover, times: 1, serve: htmlPage(200)}},
-		{name: "500 burst", fault: &fault{match: faultList, times: 3, serve: status(500)}},
-		{name: "503 burst", fault: &fault{match: faultTxt, times: 4, serve: status(503)}},
-		{name: "503 without end", fault: &fault{match: faultTxt, serve: status(503)}, fails: wantFetchError(503, nil)},
-		{name: "connection reset mid-body", fault: &fault{match: faultTxt, times: 2, serve: resetMidBody}},
-		{name: "truncated gzip body", fault: &fault{match: faultList, times: 2, serve: truncatedGzip}},
-		{name: "slower than the deadline", fault: &fault{match: faultTxt, serve: stall}, deadline: 500 * time.Millisecond,
+		{name: "403 SEC rate threshold page", fault: &edgartest.Fault{Match: faultTxt, Times: 2, Serve: edgartest.HTMLPage(403)}},
+		{name: "HTML page with 200 for JSON", fault: &edgartest.Fault{Match: faultList, Times: 2, Serve: edgartest.HTMLPage(200)}},
+		{name: "HTML page with 200 for submission text", fault: &edgartest.Fault{Match: faultTxt, Times: 1, Serve: edgartest.HTMLPage(200)}},
+		{name: "HTML page with 200 for cover XML", filings: true, fault: &edgartest.Fault{Match: faultCover, Times: 1, Serve: edgartest.HTMLPage(200)}},
+		{name: "500 burst", fault: &edgartest.Fault{Match: faultList, Times: 3, Serve: edgartest.Status(500)}},
+		{name: "503 burst", fault: &edgartest.Fault{Match: faultTxt, Times: 4, Serve: edgartest.Status(503)}},
+		{name: "503 without end", fault: &edgartest.Fault{Match: faultTxt, Serve: edgartest.Status(503)}, fails: wantFetchError(503, nil)},
+		{name: "connection reset mid-body", fault: &edgartest.Fault{Match: faultTxt, Times: 2, Serve: edgartest.ResetMidBody}},
+		{name: "truncated gzip body", fault: &edgartest.Fault{Match: faultList, Times: 2, Serve: edgartest.TruncatedGzip}},
+		{name: "slower than the deadline", fault: &edgartest.Fault{Match: faultTxt, Serve: edgartest.Stall}, deadline: 500 * time.Millisecond,
 			fails: wantIs(context.DeadlineExceeded)},
-		{name: "malformed XML in submission text", fault: &fault{match: faultTxt, serve: edit(brokenXML)}, fails: wantParseError(faultTxt)},
-		{name: "malformed cover XML", filings: true, fault: &fault{match: faultCover, serve: edit(brokenXML)}, fails: wantParseError(faultCover)},
-		{name: "submissions JSON missing a column", fault: &fault{match: faultList, serve: edit(missing)}, fails: wantParseError(faultList)},
-		{name: "submissions JSON arrays of unequal length", fault: &fault{match: faultList, serve: edit(unequal)}, fails: wantParseError(faultList)},
-		{name: "submissions JSON cut short", fault: &fault{match: faultList, serve: edit(func(b []byte) []byte { return b[:len(b)/2] })},
+		{name: "malformed XML in submission text", fault: &edgartest.Fault{Match: faultTxt, Serve: edgartest.Edit(brokenXML)}, fails: wantParseError(faultTxt)},
+		{name: "malformed cover XML", filings: true, fault: &edgartest.Fault{Match: faultCover, Serve: edgartest.Edit(brokenXML)}, fails: wantParseError(faultCover)},
+		{name: "submissions JSON missing a column", fault: &edgartest.Fault{Match: faultList, Serve: edgartest.Edit(missing)}, fails: wantParseError(faultList)},
+		{name: "submissions JSON arrays of unequal length", fault: &edgartest.Fault{Match: faultList, Serve: edgartest.Edit(unequal)}, fails: wantParseError(faultList)},
+		{name: "submissions JSON cut short", fault: &edgartest.Fault{Match: faultList, Serve: edgartest.Edit(func(b []byte) []byte { return b[:len(b)/2] })},
 			fails: wantParseError(faultList)},
-		{name: "404 for one filing document", fault: &fault{match: faultTxt, serve: status(404)}, fails: wantFetchError(404, edgar13f.ErrNotFound)},
-		{name: "404 for the filing list", fault: &fault{match: faultList, serve: status(404)}, fails: wantIs(edgar13f.ErrUnknownCIK)},
+		{name: "404 for one filing document", fault: &edgartest.Fault{Match: faultTxt, Serve: edgartest.Status(404)}, fails: wantFetchError(404, edgar13f.ErrNotFound)},
+		{name: "404 for the filing list", fault: &edgartest.Fault{Match: faultList, Serve: edgartest.Status(404)}, fails: wantIs(edgar13f.ErrUnknownCIK)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newFakeEDGAR(t, tt.fault)
+			e := edgartest.NewServer(t, tt.fault)
 			var opts []edgar13f.ClientOption
 			if tt.policy != (edgar13f.RetryPolicy{}) {
 				opts = append(opts, edgar13f.WithRetryPolicy(tt.policy))
 			}
-			c := e.client(t, "", opts...)
+			c := e.Client(t, "", opts...)
 			query, want := faultQuery(c, tt.filings, wantSnap, wantFilings)
 			deadline := tt.deadline
 			if deadline == 0 {
@@ -194,8 +195,8 @@ func TestFaults(t *testing.T) {
 				if elapsed < tt.minTime {
 					t.Errorf("call took %v, want at least %v (Retry-After)", elapsed, tt.minTime)
 				}
-				if n := e.count(tt.fault.match); n != tt.fault.times+1 {
-					t.Errorf("%d requests for %s, want %d", n, tt.fault.match, tt.fault.times+1)
+				if n := e.Count(tt.fault.Match); n != tt.fault.Times+1 {
+					t.Errorf("%d requests for %s, want %d", n, tt.fault.Match, tt.fault.Times+1)
 				}
 			} else {
 				if msg := tt.fails(err); msg != "" {

@@ -39,18 +39,7 @@ func checkDate(name string, d Date) error {
 	return nil
 }
 
-func isCUSIP(s string) bool {
-	if len(s) != 9 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z') {
-			return false
-		}
-	}
-	return true
-}
+func isCUSIP(s string) bool { return edgarid.IsCUSIP(s) }
 
 // newQuery validates a query's arguments in the precedence of the decline
 // reasons: every invalid_argument check first, then the periods, then

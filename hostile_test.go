@@ -20,6 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
 // Hostile documents: built to exhaust memory or time, each is refused in
@@ -141,42 +142,42 @@ func TestHostileDocuments(t *testing.T) {
 	tests := []struct {
 		name     string
 		filings  bool
-		fault    *fault
+		fault    *edgartest.Fault
 		maxAlloc int64 // bytes allocated by the whole call
 		fails    func(error) string
 		requests int // requests for the faulted path, 0 = not checked
 	}{
-		{name: "multi-GB filing list, no length", fault: &fault{match: faultList, serve: streamZeros(multiGB, false, false)},
+		{name: "multi-GB filing list, no length", fault: &edgartest.Fault{Match: faultList, Serve: streamZeros(multiGB, false, false)},
 			maxAlloc: 400 << 20, fails: wantIs(edgar13f.ErrTooLarge), requests: 1}, // a 64 MiB limit read by doubling buffers
-		{name: "multi-GB cover, gzip bomb", filings: true, fault: &fault{match: faultCover, serve: streamZeros(multiGB, false, true)},
+		{name: "multi-GB cover, gzip bomb", filings: true, fault: &edgartest.Fault{Match: faultCover, Serve: streamZeros(multiGB, false, true)},
 			maxAlloc: 128 << 20, fails: wantIs(edgar13f.ErrTooLarge), requests: 1}, // 16 MiB limit
-		{name: "multi-GB submission text, declared", fault: &fault{match: faultTxt, serve: streamZeros(multiGB, true, false)},
+		{name: "multi-GB submission text, declared", fault: &edgartest.Fault{Match: faultTxt, Serve: streamZeros(multiGB, true, false)},
 			maxAlloc: 20 << 20, fails: wantIs(edgar13f.ErrTooLarge), requests: 1},
-		{name: "billion laughs cover", filings: true, fault: &fault{match: faultCover, serve: replace([]byte(laughsCover))},
+		{name: "billion laughs cover", filings: true, fault: &edgartest.Fault{Match: faultCover, Serve: edgartest.Replace([]byte(laughsCover))},
 			maxAlloc: 20 << 20, fails: wantParseError(faultCover)},
-		{name: "billion laughs in submission text", fault: &fault{match: faultTxt, serve: edit(inXML("infoTable", laughsRow))},
+		{name: "billion laughs in submission text", fault: &edgartest.Fault{Match: faultTxt, Serve: edgartest.Edit(inXML("infoTable", laughsRow))},
 			maxAlloc: 20 << 20, fails: wantParseError(faultTxt)},
-		{name: "deeply nested cover", filings: true, fault: &fault{match: faultCover, serve: replace([]byte(deep))},
+		{name: "deeply nested cover", filings: true, fault: &edgartest.Fault{Match: faultCover, Serve: edgartest.Replace([]byte(deep))},
 			maxAlloc: 200 << 20, fails: wantParseError(faultCover)},
-		{name: "deeply nested information table", fault: &fault{match: faultTxt, serve: edit(inXML("infoTable", deepTable))},
+		{name: "deeply nested information table", fault: &edgartest.Fault{Match: faultTxt, Serve: edgartest.Edit(inXML("infoTable", deepTable))},
 			maxAlloc: 200 << 20, fails: wantParseError(faultTxt)},
-		{name: "invalid UTF-8 in filing list", fault: &fault{match: faultList, serve: edit(func(b []byte) []byte {
+		{name: "invalid UTF-8 in filing list", fault: &edgartest.Fault{Match: faultList, Serve: edgartest.Edit(func(b []byte) []byte {
 			return bytes.Replace(b, []byte("TIMELINE"), []byte("TIME\xff\xfeLINE"), 1)
 		})}, maxAlloc: 20 << 20}, // the entity name is not part of any answer
-		{name: "invalid UTF-8 in information table", fault: &fault{match: faultTxt, serve: edit(func(b []byte) []byte {
+		{name: "invalid UTF-8 in information table", fault: &edgartest.Fault{Match: faultTxt, Serve: edgartest.Edit(func(b []byte) []byte {
 			return bytes.Replace(b, []byte("<nameOfIssuer>"), []byte("<nameOfIssuer>\xff\xfe"), 1)
 		})}, maxAlloc: 20 << 20, fails: wantParseError(faultTxt)},
-		{name: "NUL bytes in cover", filings: true, fault: &fault{match: faultCover, serve: edit(func(b []byte) []byte {
+		{name: "NUL bytes in cover", filings: true, fault: &edgartest.Fault{Match: faultCover, Serve: edgartest.Edit(func(b []byte) []byte {
 			return bytes.Replace(b, []byte("<reportType>"), []byte("<reportType>\x00\x00"), 1)
 		})}, maxAlloc: 20 << 20, fails: wantParseError(faultCover)},
-		{name: "NUL bytes in information table", fault: &fault{match: faultTxt, serve: edit(func(b []byte) []byte {
+		{name: "NUL bytes in information table", fault: &edgartest.Fault{Match: faultTxt, Serve: edgartest.Edit(func(b []byte) []byte {
 			return bytes.Replace(b, []byte("<nameOfIssuer>"), []byte("<nameOfIssuer>\x00"), 1)
 		})}, maxAlloc: 20 << 20, fails: wantParseError(faultTxt)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := newFakeEDGAR(t, tt.fault)
-			c := e.client(t, "")
+			e := edgartest.NewServer(t, tt.fault)
+			c := e.Client(t, "")
 			query, want := faultQuery(c, tt.filings, wantSnap, wantFilings)
 			ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 			defer cancel()
@@ -203,8 +204,8 @@ func TestHostileDocuments(t *testing.T) {
 			if alloc > tt.maxAlloc {
 				t.Errorf("call allocated %d MiB, want at most %d MiB", alloc>>20, tt.maxAlloc>>20)
 			}
-			if n := e.count(tt.fault.match); tt.requests != 0 && n != tt.requests {
-				t.Errorf("%d requests for %s, want %d (not retried)", n, tt.fault.match, tt.requests)
+			if n := e.Count(tt.fault.Match); tt.requests != 0 && n != tt.requests {
+				t.Errorf("%d requests for %s, want %d (not retried)", n, tt.fault.Match, tt.requests)
 			}
 			answersOnceCleared(t, e, query, want)
 		})

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
 // Nothing is written outside the cache directory.
@@ -30,10 +31,10 @@ func noWritesHelper() error {
 	srv := httptest.NewServer(edgar13f.MirrorHandler(fsys))
 	defer srv.Close()
 	c, err := edgar13f.NewClient(
-		edgar13f.WithUserAgent(testUserAgent),
+		edgar13f.WithUserAgent(edgartest.UserAgent),
 		edgar13f.WithBaseURL(srv.URL),
 		edgar13f.WithRequestInterval(101*time.Millisecond),
-		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return fixedNow })),
+		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return edgartest.FixedNow })),
 	)
 	if err != nil {
 		return err
@@ -135,7 +136,7 @@ func isolatedEnv(t testing.TB, root string) (env []string, work string) {
 // is read-only, and lists every file before and after: only the cache
 // directory may change. A planted stray write must be caught.
 func TestNoWritesOutsideCacheDir(t *testing.T) {
-	mirror, err := filepath.Abs(mirrorDir)
+	mirror, err := filepath.Abs(edgartest.MirrorDir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,11 +20,11 @@ import (
 // The query options follow one strategy. Each question has its own option
 // type, a sealed interface named after it ([Option] for Holdings and Diff,
 // [FilingsOption], [FindOption], [SearchOption], [CompanyFilingsOption],
-// [FactsOption], [SectionOption], [HoldersOption], [ImportOption]), so an
-// option a question does not take is a compile error, never silently
-// ignored. An option several questions take returns an interface joining
-// their types: [Limit], "at most n" for every question with a limit, and
-// [ReportProgress].
+// [FactsOption], [SectionOption]), so an option a question does not take
+// is a compile error, never silently ignored. An option several questions
+// take returns an interface joining their types: [Limit], "at most n" for
+// every question with a limit. Package datasets follows the same strategy
+// with the same names (its Limit, ReportProgress and their option types).
 
 // Limits of the query options. Each is named for what it counts; an option
 // outside its limits is declined with [InvalidArgument].
@@ -301,7 +301,6 @@ type LimitOption interface {
 	FindOption
 	SearchOption
 	CompanyFilingsOption
-	HoldersOption
 }
 
 // Limit answers at most n items, the first n in the answer's own order.
@@ -323,8 +322,9 @@ type LimitOption interface {
 //     [DefaultCompanyMatches].
 //   - [Companies.Filings]: filings, 1 to [MaxFilings], default
 //     [DefaultFilings].
-//   - [Datasets.Holders]: holders, 1 to [MaxHolders], default
-//     [DefaultHolders].
+//
+// The bulk source's Holders (package datasets) takes its own Limit, with
+// the same meaning.
 //
 // A value outside the range is declined with [InvalidArgument].
 func Limit(n int) LimitOption { return limitOption(n) }
@@ -335,7 +335,6 @@ func (n limitOption) applyQuery(o *queryOptions)     { o.limit, o.limitSet = int
 func (n limitOption) applyFind(o *findOptions)       { o.limit, o.limitSet = int(n), true }
 func (n limitOption) applySearch(o *companyOptions)  { o.limit, o.limitSet = int(n), true }
 func (n limitOption) applyFilings(o *companyOptions) { o.limit, o.limitSet = int(n), true }
-func (n limitOption) applyHolders(o *holdersOptions) { o.max, o.maxSet = int(n), true }
 
 type filingsOptions struct {
 	period    Date
@@ -384,9 +383,10 @@ type Progress struct {
 	// Stage names the step under way. Building the name index of
 	// [Client.FindManager]: "names" (the name file: Done 0 then 1 of Total
 	// 1), "quarters" (Done of Total quarterly files, in cache or fetched)
-	// and "index" (Done 0 then 1 of Total 1). An import of [Datasets]:
-	// "download" (fetching the zip), then "filings", "infotable" (reading
-	// the zip), "sorting" (writing the Parquet files) and "done".
+	// and "index" (Done 0 then 1 of Total 1). An import of the Form 13F
+	// Data Sets (package datasets): "download" (fetching the zip), then
+	// "filings", "infotable" (reading the zip), "sorting" (writing the
+	// Parquet files) and "done".
 	Stage string
 	// Done and Total count the stage's work: files of the name index;
 	// bytes of an import's "download" and "infotable", rows of its other
@@ -401,29 +401,22 @@ type Progress struct {
 }
 
 // A ProgressOption is the option [ReportProgress] returns: an option of
-// every question that reports progress.
+// every question of this package that reports progress.
 type ProgressOption interface {
 	FindOption
-	ImportOption
 }
 
 // ReportProgress has f called as long work advances, from one goroutine at
 // a time. [Progress] says what the work is, how far it is and how far it
-// goes, at a human rate (at stage changes and about every whole percent):
-//
-//   - [Client.FindManager]: while the name index is built, which happens on
-//     the first use of a cache and when a stale part is refreshed; f is not
-//     called when the index is ready. When several FindManager calls wait
-//     for the same build, only the one that started it reports.
-//   - [Datasets.Import], [Datasets.ImportFile], [Datasets.Sync] and
-//     [Datasets.SyncFor]: as an import advances, from the importing
-//     goroutine: when a window or stage begins, each time a stage's Done
-//     reaches another whole percent of its Total, and when it reaches Total.
-//     So f is called at most about a hundred times a stage however many rows
-//     a window has; a stage whose Total is unknown (0) is reported once.
+// goes, at a human rate (at stage changes and about every whole percent).
+// [Client.FindManager] reports while the name index is built, which
+// happens on the first use of a cache and when a stale part is refreshed;
+// f is not called when the index is ready. When several FindManager calls
+// wait for the same build, only the one that started it reports. The
+// imports of package datasets report the same Progress through that
+// package's ReportProgress.
 func ReportProgress(f func(Progress)) ProgressOption { return progressOption(f) }
 
 type progressOption func(Progress)
 
-func (f progressOption) applyFind(o *findOptions)     { o.progress = f }
-func (f progressOption) applyImport(o *importOptions) { o.progress = f }
+func (f progressOption) applyFind(o *findOptions) { o.progress = f }

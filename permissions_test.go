@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
 // Permissions of the cache directory and of what is written there.
@@ -21,9 +22,9 @@ func TestCacheDirPermissions(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("unix permissions")
 	}
-	e := newFakeEDGAR(t)
+	e := edgartest.NewServer(t)
 	dir := filepath.Join(t.TempDir(), "new", "cache")
-	c := e.client(t, dir)
+	c := e.Client(t, dir)
 	if _, err := c.Holdings(context.Background(), faultCIK, faultPeriod, faultAsOf); err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestCacheDirPermissions(t *testing.T) {
 			} else if err := tt.setup(p); err != nil {
 				t.Fatal(err)
 			}
-			c, err := edgar13f.NewClient(edgar13f.WithCacheDir(p), edgar13f.WithUserAgent(testUserAgent))
+			c, err := edgar13f.NewClient(edgar13f.WithCacheDir(p), edgar13f.WithUserAgent(edgartest.UserAgent))
 			if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), p) {
 				t.Fatalf("NewClient = %v, %v; want an error naming %s and %q", c, err, p, want)
 			}

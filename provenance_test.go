@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
 // Cache provenance: every cache entry belongs to the source it was read
@@ -21,7 +22,7 @@ func provenanceClient(t *testing.T, dir string, opts ...edgar13f.ClientOption) *
 	t.Helper()
 	c, err := edgar13f.NewClient(append([]edgar13f.ClientOption{
 		edgar13f.WithCacheDir(dir),
-		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return fixedNow })),
+		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return edgartest.FixedNow })),
 	}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +34,7 @@ func provenanceClient(t *testing.T, dir string, opts ...edgar13f.ClientOption) *
 // tree, filling the cache in dir.
 func fixtureRun(t *testing.T, dir string) {
 	t.Helper()
-	fsys, err := edgar13f.MirrorDir(mirrorDir)
+	fsys, err := edgar13f.MirrorDir(edgartest.MirrorDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,8 +60,8 @@ func TestFixtureNeverAnswersLive(t *testing.T) {
 	t.Run("empty mirror", func(t *testing.T) {
 		dir := t.TempDir()
 		fixtureRun(t, dir)
-		e := newFakeEDGAR(t, &fault{match: "/", serve: notFound}) // an empty mirror
-		c := provenanceClient(t, dir, edgar13f.WithUserAgent(testUserAgent), edgar13f.WithBaseURL(e.srv.URL))
+		e := edgartest.NewServer(t, &edgartest.Fault{Match: "/", Serve: edgartest.NotFound}) // an empty mirror
+		c := provenanceClient(t, dir, edgar13f.WithUserAgent(edgartest.UserAgent), edgar13f.WithBaseURL(e.URL()))
 
 		_, err := c.Filings(ctx, "1067983", date("2024-06-01"))
 		if !errors.Is(err, edgar13f.ErrUnknownCIK) {
@@ -74,7 +75,7 @@ func TestFixtureNeverAnswersLive(t *testing.T) {
 		if !errors.Is(err, edgar13f.ErrNotFound) {
 			t.Errorf("FindManager over an empty mirror = %v, %v; want a missing cik-lookup-data.txt", ms, err)
 		}
-		if n := e.count("/"); n < 3 {
+		if n := e.Count("/"); n < 3 {
 			t.Errorf("%d requests reached the empty mirror; want one per question at least", n)
 		}
 	})
@@ -85,17 +86,17 @@ func TestFixtureNeverAnswersLive(t *testing.T) {
 		dir := t.TempDir()
 		fixtureRun(t, dir)
 		const docs = "/www.sec.gov/" // every document but the filing lists
-		e := newFakeEDGAR(t, &fault{match: docs, serve: notFound})
-		c := provenanceClient(t, dir, edgar13f.WithUserAgent(testUserAgent), edgar13f.WithBaseURL(e.srv.URL))
+		e := edgartest.NewServer(t, &edgartest.Fault{Match: docs, Serve: edgartest.NotFound})
+		c := provenanceClient(t, dir, edgar13f.WithUserAgent(edgartest.UserAgent), edgar13f.WithBaseURL(e.URL()))
 		var fe *edgar13f.FetchError
 		if _, err := c.Filings(ctx, "1067983", date("2024-06-01")); !errors.As(err, &fe) || !errors.Is(err, edgar13f.ErrNotFound) || !strings.HasSuffix(fe.URL, "/primary_doc.xml") {
 			t.Errorf("Filings without covers = %v; want a missing cover page", err)
 		}
-		before := e.count(docs)
+		before := e.Count(docs)
 		if _, err := c.Holdings(ctx, "1067983", date("2023-09-30"), date("2024-06-01")); !errors.As(err, &fe) || !errors.Is(err, edgar13f.ErrNotFound) || !strings.HasSuffix(fe.URL, ".txt") {
 			t.Errorf("Holdings without tables = %v; want a missing submission text file", err)
 		}
-		if e.count(docs) == before {
+		if e.Count(docs) == before {
 			t.Errorf("Holdings asked the mirror for no document")
 		}
 	})
@@ -148,7 +149,7 @@ func TestMirrorDirNotATree(t *testing.T) {
 func TestSameSourceSharesEntries(t *testing.T) {
 	dir := t.TempDir()
 	fixtureRun(t, dir)
-	fsys, err := edgar13f.MirrorDir(mirrorDir)
+	fsys, err := edgar13f.MirrorDir(edgartest.MirrorDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +181,7 @@ func (s sourced) Source() string { return s.source }
 // another Client), nor to a Cache of the caller's.
 func TestUnnamedFetcherWritesNoCache(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cache")
-	f := &countingFetcher{next: edgar13f.NewMirrorFetcher(mirrorFS(t))}
+	f := &countingFetcher{next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))}
 	if _, ok := any(f).(interface{ Source() string }); ok {
 		t.Fatal("the test needs a Fetcher without a Source")
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 	"github.com/edgar13f/edgar13f/internal/wiretest"
 )
 
@@ -62,12 +63,12 @@ var rateQueries = map[string][]func(context.Context, *edgar13f.Client) error{
 // started is called just before the first query.
 func runRateQueries(base, dir, sets string, started func(time.Time)) error {
 	c, err := edgar13f.NewClient(
-		edgar13f.WithUserAgent(testUserAgent),
+		edgar13f.WithUserAgent(edgartest.UserAgent),
 		edgar13f.WithBaseURL(base),
 		edgar13f.WithCacheDir(dir),
 		edgar13f.WithRequestInterval(rateInterval),
-		edgar13f.WithRetryPolicy(fastRetry),
-		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return fixedNow })),
+		edgar13f.WithRetryPolicy(edgartest.FastRetry),
+		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return edgartest.FixedNow })),
 	)
 	if err != nil {
 		return err
@@ -101,19 +102,19 @@ func rateHelper() error {
 
 // twoFailures fails the first two requests for every path, with a 503 and
 // then a 429, and serves the third.
-func twoFailures() *fault {
+func twoFailures() *edgartest.Fault {
 	seen := map[string]int{}
 	var mu sync.Mutex
-	return &fault{serve: func(w http.ResponseWriter, r *http.Request, body []byte) {
+	return &edgartest.Fault{Serve: func(w http.ResponseWriter, r *http.Request, body []byte) {
 		mu.Lock()
 		seen[r.URL.Path]++
 		k := seen[r.URL.Path]
 		mu.Unlock()
 		switch k {
 		case 1:
-			status(http.StatusServiceUnavailable)(w, r, body)
+			edgartest.Status(http.StatusServiceUnavailable)(w, r, body)
 		case 2:
-			status(http.StatusTooManyRequests)(w, r, body)
+			edgartest.Status(http.StatusTooManyRequests)(w, r, body)
 		default:
 			w.Write(body)
 		}
@@ -142,9 +143,9 @@ func TestRateLimit(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			e := newFakeEDGAR(t)
+			e := edgartest.NewServer(t)
 			if tt.faults {
-				e.setFaults(twoFailures())
+				e.SetFaults(twoFailures())
 			}
 			dir := t.TempDir()
 			var t0 time.Time // before the first query of any process
@@ -156,7 +157,7 @@ func TestRateLimit(t *testing.T) {
 			if tt.processes {
 				var cmds []func() error
 				for _, set := range []string{"a", "b"} {
-					cmd, stdout, stderr := startHelper(t, "rate", "", "EDGAR13F_URL="+e.srv.URL, "EDGAR13F_CACHE="+dir, "EDGAR13F_SET="+set)
+					cmd, stdout, stderr := startHelper(t, "rate", "", "EDGAR13F_URL="+e.URL(), "EDGAR13F_CACHE="+dir, "EDGAR13F_SET="+set)
 					cmds = append(cmds, func() error {
 						line, readErr := stdout.ReadString('\n')
 						if err := cmd.Wait(); err != nil {
@@ -175,10 +176,10 @@ func TestRateLimit(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-			} else if err := runRateQueries(e.srv.URL, dir, "ab", first); err != nil {
+			} else if err := runRateQueries(e.URL(), dir, "ab", first); err != nil {
 				t.Fatal(err)
 			}
-			paths, starts := e.requests()
+			paths, starts := e.Requests()
 			if len(starts) < 20 {
 				t.Fatalf("only %d requests: too few to test the rate", len(starts))
 			}

@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/edgar13f/edgar13f"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/edgar13f/edgar13f"
 )
 
 // plantedMismatch is the mirror's synthetic report whose cover counts a row

@@ -1,16 +1,11 @@
 package edgar13f
 
-import (
-	"strings"
-
-	"github.com/edgar13f/edgar13f/internal/edgarid"
-)
+import "github.com/edgar13f/edgar13f/internal/edgarid"
 
 // EDGAR's URLs, one home each.
 
 const (
 	submissionsBase = "https://data.sec.gov/submissions/"
-	archivesBase    = "https://www.sec.gov/Archives/edgar/data/"
 	cikLookupURL    = "https://www.sec.gov/Archives/edgar/cik-lookup-data.txt"
 	fullIndexBase   = "https://www.sec.gov/Archives/edgar/full-index/"
 	tickersURL      = "https://www.sec.gov/files/company_tickers.json"
@@ -30,11 +25,7 @@ func cik10(cik string) string {
 func submissionsURL(cik string) string { return submissionsBase + "CIK" + cik10(cik) + ".json" }
 
 // folderURL is the folder of a filing, ending in "/".
-func folderURL(cik, accession string) string {
-	return archivesBase + cik + "/" + strings.ReplaceAll(accession, "-", "") + "/"
-}
+func folderURL(cik, accession string) string { return edgarid.FolderURL(cik, accession) }
 
 // indexURL is the EDGAR index page cited for a filing.
-func indexURL(cik, accession string) string {
-	return folderURL(cik, accession) + accession + "-index.htm"
-}
+func indexURL(cik, accession string) string { return edgarid.IndexURL(cik, accession) }

@@ -4,8 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"github.com/edgar13f/edgar13f"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/edgar13f/edgar13f"
 )
 
 // berkshireAcrossUnits diffs Berkshire's real 2022Q3 report (filed

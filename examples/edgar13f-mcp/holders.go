@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/datasets"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 )
 
@@ -108,22 +110,25 @@ func (s *server) holders(ctx context.Context, raw json.RawMessage, progress func
 	if err != nil {
 		return nil, err
 	}
-	n, err := a.Int("max_holders", 1, edgar13f.MaxHolders)
+	n, err := a.Int("max_holders", 1, datasets.MaxHolders)
 	if err != nil {
 		return nil, err
 	}
-	var opts []edgar13f.HoldersOption
+	var opts []datasets.HoldersOption
 	if a.Has("max_holders") {
-		opts = append(opts, edgar13f.Limit(n))
+		opts = append(opts, datasets.Limit(n))
 	}
-	d := s.c.Datasets()
+	d, err := s.datasets()
+	if err != nil {
+		return nil, err
+	}
 	// Check the arguments before anything is imported: a malformed
 	// question is declined at once.
-	var ce *edgar13f.CoverageError
+	var ce *datasets.CoverageError
 	if _, err := d.Holders(ctx, cusip, period, asOf, opts...); err != nil && !errors.As(err, &ce) {
 		return nil, err
 	}
-	if _, err := d.SyncFor(ctx, period, asOf, edgar13f.ReportProgress(progress)); err != nil {
+	if _, err := d.SyncFor(ctx, period, asOf, datasets.ReportProgress(progress)); err != nil {
 		return nil, err
 	}
 	l, err := d.Holders(ctx, cusip, period, asOf, opts...)
@@ -131,4 +136,18 @@ func (s *server) holders(ctx context.Context, raw json.RawMessage, progress func
 		return nil, err
 	}
 	return func(w io.Writer) error { return wire.WriteHolders(w, l) }, nil
+}
+
+// bulkStore is the Form 13F Data Sets store of a server, opened on first
+// use so that a server never asked for holders creates no store.
+type bulkStore struct {
+	once sync.Once
+	d    *datasets.Store
+	err  error
+}
+
+// datasets returns the Form 13F Data Sets store, opening it on first use.
+func (s *server) datasets() (*datasets.Store, error) {
+	s.bulk.once.Do(func() { s.bulk.d, s.bulk.err = datasets.Open(s.c) })
+	return s.bulk.d, s.bulk.err
 }

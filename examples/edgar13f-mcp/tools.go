@@ -28,6 +28,7 @@ type server struct {
 	cfg     wire.Config
 	answers *answers
 	search  searchEngine
+	bulk    bulkStore
 }
 
 // newServer returns the MCP server answering with c, set up by cfg, and a

@@ -18,6 +18,7 @@ import (
 	"github.com/parquet-go/parquet-go/compress/snappy"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/datasets"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 )
 
@@ -83,8 +84,8 @@ const windowBytes = 100 << 20
 // ask is the import plan check of o for command name: a download of more
 // than one window from EDGAR (not from a mirror tree) is said first, and
 // needs a "y" on a terminal, or --yes.
-func ask(name string, o *opts) edgar13f.ImportOption {
-	return edgar13f.ConfirmImport(func(ws []edgar13f.DatasetWindow) error {
+func ask(name string, o *opts) datasets.ImportOption {
+	return datasets.ConfirmImport(func(ws []datasets.Window) error {
 		if o.fixture != "" || o.yes || len(ws) < 2 {
 			return nil
 		}
@@ -95,7 +96,7 @@ func ask(name string, o *opts) edgar13f.ImportOption {
 // askImport says what name is about to download and asks on out for a
 // "y" read from in when interactive; otherwise it fails, saying how to
 // go on.
-func askImport(name string, ws []edgar13f.DatasetWindow, in io.Reader, out io.Writer, interactive bool) error {
+func askImport(name string, ws []datasets.Window, in io.Reader, out io.Writer, interactive bool) error {
 	first, last := ws[0], ws[len(ws)-1]
 	plan := fmt.Sprintf("%s needs %d Form 13F Data Sets windows that are not imported yet (%s to %s, filings of %s to %s), about %s from EDGAR",
 		name, len(ws), first.Name, last.Name, first.From, last.To, size(int64(len(ws))*windowBytes))
@@ -121,9 +122,9 @@ func size(n int64) string {
 
 // bar draws import progress on o.progress (nil: nothing), redrawing only
 // when the line changes.
-func bar(o *opts) edgar13f.ImportOption {
+func bar(o *opts) datasets.ImportOption {
 	last := ""
-	return edgar13f.ReportProgress(func(p edgar13f.Progress) {
+	return datasets.ReportProgress(func(p edgar13f.Progress) {
 		if o.progress == nil {
 			return
 		}
@@ -169,7 +170,10 @@ func runSync(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (r
 			return nil, usagef("--to must be a date YYYY-MM-DD, not %q", o.to)
 		}
 	}
-	d := c.Datasets()
+	d, err := datasets.Open(c)
+	if err != nil {
+		return nil, err
+	}
 	res, err := d.Sync(ctx, from, to, bar(o), ask("datasets sync", o))
 	endBar(o)
 	if err != nil {
@@ -185,17 +189,20 @@ func usagef(format string, a ...any) error {
 }
 
 func runHolders(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
-	var hopts []edgar13f.HoldersOption
+	var hopts []datasets.HoldersOption
 	if o.set["max"] {
-		hopts = append(hopts, edgar13f.Limit(o.limit))
+		hopts = append(hopts, datasets.Limit(o.limit))
 	}
-	d := c.Datasets()
+	d, err := datasets.Open(c)
+	if err != nil {
+		return nil, err
+	}
 	// Arguments first: a malformed question imports nothing.
-	var ce *edgar13f.CoverageError
+	var ce *datasets.CoverageError
 	if _, err := d.Holders(ctx, args[0], o.periodDate, o.asOfDate, hopts...); err != nil && !errors.As(err, &ce) {
 		return nil, err
 	}
-	_, err := d.SyncFor(ctx, o.periodDate, o.asOfDate, bar(o), ask("holders", o))
+	_, err = d.SyncFor(ctx, o.periodDate, o.asOfDate, bar(o), ask("holders", o))
 	endBar(o)
 	if err != nil {
 		return nil, err
@@ -205,12 +212,15 @@ func runHolders(ctx context.Context, c *edgar13f.Client, o *opts, args []string)
 }
 
 func runPanel(ctx context.Context, c *edgar13f.Client, o *opts, _ []string) (result, error) {
-	d := c.Datasets()
+	d, err := datasets.Open(c)
+	if err != nil {
+		return nil, err
+	}
 	// A malformed period is declined before anything is imported.
 	if err := checkPanel(ctx, d, o.periodDate, o.asOfDate); err != nil {
 		return nil, err
 	}
-	_, err := d.SyncFor(ctx, o.periodDate, o.asOfDate, bar(o), ask("panel", o))
+	_, err = d.SyncFor(ctx, o.periodDate, o.asOfDate, bar(o), ask("panel", o))
 	endBar(o)
 	if err != nil {
 		return nil, err
@@ -228,8 +238,8 @@ func runPanel(ctx context.Context, c *edgar13f.Client, o *opts, _ []string) (res
 // checkPanel declines a malformed panel question: the first pair of a
 // panel on a store that cannot answer yet is the coverage error, and the
 // checks of the arguments come before it.
-func checkPanel(ctx context.Context, d *edgar13f.Datasets, period, asOf edgar13f.Date) error {
-	var ce *edgar13f.CoverageError
+func checkPanel(ctx context.Context, d *datasets.Store, period, asOf edgar13f.Date) error {
+	var ce *datasets.CoverageError
 	for _, err := range d.Panel(ctx, period, asOf) {
 		if err != nil && !errors.As(err, &ce) {
 			return err
@@ -240,8 +250,8 @@ func checkPanel(ctx context.Context, d *edgar13f.Datasets, period, asOf edgar13f
 }
 
 type synced struct {
-	res []edgar13f.ImportResult
-	cov edgar13f.Coverage
+	res []datasets.ImportResult
+	cov datasets.Coverage
 }
 
 func (s synced) table(w io.Writer) error {
@@ -304,7 +314,7 @@ func span(from, through edgar13f.Date) string {
 	return fmt.Sprintf("data from %s through %s", from, through)
 }
 
-type holders struct{ l *edgar13f.HolderList }
+type holders struct{ l *datasets.HolderList }
 
 func (h holders) json(w io.Writer) error { return wire.WriteHolders(w, h.l) }
 
@@ -340,8 +350,8 @@ func (h holders) csv(w io.Writer) error {
 // panel is a streamed answer: each format reads the rows as it writes.
 type panel struct {
 	period, asOf edgar13f.Date
-	cov          edgar13f.Coverage
-	rows         iter.Seq2[edgar13f.PanelRow, error]
+	cov          datasets.Coverage
+	rows         iter.Seq2[datasets.PanelRow, error]
 }
 
 func (p panel) json(w io.Writer) error { return wire.WritePanel(w, p.period, p.asOf, p.cov, p.rows) }
@@ -350,7 +360,7 @@ func (p panel) json(w io.Writer) error { return wire.WritePanel(w, p.period, p.a
 var panelColumns = []string{"cik", "base_accession", "accession_number", "filing_date", "cusip", "name_of_issuer", "title_of_class",
 	"value", "value_usd", "shares_or_principal_amount", "sh_prn", "put_call"}
 
-func panelCells(r *edgar13f.PanelRow) []string {
+func panelCells(r *datasets.PanelRow) []string {
 	return []string{r.CIK, r.Base, r.Accession, r.FilingDate.String(), r.CUSIP, r.NameOfIssuer, r.TitleOfClass,
 		strconv.FormatInt(r.Value, 10), strconv.FormatInt(r.ValueUSD, 10), strconv.FormatInt(r.SharesOrPrincipal, 10), string(r.ShPrn), string(r.PutCall)}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/datasets"
 	"github.com/edgar13f/edgar13f/examples/internal/testkit"
 )
 
@@ -179,7 +180,7 @@ func TestImportAsked(t *testing.T) {
 
 // TestAskImport: on a terminal the plan is said and a "y" downloads it.
 func TestAskImport(t *testing.T) {
-	ws := []edgar13f.DatasetWindow{
+	ws := []datasets.Window{
 		{Name: "2022q4", From: edgar13f.MustParseDate("2022-10-01"), To: edgar13f.MustParseDate("2022-12-31")},
 		{Name: "2023q1", From: edgar13f.MustParseDate("2023-01-01"), To: edgar13f.MustParseDate("2023-03-31")},
 	}

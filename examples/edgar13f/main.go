@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/datasets"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 	"github.com/edgar13f/edgar13f/search"
 )
@@ -300,7 +301,7 @@ var flagRanges = map[string]map[string][2]int{
 	"find":     {"limit": {1, edgar13f.MaxManagers}},
 	"holdings": {"top": {1, edgar13f.MaxPositions}},
 	"diff":     {"top": {1, edgar13f.MaxPositions}},
-	"holders":  {"max": {1, edgar13f.MaxHolders}},
+	"holders":  {"max": {1, datasets.MaxHolders}},
 	"company":  {"limit": {1, edgar13f.MaxCompanyMatches}},
 	"filings":  {"limit": {1, edgar13f.MaxFilings}},
 	"facts":    {"years": {1, edgar13f.MaxFactYears}},

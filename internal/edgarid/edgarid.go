@@ -1,8 +1,10 @@
 // Package edgarid holds what EDGAR's documents share about who filed what,
-// written once for every reader: CIKs, accession numbers and the 13F form
-// types. The reference rule in internal/oracle keeps its own copy of the
+// written once for every reader: CIKs, accession numbers, CUSIPs, the 13F
+// form types and the index page a filing is cited by. The reference rule in internal/oracle keeps its own copy of the
 // form types on purpose: it is the independent check of the rule.
 package edgarid
+
+import "strings"
 
 // The 13F submission types, as EDGAR writes them.
 const (
@@ -67,4 +69,34 @@ func IsAccession[T ~string | ~[]byte](s T) bool {
 		}
 	}
 	return true
+}
+
+// IsCUSIP reports whether s is written as a CUSIP: 9 ASCII letters or
+// digits (the check digit is not verified: EDGAR's tables carry CUSIPs as
+// filed).
+func IsCUSIP(s string) bool {
+	if len(s) != 9 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z') {
+			return false
+		}
+	}
+	return true
+}
+
+// ArchivesBase is the folder of every filing's folder.
+const ArchivesBase = "https://www.sec.gov/Archives/edgar/data/"
+
+// FolderURL is the folder of a filing (cik without leading zeros, dashed
+// accession), ending in "/".
+func FolderURL(cik, accession string) string {
+	return ArchivesBase + cik + "/" + strings.ReplaceAll(accession, "-", "") + "/"
+}
+
+// IndexURL is the EDGAR index page a filing is cited by.
+func IndexURL(cik, accession string) string {
+	return FolderURL(cik, accession) + accession + "-index.htm"
 }

@@ -59,3 +59,21 @@ func TestIsAccession(t *testing.T) {
 		}
 	}
 }
+
+func TestIsCUSIP(t *testing.T) {
+	for s, want := range map[string]bool{
+		"037833100": true, "g0403h108": true, "88160R101": true, "03783310": false, "0378331000": false,
+		"037833 00": false, "037833-00": false, "03783310é": false, "": false,
+	} {
+		if IsCUSIP(s) != want {
+			t.Errorf("IsCUSIP(%q) = %t, want %t", s, !want, want)
+		}
+	}
+}
+
+func TestIndexURL(t *testing.T) {
+	const want = "https://www.sec.gov/Archives/edgar/data/1067983/000095012323011029/0000950123-23-011029-index.htm"
+	if got := IndexURL("1067983", "0000950123-23-011029"); got != want {
+		t.Errorf("IndexURL = %s, want %s", got, want)
+	}
+}

@@ -108,6 +108,13 @@ type Tally struct {
 	Value int64
 }
 
+// Matches reports whether a table tallied t matches the totals its cover
+// states: stated, exactly entries rows, their values summing to value.
+// It is the one reconciliation rule of the per-manager and bulk answers.
+func (t Tally) Matches(stated bool, entries, value int64) bool {
+	return stated && t.Rows == entries && t.Value == value
+}
+
 // Add counts one row of value v; the sum saturates at the int64 limits.
 func (t *Tally) Add(v int64) {
 	t.Rows++

@@ -1,7 +1,7 @@
 // Package check runs the shipped SQL (sql/*.sql) on a real DuckDB over the
 // bulk store that the library's public API (Client.Datasets) builds from
 // the test mirror's Data Sets windows, and checks every answer equals the
-// library's answer (Datasets.Panel, Holders and Holdings). It is a
+// library's answer (datasets.Store.Panel, Holders and Holdings). It is a
 // separate module so that DuckDB and cgo stay out of the library's own
 // module.
 package check
@@ -20,6 +20,7 @@ import (
 	_ "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/datasets"
 	"github.com/edgar13f/edgar13f/internal/bulkstore"
 	"github.com/edgar13f/edgar13f/internal/civil"
 )
@@ -29,7 +30,7 @@ const mirrorRoot = "../../testdata/mirror"
 // setup imports every window of the mirror through the public API into a
 // new cache directory and opens DuckDB with the shipped views over the
 // store.
-func setup(t *testing.T) (*edgar13f.Datasets, *sql.DB) {
+func setup(t *testing.T) (*datasets.Store, *sql.DB) {
 	t.Helper()
 	fsys, err := edgar13f.MirrorDir(mirrorRoot)
 	if err != nil {
@@ -39,14 +40,14 @@ func setup(t *testing.T) (*edgar13f.Datasets, *sql.DB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := c.Datasets()
-	if res, err := d.Sync(context.Background(), edgar13f.MustParseDate("2013-01-01"), edgar13f.Date{}); err != nil || len(res) == 0 {
-		t.Fatalf("sync: %d windows, %v", len(res), err)
-	}
-	dir, err := d.Dir()
+	d, err := datasets.Open(c)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if res, err := d.Sync(context.Background(), edgar13f.MustParseDate("2013-01-01"), edgar13f.Date{}); err != nil || len(res) == 0 {
+		t.Fatalf("sync: %d windows, %v", len(res), err)
+	}
+	dir := d.Dir()
 	db, err := sql.Open("duckdb", "")
 	if err != nil {
 		t.Fatal(err)
@@ -216,7 +217,7 @@ func firstDiff(a, b []string) string {
 	return "one is a prefix of the other"
 }
 
-// TestHoldersSQL: holders_asof.sql equals Datasets.Holders for every CUSIP,
+// TestHoldersSQL: holders_asof.sql equals datasets.Store.Holders for every CUSIP,
 // period and asOf of the corpus.
 func TestHoldersSQL(t *testing.T) {
 	d, db := setup(t)
@@ -251,7 +252,7 @@ func TestHoldersSQL(t *testing.T) {
 				materialize(t, db)
 			}
 			runs++
-			hl, err := d.Holders(context.Background(), k.cusip, pub(k.period), pub(asOf), edgar13f.Limit(edgar13f.MaxHolders))
+			hl, err := d.Holders(context.Background(), k.cusip, pub(k.period), pub(asOf), datasets.Limit(datasets.MaxHolders))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -22,10 +22,7 @@ func TestViewsReadCommittedWindowsOnly(t *testing.T) {
 		t.Fatalf("duckdb_views.sql reads another layout version than %d (no %s)", bulkstore.FormatVersion, want)
 	}
 	d, db := setup(t)
-	dir, err := d.Dir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := d.Dir()
 	counts := func() [3]int {
 		var n [3]int
 		for i, v := range storeTables {

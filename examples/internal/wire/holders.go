@@ -3,11 +3,11 @@ package wire
 import (
 	"io"
 
-	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/datasets"
 )
 
 // WriteHolders writes the get_holders_as_of answer of l.
-func WriteHolders(w io.Writer, l *edgar13f.HolderList) error {
+func WriteHolders(w io.Writer, l *datasets.HolderList) error {
 	o := newWriter(w)
 	o.head("ok")
 	o.str("cusip", l.CUSIP)

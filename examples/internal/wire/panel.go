@@ -5,13 +5,14 @@ import (
 	"iter"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/datasets"
 )
 
 // WritePanel writes a period's panel as one JSON object, streaming the rows
 // as rows yields them: status, period, as_of, data_from, data_through, complete, then
 // rows[] (each a holding row with cik, manager_name and base_accession).
 // An error yielded by rows ends the output unfinished and is returned.
-func WritePanel(w io.Writer, period, asOf edgar13f.Date, cov edgar13f.Coverage, rows iter.Seq2[edgar13f.PanelRow, error]) error {
+func WritePanel(w io.Writer, period, asOf edgar13f.Date, cov datasets.Coverage, rows iter.Seq2[datasets.PanelRow, error]) error {
 	o := newWriter(w)
 	o.head("ok")
 	o.str("period", date(period))

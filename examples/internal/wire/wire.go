@@ -15,6 +15,7 @@ import (
 	"io"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/datasets"
 )
 
 // Disclaimer is carried by every JSON object the examples answer with.
@@ -272,7 +273,7 @@ func WriteErrorWith(w io.Writer, message, disclaimer string) error {
 }
 
 // AsDecline returns the decline inside err, if there is one. A
-// [*edgar13f.CoverageError] (the Form 13F Data Sets imported, or published,
+// [*datasets.CoverageError] (the Form 13F Data Sets imported, or published,
 // do not hold the filings a holders or panel answer rests on) is an
 // ordinary decline too, unsupported_request: the bulk source cannot give
 // that answer.
@@ -281,7 +282,7 @@ func AsDecline(err error) (*edgar13f.DeclineError, bool) {
 	if errors.As(err, &d) {
 		return d, true
 	}
-	var ce *edgar13f.CoverageError
+	var ce *datasets.CoverageError
 	if errors.As(err, &ce) {
 		return coverageDecline(ce), true
 	}
@@ -290,7 +291,7 @@ func AsDecline(err error) (*edgar13f.DeclineError, bool) {
 
 // coverageDecline says what a CoverageError means to a user of the tools,
 // who imports nothing by hand.
-func coverageDecline(ce *edgar13f.CoverageError) *edgar13f.DeclineError {
+func coverageDecline(ce *datasets.CoverageError) *edgar13f.DeclineError {
 	q := fmt.Sprintf("an answer for period %s as of %s rests on the filings dated from %s through %s", ce.Period, ce.AsOf, ce.From, ce.Through)
 	var m string
 	switch {

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/datasets"
 	"github.com/edgar13f/edgar13f/examples/internal/testkit"
 )
 
@@ -163,13 +164,13 @@ func TestAsDecline(t *testing.T) {
 // unsupported_request, whose message says why in the tools' words.
 func TestAsDeclineCoverage(t *testing.T) {
 	day := edgar13f.MustParseDate
-	q := edgar13f.CoverageError{Period: day("2010-03-31"), AsOf: day("2010-05-15"), From: day("2010-04-01"), Through: day("2010-05-15")}
+	q := datasets.CoverageError{Period: day("2010-03-31"), AsOf: day("2010-05-15"), From: day("2010-04-01"), Through: day("2010-05-15")}
 	published, empty, before := q, q, q
 	published.PublishedFrom = day("2013-07-01")
 	before.DataFrom, before.DataThrough = day("2023-07-01"), day("2024-05-31")
 	for _, tt := range []struct {
 		name string
-		err  *edgar13f.CoverageError
+		err  *datasets.CoverageError
 		want string
 	}{
 		{"published", &published, "an answer for period 2010-03-31 as of 2010-05-15 rests on the filings dated from 2010-04-01 through 2010-05-15, but SEC's Form 13F Data Sets begin with filings of 2013-07-01: ask for one manager's holdings instead, which are read from EDGAR"},

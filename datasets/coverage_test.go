@@ -1,4 +1,4 @@
-package edgar13f_test
+package datasets_test
 
 import (
 	"context"
@@ -14,22 +14,24 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/datasets"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
 // newBulkStore returns a Client of the test mirror on a fresh cache and
 // its bulk source with the windows of [from, to] imported (none when from
 // is zero).
-func newBulkStore(t *testing.T, from, to edgar13f.Date) (*edgar13f.Client, *edgar13f.Datasets) {
+func newBulkStore(t *testing.T, from, to edgar13f.Date) (*edgar13f.Client, *datasets.Store) {
 	t.Helper()
 	c, err := edgar13f.NewClient(
-		edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirrorFS(t))),
+		edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))),
 		edgar13f.WithCacheDir(t.TempDir()),
-		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return fixedNow })),
+		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return edgartest.FixedNow })),
 	)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := c.Datasets()
+	d := open(t, c)
 	if !from.IsZero() {
 		if _, err := d.Sync(context.Background(), from, to); err != nil {
 			t.Fatal(err)
@@ -40,9 +42,9 @@ func newBulkStore(t *testing.T, from, to edgar13f.Date) (*edgar13f.Client, *edga
 
 // coverageError returns the *CoverageError in err, failing the test
 // when there is none.
-func coverageError(t *testing.T, what string, err error) *edgar13f.CoverageError {
+func coverageError(t *testing.T, what string, err error) *datasets.CoverageError {
 	t.Helper()
-	var ce *edgar13f.CoverageError
+	var ce *datasets.CoverageError
 	if !errors.As(err, &ce) {
 		t.Fatalf("%s: %v, want a *CoverageError", what, err)
 	}
@@ -76,7 +78,7 @@ func TestCoverageBeforeSpan(t *testing.T) {
 		t.Errorf("holders before the imported windows: %d holders, complete %v, data through %s", hl.TotalHolders, hl.Complete, hl.DataThrough)
 	}
 	ce := coverageError(t, "holders", err)
-	if ce.From != date("2023-01-01") || ce.Through != asOf || ce.DataFrom != cov.DataFrom || ce.DataThrough != cov.DataThrough || errors.Is(err, edgar13f.ErrNotImported) {
+	if ce.From != date("2023-01-01") || ce.Through != asOf || ce.DataFrom != cov.DataFrom || ce.DataThrough != cov.DataThrough || errors.Is(err, datasets.ErrNotImported) {
 		t.Errorf("holders: %+v", ce)
 	}
 	snap, err := d.Holdings(ctx, "1067983", period, asOf)
@@ -121,7 +123,7 @@ func TestCoverageBeforeSpan(t *testing.T) {
 		t.Errorf("(-per-manager +bulk):\n%s", diff)
 	}
 	hl, err = d.Holders(ctx, "037833100", period, asOf)
-	if err != nil || !hl.Complete || hl.DataFrom != date("2023-01-01") || !slices.ContainsFunc(hl.Holders, func(h edgar13f.Holder) bool { return h.CIK == "1067983" }) {
+	if err != nil || !hl.Complete || hl.DataFrom != date("2023-01-01") || !slices.ContainsFunc(hl.Holders, func(h datasets.Holder) bool { return h.CIK == "1067983" }) {
 		t.Errorf("holders after SyncFor: %+v, %v", hl, err)
 	}
 }
@@ -226,7 +228,7 @@ func TestCoverageNothingImported(t *testing.T) {
 	}
 	for _, err := range []error{e1, e2, e3} {
 		coverageError(t, "empty store", err)
-		if !errors.Is(err, edgar13f.ErrNotImported) || !strings.Contains(err.Error(), "Datasets.SyncFor") {
+		if !errors.Is(err, datasets.ErrNotImported) || !strings.Contains(err.Error(), "datasets.Store.SyncFor") {
 			t.Errorf("empty store: %v", err)
 		}
 	}
@@ -242,7 +244,7 @@ func TestSyncForBeforeDataSets(t *testing.T) {
 	_, d := newBulkStore(t, date("2023-07-01"), date("2023-09-30"))
 	res, err := d.SyncFor(ctx, date("2010-03-31"), date("2010-05-15"))
 	ce := coverageError(t, "SyncFor 2010", err)
-	if len(res) != 0 || ce.PublishedFrom != date("2013-07-01") || ce.From != date("2010-04-01") || errors.Is(err, edgar13f.ErrNotImported) {
+	if len(res) != 0 || ce.PublishedFrom != date("2013-07-01") || ce.From != date("2010-04-01") || errors.Is(err, datasets.ErrNotImported) {
 		t.Errorf("SyncFor 2010: %v, %+v", res, ce)
 	}
 	if cov, _ := d.Coverage(ctx); len(cov.Windows) != 1 {
@@ -257,7 +259,7 @@ func TestImportPlan(t *testing.T) {
 	_, d := newBulkStore(t, edgar13f.Date{}, edgar13f.Date{})
 	refused := errors.New("refused")
 	var plans [][]string
-	plan := edgar13f.ConfirmImport(func(ws []edgar13f.DatasetWindow) error {
+	plan := datasets.ConfirmImport(func(ws []datasets.Window) error {
 		var names []string
 		for _, w := range ws {
 			names = append(names, w.Name)
@@ -280,7 +282,7 @@ func TestImportPlan(t *testing.T) {
 	}
 	// Accepted, the plan is what is imported; nothing left, no plan.
 	plans = nil
-	accept := edgar13f.ConfirmImport(func(ws []edgar13f.DatasetWindow) error { plans = append(plans, nil); return nil })
+	accept := datasets.ConfirmImport(func(ws []datasets.Window) error { plans = append(plans, nil); return nil })
 	res, err := d.SyncFor(ctx, date("2023-09-30"), date("2024-03-01"), accept)
 	if err != nil || len(res) != 3 || len(plans) != 1 {
 		t.Fatalf("SyncFor accepted: %d imported, %d plans, %v", len(res), len(plans), err)
@@ -297,13 +299,13 @@ func TestImportPlan(t *testing.T) {
 func TestDamagedWindowReimported(t *testing.T) {
 	ctx := context.Background()
 	cache := t.TempDir()
-	client := func() *edgar13f.Datasets {
-		c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirrorFS(t))), edgar13f.WithCacheDir(cache),
-			edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return fixedNow })))
+	client := func() *datasets.Store {
+		c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))), edgar13f.WithCacheDir(cache),
+			edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return edgartest.FixedNow })))
 		if err != nil {
 			t.Fatal(err)
 		}
-		return c.Datasets()
+		return open(t, c)
 	}
 	d := client()
 	period, asOf := date("2023-09-30"), date("2024-05-15")
@@ -314,10 +316,7 @@ func TestDamagedWindowReimported(t *testing.T) {
 	if err != nil || !want.Complete {
 		t.Fatalf("before: %+v, %v", want, err)
 	}
-	dir, err := d.Dir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := d.Dir()
 	path := filepath.Join(dir, "holdings_by_cusip", "window=01mar2024-31may2024", "part-0.parquet")
 	st, err := os.Stat(path)
 	if err != nil {
@@ -353,7 +352,7 @@ func TestImportProgressLimited(t *testing.T) {
 	type key struct{ window, stage string }
 	calls := map[key][]edgar13f.Progress{}
 	var order []key
-	_, err := d.SyncFor(context.Background(), date("2023-09-30"), date("2024-05-15"), edgar13f.ReportProgress(func(p edgar13f.Progress) {
+	_, err := d.SyncFor(context.Background(), date("2023-09-30"), date("2024-05-15"), datasets.ReportProgress(func(p edgar13f.Progress) {
 		k := key{p.Window, p.Stage}
 		if calls[k] == nil {
 			order = append(order, k)

@@ -1,4 +1,4 @@
-package edgar13f
+package datasets
 
 import (
 	"context"
@@ -6,7 +6,10 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/edgar13f/edgar13f/internal/bulkstore"
+	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/civil"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
+	"github.com/edgar13f/edgar13f/internal/rootlink"
 )
 
 // TestBulkRuleFailureFailsQuery: when the amendment rule fails for one
@@ -15,16 +18,15 @@ import (
 // held nothing.
 func TestBulkRuleFailureFailsQuery(t *testing.T) {
 	ctx := context.Background()
-	mirror, err := MirrorDir("testdata/mirror")
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))), edgar13f.WithCacheDir(t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewClient(WithFetcher(NewMirrorFetcher(mirror)), WithCacheDir(t.TempDir()))
+	d, err := Open(c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := c.Datasets()
-	period, asOf := MustParseDate("2023-09-30"), MustParseDate("2024-05-15")
+	period, asOf := edgar13f.MustParseDate("2023-09-30"), edgar13f.MustParseDate("2024-05-15")
 	if _, err := d.SyncFor(ctx, period, asOf); err != nil {
 		t.Fatal(err)
 	}
@@ -33,12 +35,12 @@ func TestBulkRuleFailureFailsQuery(t *testing.T) {
 	if err != nil || !slices.ContainsFunc(hl.Holders, func(h Holder) bool { return h.CIK == "1067983" }) {
 		t.Fatalf("holders: %+v, %v", hl, err)
 	}
-	broken := &ParseError{Document: "https://www.sec.gov/Archives/edgar/data/1067983/000095012324005653/primary_doc.xml", Err: errors.New("unexpected EOF")}
-	d.decide = func(fs []bulkstore.Filing, period, asOf Date) decision {
-		if len(fs) > 0 && fs[0].CIK == 1067983 {
-			return decision{err: broken}
+	broken := &edgar13f.ParseError{Document: "https://www.sec.gov/Archives/edgar/data/1067983/000095012324005653/primary_doc.xml", Err: errors.New("unexpected EOF")}
+	d.resolve = func(fs []rootlink.Filing, period, asOf civil.Day) (int, []int, error) {
+		if slices.ContainsFunc(fs, func(f rootlink.Filing) bool { return f.Accession == "0000950123-24-005653" }) {
+			return -1, nil, broken
 		}
-		return decideBulk(fs, period, asOf)
+		return rootlink.Resolve(fs, period, asOf)
 	}
 	if _, err := d.Holdings(ctx, "1067983", period, asOf); !errors.Is(err, broken) {
 		t.Errorf("holdings: %v", err)

@@ -1,4 +1,4 @@
-package edgar13f_test
+package datasets_test
 
 import (
 	"context"
@@ -21,13 +21,15 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/datasets"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
 // bulkMirror is the test mirror's bulk source: a Client reading the mirror
 // tree with a disk cache, every window imported.
 type bulkMirror struct {
 	c     *edgar13f.Client // per-manager answers, from the same mirror
-	d     *edgar13f.Datasets
+	d     *datasets.Store
 	ciks  []string
 	dates map[string][]edgar13f.Date // filing dates by CIK
 	lists map[string][]edgar13f.Filing
@@ -36,16 +38,16 @@ type bulkMirror struct {
 // newBulkMirror imports every window of the mirror through Sync.
 func newBulkMirror(t *testing.T) *bulkMirror {
 	t.Helper()
-	fsys := mirrorFS(t)
+	fsys := edgartest.MirrorFS(t)
 	c, err := edgar13f.NewClient(
 		edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(fsys)),
 		edgar13f.WithCacheDir(t.TempDir()),
-		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return fixedNow })),
+		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return edgartest.FixedNow })),
 	)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := c.Datasets()
+	d := open(t, c)
 	res, err := d.Sync(context.Background(), date("2013-01-01"), date("2026-12-31"))
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +56,7 @@ func newBulkMirror(t *testing.T) *bulkMirror {
 		t.Fatalf("Sync imported %d windows", len(res))
 	}
 	m := &bulkMirror{c: c, d: d, dates: map[string][]edgar13f.Date{}, lists: map[string][]edgar13f.Filing{}}
-	entries, err := os.ReadDir(filepath.Join(mirrorDir, "data.sec.gov", "submissions"))
+	entries, err := os.ReadDir(filepath.Join(edgartest.MirrorDir, "data.sec.gov", "submissions"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +146,7 @@ func TestDatasets(t *testing.T) {
 }
 
 // testDifferential: for every CIK, period and asOf (the day before, of and
-// after each filing date) of the test mirror, Datasets().Holdings equals
+// after each filing date) of the test mirror, Store.Holdings equals
 // Client.Holdings row for row: accessions, rows, values, reconciliations
 // and declines. A question the mirror cannot answer per manager (a
 // document it does not hold) is skipped and counted.
@@ -169,7 +171,7 @@ func testDifferential(t *testing.T, m *bulkMirror) {
 					// The Data Sets begin with the first window: the
 					// answer may rest on earlier filings, which exist only
 					// per manager, and the bulk source does not give it.
-					var ce *edgar13f.CoverageError
+					var ce *datasets.CoverageError
 					if _, err := m.d.Holdings(ctx, cik, period, asOf); !errors.As(err, &ce) {
 						t.Errorf("%s: before the imported span: %v, want a CoverageError", name, err)
 					}
@@ -246,11 +248,11 @@ func testHoldersMatchHoldings(t *testing.T, m *bulkMirror) {
 					if checked > 400 {
 						break
 					}
-					hl, err := m.d.Holders(ctx, strings.ToLower(cusip), period, asOf, edgar13f.Limit(500))
+					hl, err := m.d.Holders(ctx, strings.ToLower(cusip), period, asOf, datasets.Limit(500))
 					if err != nil {
 						t.Fatal(err)
 					}
-					var mine []edgar13f.Holder
+					var mine []datasets.Holder
 					for _, h := range hl.Holders {
 						if h.CIK == cik {
 							mine = append(mine, h)
@@ -262,7 +264,7 @@ func testHoldersMatchHoldings(t *testing.T, m *bulkMirror) {
 							t.Errorf("cik %s: holder without a manager name", cik)
 						}
 					}
-					if diff := cmp.Diff(want, mine, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(edgar13f.Holder{}, "ManagerName")); diff != "" {
+					if diff := cmp.Diff(want, mine, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(datasets.Holder{}, "ManagerName")); diff != "" {
 						t.Errorf("cik %s cusip %s period %s asOf %s (-holdings +holders):\n%s", cik, cusip, period, asOf, diff)
 					}
 					for i := 1; i < len(hl.Holders); i++ {
@@ -282,22 +284,22 @@ func testHoldersMatchHoldings(t *testing.T, m *bulkMirror) {
 }
 
 // holdersFrom groups a snapshot's rows with the CUSIP by (put/call, SH/PRN).
-func holdersFrom(s *edgar13f.BulkSnapshot, cusip string) []edgar13f.Holder {
-	var out []edgar13f.Holder
+func holdersFrom(s *datasets.Snapshot, cusip string) []datasets.Holder {
+	var out []datasets.Holder
 	for _, h := range s.Holdings {
 		if !strings.EqualFold(h.CUSIP, cusip) {
 			continue
 		}
-		i := slices.IndexFunc(out, func(x edgar13f.Holder) bool { return x.PutCall == h.PutCall && x.ShPrn == h.ShPrn })
+		i := slices.IndexFunc(out, func(x datasets.Holder) bool { return x.PutCall == h.PutCall && x.ShPrn == h.ShPrn })
 		if i < 0 {
-			out = append(out, edgar13f.Holder{CIK: s.CIK, Base: s.Base, Sources: s.Sources, PutCall: h.PutCall, ShPrn: h.ShPrn})
+			out = append(out, datasets.Holder{CIK: s.CIK, Base: s.Base, Sources: s.Sources, PutCall: h.PutCall, ShPrn: h.ShPrn})
 			i = len(out) - 1
 		}
 		out[i].Shares += h.SharesOrPrincipal
 		out[i].ValueUSD += h.ValueUSD()
 		out[i].Holdings = append(out[i].Holdings, h)
 	}
-	slices.SortStableFunc(out, func(a, b edgar13f.Holder) int {
+	slices.SortStableFunc(out, func(a, b datasets.Holder) int {
 		if a.ValueUSD != b.ValueUSD {
 			return map[bool]int{true: -1, false: 1}[a.ValueUSD > b.ValueUSD]
 		}
@@ -312,14 +314,14 @@ func testPanelMatchesHoldings(t *testing.T, m *bulkMirror) {
 	ctx := context.Background()
 	for _, pa := range [][2]string{{"2022-12-31", "2023-03-01"}, {"2022-12-31", "2025-01-01"}, {"2023-09-30", "2024-03-01"}, {"2024-12-31", "2025-06-30"}} {
 		period, asOf := date(pa[0]), date(pa[1])
-		var got []edgar13f.PanelRow
+		var got []datasets.PanelRow
 		for r, err := range m.d.Panel(ctx, period, asOf) {
 			if err != nil {
 				t.Fatal(err)
 			}
 			got = append(got, r)
 		}
-		var want []edgar13f.PanelRow
+		var want []datasets.PanelRow
 		ciks := slices.Clone(m.ciks)
 		slices.SortFunc(ciks, func(a, b string) int {
 			if len(a) != len(b) {
@@ -333,13 +335,13 @@ func testPanelMatchesHoldings(t *testing.T, m *bulkMirror) {
 				continue
 			}
 			for _, h := range snap.Holdings {
-				want = append(want, edgar13f.PanelRow{CIK: cik, Base: snap.Base.Accession, Holding: h, ValueUSD: h.ValueUSD()})
+				want = append(want, datasets.PanelRow{CIK: cik, Base: snap.Base.Accession, Holding: h, ValueUSD: h.ValueUSD()})
 			}
 		}
 		if len(want) == 0 {
 			t.Fatalf("period %s asOf %s: no rows to compare", period, asOf)
 		}
-		if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(edgar13f.PanelRow{}, "ManagerName")); diff != "" {
+		if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(datasets.PanelRow{}, "ManagerName")); diff != "" {
 			t.Errorf("panel %s as of %s (-holdings +panel):\n%s", period, asOf, diff)
 		}
 	}
@@ -380,7 +382,7 @@ func testNothingAfterAsOf(t *testing.T, m *bulkMirror) {
 			}
 		}
 		for r, err := range m.d.Panel(ctx, period, asOf) {
-			var ce *edgar13f.CoverageError
+			var ce *datasets.CoverageError
 			if errors.As(err, &ce) && period.AddDays(1).Before(ce.DataFrom) {
 				break // filings of the period may precede the Data Sets
 			}
@@ -402,8 +404,8 @@ func testBulkDeclines(t *testing.T, m *bulkMirror) {
 		want edgar13f.Reason
 	}{
 		{"bad cusip", second(m.d.Holders(ctx, "12345", p, a)), edgar13f.InvalidArgument},
-		{"max holders 0", second(m.d.Holders(ctx, "037833100", p, a, edgar13f.Limit(0))), edgar13f.InvalidArgument},
-		{"max holders 501", second(m.d.Holders(ctx, "037833100", p, a, edgar13f.Limit(501))), edgar13f.InvalidArgument},
+		{"max holders 0", second(m.d.Holders(ctx, "037833100", p, a, datasets.Limit(0))), edgar13f.InvalidArgument},
+		{"max holders 501", second(m.d.Holders(ctx, "037833100", p, a, datasets.Limit(501))), edgar13f.InvalidArgument},
 		{"holders period", second(m.d.Holders(ctx, "037833100", date("2023-12-30"), a)), edgar13f.InvalidPeriod},
 		{"holdings cik", second(m.d.Holdings(ctx, "x1", p, a)), edgar13f.InvalidArgument},
 		{"holdings unknown", second(m.d.Holdings(ctx, "1", p, a)), edgar13f.UnknownCIK},
@@ -435,16 +437,16 @@ func TestDatasetsImportOverHTTP(t *testing.T) {
 	ctx := context.Background()
 	cacheDir := t.TempDir()
 	// The first answer for one zip is cut short: it is fetched again whole.
-	srv := newFakeEDGAR(t, &fault{match: "2023q1_form13f.zip", times: 1, serve: func(w http.ResponseWriter, _ *http.Request, body []byte) {
+	srv := edgartest.NewServer(t, &edgartest.Fault{Match: "2023q1_form13f.zip", Times: 1, Serve: func(w http.ResponseWriter, _ *http.Request, body []byte) {
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 		w.Write(body[:len(body)/2])
 	}})
 	var now atomic.Int64 // the Client's clock, moved on below
-	now.Store(fixedNow.UnixNano())
-	c := srv.client(t, cacheDir, edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return time.Unix(0, now.Load()).UTC() })))
-	d := c.Datasets()
+	now.Store(edgartest.FixedNow.UnixNano())
+	c := srv.Client(t, cacheDir, edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return time.Unix(0, now.Load()).UTC() })))
+	d := open(t, c)
 	var stages []string
-	res, err := d.Sync(ctx, date("2022-10-01"), date("2023-12-31"), edgar13f.ReportProgress(func(p edgar13f.Progress) {
+	res, err := d.Sync(ctx, date("2022-10-01"), date("2023-12-31"), datasets.ReportProgress(func(p edgar13f.Progress) {
 		if len(stages) == 0 || stages[len(stages)-1] != p.Stage {
 			stages = append(stages, p.Stage)
 		}
@@ -462,12 +464,12 @@ func TestDatasetsImportOverHTTP(t *testing.T) {
 	if want := []string{"2022q4", "2023q1", "2023q2", "2023q3", "2023q4"}; !slices.Equal(names, want) {
 		t.Fatalf("imported %v, want %v", names, want)
 	}
-	paths, _ := srv.requests()
-	if len(paths) != 7 || !strings.HasSuffix(paths[0], "/form-13f-data-sets") || srv.count("2023q1_form13f.zip") != 2 {
+	paths, _ := srv.Requests()
+	if len(paths) != 7 || !strings.HasSuffix(paths[0], "/form-13f-data-sets") || srv.Count("2023q1_form13f.zip") != 2 {
 		t.Fatalf("requests %v: want the landing page and 5 zips, one of them twice", paths)
 	}
-	for i, ua := range srv.userAgents() {
-		if ua != testUserAgent {
+	for i, ua := range srv.UserAgents() {
+		if ua != edgartest.UserAgent {
 			t.Errorf("%s sent User-Agent %q", paths[i], ua)
 		}
 	}
@@ -475,7 +477,7 @@ func TestDatasetsImportOverHTTP(t *testing.T) {
 		t.Errorf("progress stages %v", stages)
 	}
 	// Warm: nothing is fetched again.
-	srv.reset()
+	srv.Reset()
 	if res, err := d.Sync(ctx, date("2022-10-01"), date("2023-12-31")); err != nil || len(res) != 0 {
 		t.Fatalf("warm Sync: %v, %v", res, err)
 	}
@@ -483,17 +485,14 @@ func TestDatasetsImportOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if paths, _ := srv.requests(); len(paths) != 0 {
+	if paths, _ := srv.Requests(); len(paths) != 0 {
 		t.Errorf("warm requests: %v", paths)
 	}
 	if !snap.Complete || snap.DataThrough != date("2023-12-31") || len(snap.Holdings) == 0 {
 		t.Errorf("holdings: complete %v through %s, %d rows", snap.Complete, snap.DataThrough, len(snap.Holdings))
 	}
 	// The zips were removed once imported; the store holds Parquet files.
-	dir, err := d.Dir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := d.Dir()
 	var zips []string
 	filepath.WalkDir(cacheDir, func(p string, _ fs.DirEntry, _ error) error {
 		if strings.HasSuffix(p, ".zip") {
@@ -507,40 +506,40 @@ func TestDatasetsImportOverHTTP(t *testing.T) {
 	}
 
 	// Another source over the same cache directory sees nothing.
-	other, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirrorFS(t))), edgar13f.WithCacheDir(cacheDir))
+	other, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))), edgar13f.WithCacheDir(cacheDir))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cov, err := other.Datasets().Coverage(ctx)
+	cov, err := open(t, other).Coverage(ctx)
 	if err != nil || len(cov.Windows) != 0 {
 		t.Errorf("a store of another source answered: %+v, %v", cov, err)
 	}
 	// Nor does the same source with redaction off.
-	off, err := edgar13f.NewClient(edgar13f.WithUserAgent(testUserAgent), edgar13f.WithBaseURL(srv.srv.URL),
+	off, err := edgar13f.NewClient(edgar13f.WithUserAgent(edgartest.UserAgent), edgar13f.WithBaseURL(srv.URL()),
 		edgar13f.WithCacheDir(cacheDir), edgar13f.WithRedaction(false))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cov, err := off.Datasets().Coverage(ctx); err != nil || len(cov.Windows) != 0 {
+	if cov, err := open(t, off).Coverage(ctx); err != nil || len(cov.Windows) != 0 {
 		t.Errorf("a redacted store answered with redaction off: %+v, %v", cov, err)
 	}
 
 	// Import of one window: the landing page's list, read less than a day
 	// ago, names it: one request, for its zip. A window it does not name
 	// has the page read again.
-	srv.reset()
+	srv.Reset()
 	if _, err := d.Import(ctx, "01sep2026-30nov2026"); err == nil {
 		t.Error("import of a window that does not exist succeeded")
 	}
-	if paths, _ := srv.requests(); len(paths) != 1 || !strings.HasSuffix(paths[0], "/form-13f-data-sets") {
+	if paths, _ := srv.Requests(); len(paths) != 1 || !strings.HasSuffix(paths[0], "/form-13f-data-sets") {
 		t.Errorf("import of an unlisted window: requests %v, want the landing page", paths)
 	}
-	srv.reset()
+	srv.Reset()
 	r, err := d.Import(ctx, "01jan2024-29feb2024_form13f.zip")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if paths, _ := srv.requests(); len(paths) != 1 || r.Window.URL == "" || r.Filings == 0 {
+	if paths, _ := srv.Requests(); len(paths) != 1 || r.Window.URL == "" || r.Filings == 0 {
 		t.Errorf("import: requests %v, %+v", paths, r)
 	}
 
@@ -549,13 +548,13 @@ func TestDatasetsImportOverHTTP(t *testing.T) {
 	if _, err := d.Sync(ctx, date("2022-10-01"), date("2030-12-31")); err != nil {
 		t.Fatal(err)
 	}
-	srv.reset()
+	srv.Reset()
 	for range 3 {
 		if res, err := d.Sync(ctx, date("2022-10-01"), date("2030-12-31")); err != nil || len(res) != 0 {
 			t.Fatalf("Sync past the last window: %v, %v", res, err)
 		}
 	}
-	if paths, _ := srv.requests(); len(paths) != 0 {
+	if paths, _ := srv.Requests(); len(paths) != 0 {
 		t.Errorf("Sync past the last window, list fresh: requests %v", paths)
 	}
 	now.Add(int64(25 * time.Hour))
@@ -564,7 +563,7 @@ func TestDatasetsImportOverHTTP(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if paths, _ := srv.requests(); len(paths) != 1 || !strings.HasSuffix(paths[0], "/form-13f-data-sets") {
+	if paths, _ := srv.Requests(); len(paths) != 1 || !strings.HasSuffix(paths[0], "/form-13f-data-sets") {
 		t.Errorf("Sync past the last window a day later: requests %v, want the landing page once", paths)
 	}
 }
@@ -573,24 +572,24 @@ func TestDatasetsImportOverHTTP(t *testing.T) {
 // with an error naming the window, leaving the store as it was.
 func TestDatasetsImportFile(t *testing.T) {
 	ctx := context.Background()
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirrorFS(t))), edgar13f.WithCacheDir(t.TempDir()))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))), edgar13f.WithCacheDir(t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := c.Datasets()
+	d := open(t, c)
 	// Nothing imported: the bulk source knows nothing, and says so.
-	if _, err := d.Holdings(ctx, "1067983", date("2023-09-30"), date("2024-01-01")); !errors.Is(err, edgar13f.ErrNotImported) {
+	if _, err := d.Holdings(ctx, "1067983", date("2023-09-30"), date("2024-01-01")); !errors.Is(err, datasets.ErrNotImported) {
 		t.Errorf("holdings on an empty store: %v", err)
 	}
-	if _, err := d.Holders(ctx, "037833100", date("2023-09-30"), date("2024-01-01")); !errors.Is(err, edgar13f.ErrNotImported) {
+	if _, err := d.Holders(ctx, "037833100", date("2023-09-30"), date("2024-01-01")); !errors.Is(err, datasets.ErrNotImported) {
 		t.Errorf("holders on an empty store: %v", err)
 	}
 	for _, err := range d.Panel(ctx, date("2023-09-30"), date("2024-01-01")) {
-		if !errors.Is(err, edgar13f.ErrNotImported) {
+		if !errors.Is(err, datasets.ErrNotImported) {
 			t.Errorf("panel on an empty store: %v", err)
 		}
 	}
-	src := filepath.Join(mirrorDir, "www.sec.gov/files/structureddata/data/form-13f-data-sets/2023q4_form13f.zip")
+	src := filepath.Join(edgartest.MirrorDir, "www.sec.gov/files/structureddata/data/form-13f-data-sets/2023q4_form13f.zip")
 	r, err := d.ImportFile(ctx, src)
 	if err != nil {
 		t.Fatal(err)
@@ -626,8 +625,8 @@ func TestDatasetsImportFile(t *testing.T) {
 // TestDatasetsWindowsShared: concurrent callers on a cold cache share one
 // request for the landing page.
 func TestDatasetsWindowsShared(t *testing.T) {
-	srv := newFakeEDGAR(t)
-	d := srv.client(t, "").Datasets()
+	srv := edgartest.NewServer(t)
+	d := open(t, srv.Client(t, ""))
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for range 8 {
@@ -646,7 +645,7 @@ func TestDatasetsWindowsShared(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := srv.count("/form-13f-data-sets"); n != 1 { // the page, not a zip under .../form-13f-data-sets/
+	if n := srv.Count("/form-13f-data-sets"); n != 1 { // the page, not a zip under .../form-13f-data-sets/
 		t.Errorf("%d requests for the landing page, want 1", n)
 	}
 }

@@ -1,4 +1,4 @@
-package edgar13f_test
+package datasets_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/datasets"
 )
 
 // A question whose filings precede the imported Form 13F Data Sets is not
@@ -15,7 +16,7 @@ import (
 // to import. SyncFor imports it, saying first which windows it fetches.
 func ExampleCoverageError() {
 	ctx := context.Background()
-	mirror, err := edgar13f.MirrorDir("testdata/mirror")
+	mirror, err := edgar13f.MirrorDir("../testdata/mirror")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -28,18 +29,21 @@ func ExampleCoverageError() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	d := c.Datasets()
+	d, err := datasets.Open(c)
+	if err != nil {
+		log.Fatal(err)
+	}
 	// Only the windows of filings from 2023-07-01 are imported.
 	if _, err := d.Sync(ctx, edgar13f.MustParseDate("2023-07-01"), edgar13f.MustParseDate("2024-05-31")); err != nil {
 		log.Fatal(err)
 	}
 	period, asOf := edgar13f.MustParseDate("2022-12-31"), edgar13f.MustParseDate("2023-03-01")
 	_, err = d.Holders(ctx, "037833100", period, asOf)
-	var ce *edgar13f.CoverageError
+	var ce *datasets.CoverageError
 	if errors.As(err, &ce) {
 		fmt.Printf("rests on filings from %s; imported from %s through %s\n", ce.From, ce.DataFrom, ce.DataThrough)
 	}
-	plan := edgar13f.ConfirmImport(func(ws []edgar13f.DatasetWindow) error {
+	plan := datasets.ConfirmImport(func(ws []datasets.Window) error {
 		for _, w := range ws {
 			fmt.Println("importing", w.Name)
 		}

@@ -1,4 +1,4 @@
-package edgar13f_test
+package datasets_test
 
 import (
 	"context"
@@ -7,14 +7,15 @@ import (
 	"os"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/datasets"
 )
 
-// mirrorDatasets returns the Form 13F Data Sets of a Client reading the
+// mirrorStore returns the Form 13F Data Sets of a Client reading the
 // recorded EDGAR mirror in testdata, whose windows are generated from the
 // mirror's filings. The store lives under the Client's cache directory, a
 // temporary one here; done removes it.
-func mirrorDatasets() (d *edgar13f.Datasets, done func()) {
-	mirror, err := edgar13f.MirrorDir("testdata/mirror")
+func mirrorStore() (d *datasets.Store, done func()) {
+	mirror, err := edgar13f.MirrorDir("../testdata/mirror")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -29,14 +30,18 @@ func mirrorDatasets() (d *edgar13f.Datasets, done func()) {
 	if err != nil {
 		log.Fatal(err)
 	}
-	return c.Datasets(), func() { os.RemoveAll(dir) }
+	d, err = datasets.Open(c)
+	if err != nil {
+		log.Fatal(err)
+	}
+	return d, func() { os.RemoveAll(dir) }
 }
 
 // Sync imports the windows covering a range of filing dates, each a zip of
 // every 13F filing of those dates; a second Sync of the same range fetches
 // nothing.
-func ExampleDatasets_Sync() {
-	d, done := mirrorDatasets()
+func ExampleStore_Sync() {
+	d, done := mirrorStore()
 	defer done()
 	ctx := context.Background()
 	res, err := d.Sync(ctx, edgar13f.MustParseDate("2023-10-01"), edgar13f.MustParseDate("2024-05-31"))
@@ -59,8 +64,8 @@ func ExampleDatasets_Sync() {
 // the Data Sets show it on two dates: on 2023-11-15 Berkshire Hathaway's
 // original report, from the next day on the restatement that replaced it.
 // SyncFor imports what the question needs first.
-func ExampleDatasets_Holders() {
-	d, done := mirrorDatasets()
+func ExampleStore_Holders() {
+	d, done := mirrorStore()
 	defer done()
 	ctx := context.Background()
 	period := edgar13f.MustParseDate("2023-09-30")
@@ -69,7 +74,7 @@ func ExampleDatasets_Holders() {
 		if _, err := d.SyncFor(ctx, period, asOf); err != nil {
 			log.Fatal(err)
 		}
-		l, err := d.Holders(ctx, "037833100", period, asOf, edgar13f.Limit(3))
+		l, err := d.Holders(ctx, "037833100", period, asOf, datasets.Limit(3))
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -87,8 +92,8 @@ func ExampleDatasets_Holders() {
 
 // Panel streams every manager's effective holdings for a period, one row
 // at a time; here counted per manager.
-func ExampleDatasets_Panel() {
-	d, done := mirrorDatasets()
+func ExampleStore_Panel() {
+	d, done := mirrorStore()
 	defer done()
 	ctx := context.Background()
 	period, asOf := edgar13f.MustParseDate("2023-09-30"), edgar13f.MustParseDate("2024-05-15")

@@ -1,4 +1,4 @@
-package edgar13f_test
+package datasets_test
 
 import (
 	"context"
@@ -8,25 +8,27 @@ import (
 	"testing"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/datasets"
 	"github.com/edgar13f/edgar13f/internal/bulkbench"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
 // benchDatasets returns the bulk source of a Client whose store holds the
 // benchmark window (internal/bulkbench: $EDGAR13F_BENCH_ROWS rows, 3.5
 // million by default), imported once through the public API and kept in
 // $EDGAR13F_BENCH_DIR between runs, and the window's facts.
-func benchDatasets(b *testing.B) (*edgar13f.Datasets, bulkbench.Info) {
+func benchDatasets(b *testing.B) (*datasets.Store, bulkbench.Info) {
 	b.Helper()
 	info, err := bulkbench.Ensure(bulkbench.Dir(), bulkbench.Rows())
 	if err != nil {
 		b.Fatal(err)
 	}
 	dir := filepath.Join(bulkbench.Dir(), "client-"+strconv.Itoa(info.Rows))
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirrorFS(b))), edgar13f.WithCacheDir(dir))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(edgartest.MirrorFS(b))), edgar13f.WithCacheDir(dir))
 	if err != nil {
 		b.Fatal(err)
 	}
-	d := c.Datasets()
+	d := open(b, c)
 	cov, err := d.Coverage(context.Background())
 	if err != nil {
 		b.Fatal(err)
@@ -52,20 +54,20 @@ func benchDatasets(b *testing.B) (*edgar13f.Datasets, bulkbench.Info) {
 // benchAsOf is after every filing of the benchmark window.
 var benchAsOf = date("2025-09-30")
 
-func BenchmarkDatasetsHolders(b *testing.B) {
+func BenchmarkHolders(b *testing.B) {
 	d, info := benchDatasets(b)
 	period := edgar13f.DateOf(info.Period.Time())
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		l, err := d.Holders(ctx, info.TopCUSIP, period, benchAsOf, edgar13f.Limit(500))
+		l, err := d.Holders(ctx, info.TopCUSIP, period, benchAsOf, datasets.Limit(500))
 		if err != nil || len(l.Holders) == 0 {
 			b.Fatal(l, err)
 		}
 	}
 }
 
-func BenchmarkDatasetsHoldings(b *testing.B) {
+func BenchmarkHoldings(b *testing.B) {
 	d, info := benchDatasets(b)
 	period := edgar13f.DateOf(info.Period.Time())
 	ctx := context.Background()
@@ -79,7 +81,7 @@ func BenchmarkDatasetsHoldings(b *testing.B) {
 	}
 }
 
-func BenchmarkDatasetsPanel(b *testing.B) {
+func BenchmarkPanel(b *testing.B) {
 	d, info := benchDatasets(b)
 	period := edgar13f.DateOf(info.Period.Time())
 	ctx := context.Background()

@@ -1,0 +1,61 @@
+package edgar13f
+
+import (
+	"errors"
+
+	"github.com/edgar13f/edgar13f/internal/civil"
+	"github.com/edgar13f/edgar13f/internal/rootlink"
+)
+
+// This file lends package datasets, through internal/rootlink, what it
+// needs of this package and users do not: the Client's parts, the
+// amendment rule and the checks and filters of Holdings. The bulk source
+// lives in its own package so that a program asking only per-manager
+// questions does not link its Parquet store.
+
+func init() {
+	rootlink.ClientOf = func(client any) rootlink.Client {
+		c := client.(*Client)
+		return rootlink.Client{Access: c.edgar, Now: c.clock.Now, Rule: c.redaction.name, Redact: c.redaction.remove}
+	}
+	rootlink.Resolve = resolveCovered
+	rootlink.HoldingsQuery = func(cik string, period, asOf, opts any) (string, func(any), error) {
+		p, a := period.(Date), asOf.(Date)
+		q, err := newQuery(cik, map[string]Date{"period": p, "asOf": a}, []Date{p}, opts.([]Option))
+		if err != nil {
+			return "", nil, err
+		}
+		return q.cik, func(s any) { q.filterSnapshot(s.(*Snapshot)) }, nil
+	}
+}
+
+// resolveCovered runs the amendment rule (decide) on one CIK's filings
+// whose cover facts are all known, as the Data Sets know them: it never
+// needs to read a cover.
+func resolveCovered(fs []rootlink.Filing, period, asOf civil.Day) (base int, supplements []int, err error) {
+	listed := make([]listedFiling, len(fs))
+	covers := make(map[string]coverFacts, len(fs))
+	index := make(map[string]int, len(fs))
+	for i, f := range fs {
+		l := listedFiling{Accession: f.Accession, Form: Form(f.Form), FilingDate: dateOfDay(f.FilingDate), Period: dateOfDay(f.Period)}
+		listed[i] = l
+		if _, dup := index[f.Accession]; !dup {
+			index[f.Accession] = i
+		}
+		if l.Form.isHoldingsReport() {
+			covers[f.Accession] = coverFacts{Period: l.Period, AmendmentNo: f.AmendmentNo, Kind: kindOf(l.Form, AmendmentType(f.AmendmentType))}
+		}
+	}
+	d := decide(listed, dateOfDay(period), dateOfDay(asOf), covers)
+	switch {
+	case len(d.need) > 0: // cannot happen: every cover is given
+		return -1, nil, errors.New("edgar13f: the amendment rule asked for a cover the Data Sets hold")
+	case d.err != nil:
+		return -1, nil, d.err
+	}
+	supplements = make([]int, len(d.res.Supplements))
+	for i, s := range d.res.Supplements {
+		supplements[i] = index[s.Accession]
+	}
+	return index[d.res.Base.Accession], supplements, nil
+}
