@@ -131,7 +131,7 @@ func compareHoldings(a, b []Holding) []Change {
 			s := pick(p)
 			s.shares = addSat(s.shares, h.SharesOrPrincipal)
 			s.value = addSat(s.value, h.Value)
-			s.usd = addSat(s.usd, h.ValueUSD())
+			s.usd = addSat(s.usd, h.ValueUSD)
 			if !s.present {
 				s.name = h.NameOfIssuer
 				s.present = true

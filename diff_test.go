@@ -5,11 +5,20 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/edgar13f/edgar13f/internal/infotable"
 )
 
 // row returns a row filed in 2024, whose value is in dollars.
 func row(cusip string, pc PutCall, sp ShPrn, name string, shares, value int64) Holding {
-	return Holding{CUSIP: cusip, PutCall: pc, ShPrn: sp, NameOfIssuer: name, SharesOrPrincipal: shares, Value: value, FilingDate: Date{2024, 2, 14}}
+	return priced(Holding{CUSIP: cusip, PutCall: pc, ShPrn: sp, NameOfIssuer: name, SharesOrPrincipal: shares, Value: value, FilingDate: Date{2024, 2, 14}})
+}
+
+// priced sets a row's ValueUSD from its Value and FilingDate, as the
+// readers of information tables do.
+func priced(h Holding) Holding {
+	h.ValueUSD = infotable.ValueUSD(h.Value, h.FilingDate.day())
+	return h
 }
 
 func TestCompareHoldingsConsolidatesAndClassifies(t *testing.T) {

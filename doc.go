@@ -59,9 +59,9 @@
 // [Holding.Value] is the value exactly as filed. Filings made before
 // 2023-01-03 report thousands of dollars, later ones whole dollars, keyed on
 // the filing date (amendments included): [ValueUnitOf] and
-// [Citation.ValueUnit] say which. [Holding.ValueUSD] converts each row by
-// its own filing's date, and its documentation lists the filer errors it
-// cannot fix. Every sum and ranking uses dollars: [Limit] ranks by
+// [Citation.ValueUnit] say which. [Holding].ValueUSD is each row's value
+// in whole dollars by its own filing's date, and the documentation of
+// [Holding] lists the filer errors it cannot fix. Every sum and ranking uses dollars: [Limit] ranks by
 // them, and a [Change] carries ValueUSDA, ValueUSDB and ValueUSDDelta beside
 // the values as filed.
 //

@@ -1,9 +1,8 @@
 package edgar13f
 
 import (
-	"time"
-
 	"github.com/edgar13f/edgar13f/internal/edgarid"
+	"github.com/edgar13f/edgar13f/internal/infotable"
 )
 
 // This file holds the vocabulary of the answers: forms, filings, holdings,
@@ -121,15 +120,28 @@ type FilingList struct {
 	Filings []Filing // newest first: filing date, then accession, descending
 }
 
-// A Holding is one row of a 13F information table, exactly as filed.
+// A Holding is one row of a 13F information table, exactly as filed, and
+// its value in whole dollars.
+//
+// ValueUSD is Value multiplied by 1,000 when the row's filing was filed
+// before 2023-01-03 (the date the SEC switched Form 13F from thousands to
+// dollars), and Value otherwise ([ValueUnitOf]). The rule follows the
+// filing date, not the period, so late filings and amendments of old
+// periods filed since 2023 count as dollars. It cannot fix filer errors:
+// some filings made after the cutover still report thousands (one real
+// example is Bull Street Advisors' 2022Q4 report, accession
+// 0001790837-23-000002, filed 2023-02-28), and ValueUSD under-states
+// those by a factor of 1,000. A value too large for int64 after scaling is
+// math.MaxInt64. Every sum and ranking of the package uses ValueUSD.
 type Holding struct {
 	Accession            string  // accession of the filing this row comes from
-	FilingDate           Date    // filing date of that filing; see [Holding.ValueUSD]
+	FilingDate           Date    // filing date of that filing; it decides ValueUSD
 	NameOfIssuer         string  // as filed
 	TitleOfClass         string  // as filed
 	CUSIP                string  // as filed (case preserved; compare case-insensitively)
 	FIGI                 string  // "" when not filed
 	Value                int64   // as filed: thousands of dollars before 2023-01-03, dollars since
+	ValueUSD             int64   // Value in whole dollars, by FilingDate
 	SharesOrPrincipal    int64   // sshPrnamt, as filed
 	ShPrn                ShPrn   // SH or PRN
 	PutCall              PutCall // "" unless the row is an option
@@ -150,18 +162,14 @@ const (
 	Dollars   ValueUnit = "dollars"   // whole dollars: filings made on or after 2023-01-03
 )
 
-// dollarsCutover is the first filing date on which EDGAR requires 13F values
-// in whole dollars rather than thousands.
-var dollarsCutover = Date{2023, time.January, 3}
-
 // ValueUnitOf returns the unit in which a 13F filing made on filed reports
 // values: [Thousands] before 2023-01-03 (the date the SEC switched Form 13F
 // to whole dollars), else [Dollars]. It goes by the filing date, not the
 // period, so late filings and amendments of old periods filed since then
 // are in dollars. Some filers kept reporting thousands after the change;
-// no rule can tell those apart (see [Holding.ValueUSD]).
+// no rule can tell those apart (see [Holding]).
 func ValueUnitOf(filed Date) ValueUnit {
-	if filed.Before(dollarsCutover) {
+	if filed.day() < infotable.DollarsFrom {
 		return Thousands
 	}
 	return Dollars
@@ -170,38 +178,16 @@ func ValueUnitOf(filed Date) ValueUnit {
 // ValueUnit returns the unit in which the cited filing reports values.
 func (c Citation) ValueUnit() ValueUnit { return ValueUnitOf(c.FilingDate) }
 
-// ValueUSD returns the row's value in whole dollars: [Holding.Value]
-// multiplied by 1,000 when the row's filing was filed before 2023-01-03 (the
-// date the SEC switched Form 13F from thousands to dollars), and unchanged
-// otherwise. The rule follows the filing date, not the period, so late
-// filings and amendments of old periods filed since 2023 count as dollars.
+// ValueDollars is the former name of [Holding].ValueUSD, now a field.
 //
-// It cannot fix filer errors: some filings made after the cutover still
-// report thousands (one real example is Bull Street Advisors' 2022Q4 report,
-// accession 0001790837-23-000002, filed 2023-02-28), and ValueUSD
-// under-states those by a factor of 1,000. A value too large for int64 after
-// scaling is returned as math.MaxInt64.
-func (h Holding) ValueUSD() int64 {
-	if ValueUnitOf(h.FilingDate) == Dollars {
-		return h.Value
-	}
-	const max = 1<<63 - 1
-	if h.Value > max/1000 {
-		return max
-	}
-	return h.Value * 1000
-}
-
-// ValueDollars is the former name of [Holding.ValueUSD].
-//
-// Deprecated: use [Holding.ValueUSD].
-func (h Holding) ValueDollars() int64 { return h.ValueUSD() }
+// Deprecated: use the field ValueUSD.
+func (h Holding) ValueDollars() int64 { return h.ValueUSD }
 
 // An Order names how a truncated answer was ranked.
 type Order string
 
 // The orders used by [MaxPositions]. Both rank by value in whole dollars
-// ([Holding.ValueUSD]), never by the value as filed.
+// ([Holding].ValueUSD), never by the value as filed.
 const (
 	ValueDesc         Order = "value_desc"           // Holdings: summed value in dollars, largest first
 	AbsValueDeltaDesc Order = "abs_value_delta_desc" // Diff: |ValueUSDDelta|, largest first
@@ -252,7 +238,7 @@ const (
 // ValueA, ValueB and ValueDelta sum [Holding.Value] as filed: across the
 // 2023-01-03 units change (and in a period whose rows were filed on both
 // sides of it) they add thousands to dollars and mean little. ValueUSDA,
-// ValueUSDB and ValueUSDDelta sum [Holding.ValueUSD], each row converted
+// ValueUSDB and ValueUSDDelta sum [Holding].ValueUSD, each row converted
 // by its own filing's date: they are the values to compare and add up.
 type Change struct {
 	CUSIP         string // upper-case

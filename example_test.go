@@ -189,7 +189,7 @@ func ExampleDeclineError() {
 
 // Values are as filed: thousands of dollars before 2023-01-03, dollars
 // since. ValueUSD converts by the filing date of the row's filing.
-func ExampleHolding_ValueUSD() {
+func ExampleHolding_valueUSD() {
 	mirror, err := edgar13f.MirrorDir("testdata/mirror")
 	if err != nil {
 		log.Fatal(err)
@@ -205,7 +205,7 @@ func ExampleHolding_ValueUSD() {
 			log.Fatal(err)
 		}
 		h := snap.Holdings[0]
-		fmt.Printf("%s filed %s: value %d as filed, $%d\n", period, h.FilingDate, h.Value, h.ValueUSD())
+		fmt.Printf("%s filed %s: value %d as filed, $%d\n", period, h.FilingDate, h.Value, h.ValueUSD)
 	}
 	// Output:
 	// 2022-09-30 filed 2022-11-14: value 95634 as filed, $95634000

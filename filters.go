@@ -187,7 +187,7 @@ func (q *query) filterSnapshot(s *Snapshot) {
 		if _, ok := sums[k]; !ok {
 			groups = append(groups, group{key: k})
 		}
-		sums[k] = addSat(sums[k], s.Holdings[i].ValueUSD())
+		sums[k] = addSat(sums[k], s.Holdings[i].ValueUSD)
 	}
 	for i := range groups {
 		groups[i].value = sums[groups[i].key]

@@ -179,6 +179,7 @@ func holdingOf(r *infotable.Row, accession string, filed Date) Holding {
 		CUSIP:                r.CUSIP,
 		FIGI:                 r.FIGI,
 		Value:                r.Value,
+		ValueUSD:             infotable.ValueUSD(r.Value, filed.day()),
 		SharesOrPrincipal:    r.Shares,
 		ShPrn:                ShPrn(r.ShPrn),
 		PutCall:              PutCall(r.PutCall),

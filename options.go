@@ -230,7 +230,7 @@ func WithRedaction(on bool) ClientOption {
 }
 
 // WithRedactionRule replaces the redaction rule: remove reports whether a
-// row (the Accession and FilingDate fields are not yet set) must be removed.
+// row (its Accession, FilingDate and ValueUSD are not yet set) must be removed.
 // name identifies the rule in cache keys: give each different rule its own
 // name, and a new name whenever the rule changes.
 func WithRedactionRule(name string, remove func(Holding) bool) ClientOption {

@@ -14,10 +14,10 @@ import (
 func TestMaxPositionsRanksByDollars(t *testing.T) {
 	thousands, dollars := Date{2014, 5, 15}, Date{2024, 2, 20}
 	rows := []Holding{
-		{Accession: "base", FilingDate: thousands, CUSIP: "037833100", NameOfIssuer: "APPLE INC", Value: 10735, ShPrn: Shares},
-		{Accession: "base", FilingDate: thousands, CUSIP: "594918104", NameOfIssuer: "MICROSOFT CORP", Value: 2050, ShPrn: Shares},
-		{Accession: "supplement", FilingDate: dollars, CUSIP: "023135106", NameOfIssuer: "AMAZON COM INC", Value: 336370, ShPrn: Shares},
-		{Accession: "supplement", FilingDate: dollars, CUSIP: "594918104", NameOfIssuer: "MICROSOFT CORP", Value: 9000000, ShPrn: Shares},
+		priced(Holding{Accession: "base", FilingDate: thousands, CUSIP: "037833100", NameOfIssuer: "APPLE INC", Value: 10735, ShPrn: Shares}),
+		priced(Holding{Accession: "base", FilingDate: thousands, CUSIP: "594918104", NameOfIssuer: "MICROSOFT CORP", Value: 2050, ShPrn: Shares}),
+		priced(Holding{Accession: "supplement", FilingDate: dollars, CUSIP: "023135106", NameOfIssuer: "AMAZON COM INC", Value: 336370, ShPrn: Shares}),
+		priced(Holding{Accession: "supplement", FilingDate: dollars, CUSIP: "594918104", NameOfIssuer: "MICROSOFT CORP", Value: 9000000, ShPrn: Shares}),
 	}
 	for _, tc := range []struct {
 		n    int

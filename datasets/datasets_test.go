@@ -296,7 +296,7 @@ func holdersFrom(s *datasets.Snapshot, cusip string) []datasets.Holder {
 			i = len(out) - 1
 		}
 		out[i].Shares += h.SharesOrPrincipal
-		out[i].ValueUSD += h.ValueUSD()
+		out[i].ValueUSD += h.ValueUSD
 		out[i].Holdings = append(out[i].Holdings, h)
 	}
 	slices.SortStableFunc(out, func(a, b datasets.Holder) int {
@@ -335,7 +335,7 @@ func testPanelMatchesHoldings(t *testing.T, m *bulkMirror) {
 				continue
 			}
 			for _, h := range snap.Holdings {
-				want = append(want, datasets.PanelRow{CIK: cik, Base: snap.Base.Accession, Holding: h, ValueUSD: h.ValueUSD()})
+				want = append(want, datasets.PanelRow{CIK: cik, Base: snap.Base.Accession, Holding: h})
 			}
 		}
 		if len(want) == 0 {

@@ -170,6 +170,7 @@ func holdingOf(r *bulkstore.Row) edgar13f.Holding {
 		CUSIP:                r.CUSIP,
 		FIGI:                 r.FIGI,
 		Value:                r.Value,
+		ValueUSD:             r.ValueUSD,
 		SharesOrPrincipal:    r.Shares,
 		ShPrn:                edgar13f.ShPrn(r.ShPrn),
 		PutCall:              edgar13f.PutCall(r.PutCall),
@@ -298,13 +299,13 @@ func (s *Store) Holders(ctx context.Context, cusip string, period, asOf edgar13f
 }
 
 // A PanelRow is one row of a period's panel: a manager, the base report
-// its rows resolve to, and one row of its effective holdings as filed.
+// its rows resolve to, and one row of its effective holdings as filed
+// (with its value in whole dollars, ValueUSD).
 type PanelRow struct {
 	CIK              string // without leading zeros
 	ManagerName      string // on the base's cover
 	Base             string // accession of the manager's base report
 	edgar13f.Holding        // the row as filed, with its own filing's accession and date
-	ValueUSD         int64  // Holding.Value in whole dollars by the row's filing date
 }
 
 // Panel streams every manager's effective holdings for period as known on
@@ -362,7 +363,7 @@ func (s *Store) Panel(ctx context.Context, period, asOf edgar13f.Date) iter.Seq2
 			if r.CIK != lastCIK {
 				lastCIK, cik = r.CIK, strconv.FormatInt(r.CIK, 10)
 			}
-			row := PanelRow{CIK: cik, ManagerName: names[r.Base], Base: r.Base, Holding: holdingOf(&r.Row), ValueUSD: r.ValueUSD}
+			row := PanelRow{CIK: cik, ManagerName: names[r.Base], Base: r.Base, Holding: holdingOf(&r.Row)}
 			if !yield(row, nil) {
 				return
 			}

@@ -126,9 +126,9 @@ func thousandsNote(w io.Writer, sources []edgar13f.Reconciliation) {
 // dollars formats a row's value in dollars, marked * when filed in thousands.
 func dollars(h edgar13f.Holding) string {
 	if edgar13f.ValueUnitOf(h.FilingDate) == edgar13f.Thousands {
-		return num(h.ValueUSD()) + " *"
+		return num(h.ValueUSD) + " *"
 	}
-	return num(h.ValueUSD())
+	return num(h.ValueUSD)
 }
 
 // limits describes what the filters did.
@@ -219,7 +219,7 @@ func (h holdings) csv(w io.Writer) error {
 		rows = append(rows, []string{x.Accession, x.NameOfIssuer, x.TitleOfClass, x.CUSIP, x.FIGI, strconv.FormatInt(x.Value, 10),
 			strconv.FormatInt(x.SharesOrPrincipal, 10), string(x.ShPrn), string(x.PutCall), x.InvestmentDiscretion, x.OtherManager,
 			strconv.FormatInt(x.VotingSole, 10), strconv.FormatInt(x.VotingShared, 10), strconv.FormatInt(x.VotingNone, 10),
-			strconv.FormatInt(x.ValueUSD(), 10), x.FilingDate.String()})
+			strconv.FormatInt(x.ValueUSD, 10), x.FilingDate.String()})
 	}
 	return writeCSV(w, []string{"accession_number", "name_of_issuer", "title_of_class", "cusip", "figi", "value",
 		"shares_or_principal_amount", "sh_prn", "put_call", "investment_discretion", "other_manager",

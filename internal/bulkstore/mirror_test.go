@@ -217,7 +217,7 @@ func mirrorFilings(t testing.TB) map[int64][]xmlFiling {
 					f.rows = append(f.rows, Row{CUSIPKey: strings.ToUpper(r.CUSIP), Period: f.Period, CIK: cik,
 						FilingDate: filed, Accession: acc, RowNo: int32(n + 1), NameOfIssuer: r.NameOfIssuer,
 						TitleOfClass: r.TitleOfClass, CUSIP: r.CUSIP, FIGI: r.FIGI, Value: r.Value,
-						ValueUSD: datasetzip.ValueUSD(r.Value, filed), Shares: r.Shares, ShPrn: r.ShPrn,
+						ValueUSD: infotable.ValueUSD(r.Value, filed), Shares: r.Shares, ShPrn: r.ShPrn,
 						PutCall: r.PutCall, InvestmentDiscretion: r.InvestmentDiscretion, OtherManager: r.OtherManager,
 						VotingSole: r.VotingSole, VotingShared: r.VotingShared, VotingNone: r.VotingNone})
 				}

@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/edgar13f/edgar13f/internal/datasetzip"
+	"github.com/edgar13f/edgar13f/internal/infotable"
 )
 
 // A spill is a set of bucket files of encoded rows on disk: the external
@@ -253,7 +254,7 @@ func decodeRow(rec []byte, row *Row, filings []Filing) (int, error) {
 	f := &filings[ord]
 	row.Period, row.CIK, row.FilingDate, row.Accession = f.Period, f.CIK, f.FilingDate, f.Accession
 	row.CUSIPKey = upperKey(row.CUSIP)
-	row.ValueUSD = datasetzip.ValueUSD(row.Value, row.FilingDate)
+	row.ValueUSD = infotable.ValueUSD(row.Value, row.FilingDate)
 	return ord, nil
 }
 

@@ -297,23 +297,5 @@ func parseNumber(b []byte) (int64, bool) {
 	return n, true
 }
 
-// ValueUSD returns value in whole dollars by the filing date of the row's
-// own filing: x1000 when filed before 2023-01-03 (when Form 13F values were
-// reported in thousands), unchanged since. A product beyond int64 is
-// math.MaxInt64. Filers that kept reporting thousands after the change
-// cannot be repaired by this rule.
-func ValueUSD(value int64, filed civil.Day) int64 {
-	if filed >= DollarsFrom {
-		return value
-	}
-	if value > math.MaxInt64/1000 {
-		return math.MaxInt64
-	}
-	return value * 1000
-}
-
-// DollarsFrom is the first filing date whose 13F values are whole dollars.
-var DollarsFrom = civil.DayOf(2023, 1, 3)
-
 // ErrNoTable is wrapped by the error of a missing table.
 var ErrNoTable = errors.New("table missing from the zip")

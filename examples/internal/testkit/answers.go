@@ -16,8 +16,8 @@ func Snapshot(rows int) *edgar13f.Snapshot {
 	s.Holdings = make([]edgar13f.Holding, rows)
 	for i := range s.Holdings {
 		s.Holdings[i] = edgar13f.Holding{
-			Accession: c.Accession, NameOfIssuer: fmt.Sprintf("ISSUER NUMBER %d CORP", i), TitleOfClass: "COM",
-			CUSIP: fmt.Sprintf("%09d", i), Value: int64(i) * 1000, SharesOrPrincipal: int64(i) * 10, ShPrn: edgar13f.Shares,
+			Accession: c.Accession, FilingDate: filed, NameOfIssuer: fmt.Sprintf("ISSUER NUMBER %d CORP", i), TitleOfClass: "COM",
+			CUSIP: fmt.Sprintf("%09d", i), Value: int64(i) * 1000, ValueUSD: int64(i) * 1000, SharesOrPrincipal: int64(i) * 10, ShPrn: edgar13f.Shares,
 			InvestmentDiscretion: "SOLE", VotingSole: int64(i),
 		}
 	}

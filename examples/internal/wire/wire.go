@@ -207,7 +207,7 @@ func (o *writer) holdingFields(h *edgar13f.Holding) {
 	o.int("voting_authority_sole", h.VotingSole)
 	o.int("voting_authority_shared", h.VotingShared)
 	o.int("voting_authority_none", h.VotingNone)
-	o.int("value_usd", h.ValueUSD())
+	o.int("value_usd", h.ValueUSD)
 	o.str("filing_date", date(h.FilingDate))
 }
 

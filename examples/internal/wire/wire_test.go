@@ -66,8 +66,8 @@ func writeCases() []writeCase {
 	snap := &edgar13f.Snapshot{
 		CIK: "1067983", Period: d1, AsOf: d2, Base: c1, Sources: []edgar13f.Citation{c1, c2},
 		Holdings: []edgar13f.Holding{
-			{Accession: c1.Accession, FilingDate: d2, NameOfIssuer: "APPLE INC", TitleOfClass: "COM", CUSIP: "037833100", Value: 10, SharesOrPrincipal: 20, ShPrn: edgar13f.Shares, InvestmentDiscretion: "DFND", OtherManager: "4,8", VotingSole: 1, VotingShared: 2, VotingNone: 3},
-			{Accession: c2.Accession, FilingDate: edgar13f.MustParseDate("2022-11-14"), NameOfIssuer: "X", TitleOfClass: "CALL", CUSIP: "12345678a", FIGI: "BBG000B9XRY4", Value: 5, SharesOrPrincipal: 6, ShPrn: edgar13f.Principal, PutCall: edgar13f.Call, InvestmentDiscretion: "SOLE"},
+			{Accession: c1.Accession, FilingDate: d2, NameOfIssuer: "APPLE INC", TitleOfClass: "COM", CUSIP: "037833100", Value: 10, ValueUSD: 10, SharesOrPrincipal: 20, ShPrn: edgar13f.Shares, InvestmentDiscretion: "DFND", OtherManager: "4,8", VotingSole: 1, VotingShared: 2, VotingNone: 3},
+			{Accession: c2.Accession, FilingDate: edgar13f.MustParseDate("2022-11-14"), NameOfIssuer: "X", TitleOfClass: "CALL", CUSIP: "12345678a", FIGI: "BBG000B9XRY4", Value: 5, ValueUSD: 5000, SharesOrPrincipal: 6, ShPrn: edgar13f.Principal, PutCall: edgar13f.Call, InvestmentDiscretion: "SOLE"},
 		},
 		Reconciliations: []edgar13f.Reconciliation{
 			{Citation: c1, Cover: edgar13f.Totals{Stated: true, Entries: 1, Value: 10}, Matched: true},
