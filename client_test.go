@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,79 +20,7 @@ import (
 	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
-// countingFetcher wraps a Fetcher and records every URL fetched.
-type countingFetcher struct {
-	next edgar13f.Fetcher
-	mu   sync.Mutex
-	urls []string
-}
-
-func (f *countingFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
-	f.mu.Lock()
-	f.urls = append(f.urls, url)
-	f.mu.Unlock()
-	return f.next.Fetch(ctx, url)
-}
-
-func (f *countingFetcher) take() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	u := f.urls
-	f.urls = nil
-	return u
-}
-
-// memCache is an in-memory Cache.
-type memCache struct {
-	mu sync.Mutex
-	m  map[string][]byte
-}
-
-func newMemCache() *memCache { return &memCache{m: map[string][]byte{}} }
-
-func (c *memCache) Get(_ context.Context, key string) ([]byte, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	b, ok := c.m[key]
-	if !ok {
-		return nil, edgar13f.ErrCacheMiss
-	}
-	return slices.Clone(b), nil
-}
-
-func (c *memCache) Put(_ context.Context, key string, data []byte) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.m[key] = slices.Clone(data)
-	return nil
-}
-
-// newMirrorClient returns a Client reading the recorded mirror directly, and
-// the fetcher that counts its requests.
-func newMirrorClient(t testing.TB, opts ...edgar13f.ClientOption) (*edgar13f.Client, *countingFetcher) {
-	t.Helper()
-	f := &countingFetcher{next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))}
-	all := append([]edgar13f.ClientOption{
-		edgar13f.WithFetcher(f),
-		edgar13f.WithCache(newMemCache()),
-		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return edgartest.FixedNow })),
-	}, opts...)
-	c, err := edgar13f.NewClient(all...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, f
-}
-
 func date(s string) edgar13f.Date { return edgar13f.MustParseDate(s) }
-
-func reasonOf(err error) edgar13f.Reason {
-	var d *edgar13f.DeclineError
-	if errors.As(err, &d) {
-		return d.Reason
-	}
-	return ""
-}
 
 // scenario is one expectation of testdata/SCENARIOS.md.
 type scenario struct {
@@ -185,8 +112,8 @@ func TestScenarios(t *testing.T) {
 	ctx := context.Background()
 	// One client with a shared cache, one without: both must agree with the
 	// expectations, so warm answers equal cold ones.
-	warm, _ := newMirrorClient(t, edgar13f.WithRedaction(false))
-	cold, _ := newMirrorClient(t, edgar13f.WithRedaction(false), edgar13f.WithCache(nil))
+	warm, _ := edgartest.MirrorClient(t, edgar13f.WithRedaction(false))
+	cold, _ := edgartest.MirrorClient(t, edgar13f.WithRedaction(false), edgar13f.WithCache(nil))
 	for _, s := range scenarios {
 		name := fmt.Sprintf("%s/%s/%s/%s", s.op, s.cik, s.period, s.asOf)
 		t.Run(name, func(t *testing.T) {
@@ -195,7 +122,7 @@ func TestScenarios(t *testing.T) {
 				case "Filings":
 					list, err := c.Filings(ctx, s.cik, date(s.asOf))
 					if s.decline != "" {
-						if got := reasonOf(err); string(got) != s.decline {
+						if got := edgartest.Reason(err); string(got) != s.decline {
 							t.Fatalf("SCENARIOS.md:%d: Filings(%s, %s) = %v; want decline %s", s.line, s.cik, s.asOf, err, s.decline)
 						}
 						return
@@ -213,7 +140,7 @@ func TestScenarios(t *testing.T) {
 				case "Holdings":
 					snap, err := c.Holdings(ctx, s.cik, date(s.period), date(s.asOf))
 					if s.decline != "" {
-						if got := reasonOf(err); string(got) != s.decline {
+						if got := edgartest.Reason(err); string(got) != s.decline {
 							t.Fatalf("SCENARIOS.md:%d: Holdings(%s, %s, asOf=%s) = %v; want decline %s", s.line, s.cik, s.period, s.asOf, err, s.decline)
 						}
 						return
@@ -368,7 +295,7 @@ func TestHoldingsRequestsAreMinimal(t *testing.T) {
 			if p, _ := e.Requests(); len(p) != 0 {
 				t.Errorf("warm Holdings made %d requests: %q", len(p), p)
 			}
-			if reasonOf(coldErr) != reasonOf(warmErr) || (coldErr == nil) != (warmErr == nil) {
+			if edgartest.Reason(coldErr) != edgartest.Reason(warmErr) || (coldErr == nil) != (warmErr == nil) {
 				t.Fatalf("cold err %v, warm err %v", coldErr, warmErr)
 			}
 			if diff := cmp.Diff(cold, warm); diff != "" {
@@ -434,7 +361,7 @@ func TestNoUserAgentSendsNothing(t *testing.T) {
 			t.Errorf("NewClient(WithUserAgent(%q)) = %v; want an error matching ErrNoUserAgent", ua, err)
 			continue
 		}
-		if reasonOf(err) != "" {
+		if edgartest.Reason(err) != "" {
 			t.Errorf("a missing User-Agent must be an error, not a decline")
 		}
 		if msg := err.Error(); !strings.Contains(msg, "WithUserAgent") || strings.Count(msg, "edgar13f:") != 1 {
@@ -458,7 +385,7 @@ func TestNoUserAgentSendsNothing(t *testing.T) {
 }
 
 func TestDeclinesFromEDGAR(t *testing.T) {
-	c, f := newMirrorClient(t)
+	c, f := edgartest.MirrorClient(t)
 	ctx := context.Background()
 	tests := []struct {
 		name         string
@@ -515,12 +442,12 @@ func TestDeclinesFromEDGAR(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c, f = newMirrorClient(t) // cold, so requests can be counted
+			c, f = edgartest.MirrorClient(t) // cold, so requests can be counted
 			err := tc.call()
-			if got := reasonOf(err); got != tc.want {
+			if got := edgartest.Reason(err); got != tc.want {
 				t.Fatalf("got %v; want decline %s", err, tc.want)
 			}
-			if n := len(f.take()); n != tc.wantRequests {
+			if n := len(f.Take()); n != tc.wantRequests {
 				t.Errorf("made %d requests; want %d", n, tc.wantRequests)
 			}
 		})
@@ -631,7 +558,7 @@ func assertCacheLacks(t *testing.T, dir string, needles ...string) {
 }
 
 func TestFilingsCoverFacts(t *testing.T) {
-	c, f := newMirrorClient(t)
+	c, f := edgartest.MirrorClient(t)
 	ctx := context.Background()
 	list, err := c.Filings(ctx, "1067983", date("2024-06-01"), edgar13f.ForPeriod(date("2023-09-30")))
 	if err != nil {
@@ -660,7 +587,7 @@ func TestFilingsCoverFacts(t *testing.T) {
 	}
 	// The list's primaryDocument names the XSL rendering
 	// (xslForm13F_X02/primary_doc.xml); the raw cover is read instead.
-	urls := f.take()
+	urls := f.Take()
 	for _, u := range urls {
 		if strings.Contains(u, "xslForm13F") {
 			t.Errorf("fetched the HTML rendering %s", u)
@@ -682,7 +609,7 @@ func TestFilingsCoverFacts(t *testing.T) {
 // acceptanceDateTime is 2025-08-15T00:12:31Z (20:12 in New York). It is
 // visible on 2025-08-14 and not the day before.
 func TestVisibilityUsesFilingDateNotAcceptance(t *testing.T) {
-	c, _ := newMirrorClient(t)
+	c, _ := edgartest.MirrorClient(t)
 	ctx := context.Background()
 	for asOf, want := range map[string]bool{"2025-08-13": false, "2025-08-14": true, "2025-08-15": true} {
 		list, err := c.Filings(ctx, "1067983", date(asOf), edgar13f.ForPeriod(date("2025-03-31")))
@@ -700,7 +627,7 @@ func TestVisibilityUsesFilingDateNotAcceptance(t *testing.T) {
 // plain-text filings; Filings lists them from EDGAR's list without asking
 // for an XML cover that does not exist.
 func TestTextEraFilingsHaveNoCover(t *testing.T) {
-	c, f := newMirrorClient(t)
+	c, f := edgartest.MirrorClient(t)
 	list, err := c.Filings(context.Background(), "315090", date("2004-01-01"))
 	if err != nil {
 		t.Fatal(err)
@@ -709,13 +636,13 @@ func TestTextEraFilingsHaveNoCover(t *testing.T) {
 	if len(got) == 0 || got[len(got)-1].Accession != "0000950150-03-000221" || got[len(got)-1].Period != date("2002-12-31") || got[len(got)-1].ReportType != "" { // oldest last
 		t.Fatalf("Filings = %+v", got)
 	}
-	if urls := f.take(); len(urls) != 1 {
+	if urls := f.Take(); len(urls) != 1 {
 		t.Errorf("fetched %q; want only the filing list", urls)
 	}
 }
 
 func TestDiffCitesBothPeriods(t *testing.T) {
-	c, _ := newMirrorClient(t, edgar13f.WithRedaction(false))
+	c, _ := edgartest.MirrorClient(t, edgar13f.WithRedaction(false))
 	cmpn, err := c.Diff(context.Background(), "9000001", date("2024-12-31"), date("2025-03-31"), date("2025-06-01"))
 	if err != nil {
 		t.Fatal(err)
@@ -761,7 +688,7 @@ func TestDiffCitesBothPeriods(t *testing.T) {
 // index.xml, which EDGAR's directory listing shadows. Holdings reads the
 // complete submission and finds the table by its document type.
 func TestTableFileNameNeverGuessed(t *testing.T) {
-	c, f := newMirrorClient(t)
+	c, f := edgartest.MirrorClient(t)
 	snap, err := c.Holdings(context.Background(), "1894188", date("2023-09-30"), date("2023-12-31"))
 	if err != nil {
 		t.Fatal(err)
@@ -777,13 +704,13 @@ func TestTableFileNameNeverGuessed(t *testing.T) {
 		"https://data.sec.gov/submissions/CIK0001894188.json",
 		"https://www.sec.gov/Archives/edgar/data/1894188/000189418823000007/0001894188-23-000007.txt",
 	}
-	if diff := cmp.Diff(want, f.take()); diff != "" {
+	if diff := cmp.Diff(want, f.Take()); diff != "" {
 		t.Errorf("requests mismatch (-want +got):\n%s", diff)
 	}
 }
 
 func TestValueUSD(t *testing.T) {
-	c, _ := newMirrorClient(t)
+	c, _ := edgartest.MirrorClient(t)
 	ctx := context.Background()
 	for _, tc := range []struct {
 		cik, period, cusip string

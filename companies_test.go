@@ -25,7 +25,7 @@ const (
 )
 
 func TestCompanySearch(t *testing.T) {
-	c, _ := newMirrorClient(t)
+	c, _ := edgartest.MirrorClient(t)
 	cs := c.Companies()
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -91,7 +91,7 @@ func accessions(fs []edgar13f.CompanyFiling) []string {
 }
 
 func TestCompanyFilings(t *testing.T) {
-	c, f := newMirrorClient(t)
+	c, f := edgartest.MirrorClient(t)
 	cs := c.Companies()
 	ctx := context.Background()
 
@@ -116,7 +116,7 @@ func TestCompanyFilings(t *testing.T) {
 			t.Errorf("filings not newest first: %v", accessions(l.Filings))
 		}
 	}
-	for _, u := range f.take() {
+	for _, u := range f.Take() {
 		if strings.Contains(u, "submissions-001") {
 			t.Errorf("older page read although the recent block filled the answer")
 		}
@@ -183,7 +183,7 @@ func TestCompanyFilings(t *testing.T) {
 		if tc.asOf != "" {
 			asOf = date(tc.asOf)
 		}
-		if _, err := cs.Filings(ctx, tc.cik, asOf, tc.opts...); reasonOf(err) != tc.want {
+		if _, err := cs.Filings(ctx, tc.cik, asOf, tc.opts...); edgartest.Reason(err) != tc.want {
 			t.Errorf("Filings(%q, %q): %v; want %s", tc.cik, tc.asOf, err, tc.want)
 		}
 	}
@@ -192,12 +192,12 @@ func TestCompanyFilings(t *testing.T) {
 // TestFilingListSharedWith13F: one filing list serves the 13F questions and
 // the company questions: asked both ways, it is read once.
 func TestFilingListSharedWith13F(t *testing.T) {
-	c, f := newMirrorClient(t)
+	c, f := edgartest.MirrorClient(t)
 	ctx := context.Background()
 	if _, err := c.Filings(ctx, "1067983", date("2024-06-01")); err != nil {
 		t.Fatal(err)
 	}
-	f.take()
+	f.Take()
 	l, err := c.Companies().Filings(ctx, "1067983", date("2024-06-01"), edgar13f.FormType("10-Q"))
 	if err != nil {
 		t.Fatal(err)
@@ -205,13 +205,13 @@ func TestFilingListSharedWith13F(t *testing.T) {
 	if len(l.Filings) == 0 {
 		t.Errorf("Berkshire's 10-Qs as of 2024-06-01: none")
 	}
-	if urls := f.take(); len(urls) != 0 {
+	if urls := f.Take(); len(urls) != 0 {
 		t.Errorf("company filings after 13F filings fetched %v; want the cached list", urls)
 	}
 }
 
 func TestCompanyFacts(t *testing.T) {
-	c, _ := newMirrorClient(t)
+	c, _ := edgartest.MirrorClient(t)
 	cs := c.Companies()
 	ctx := context.Background()
 	fy2009 := func(asOf string) edgar13f.FactValue {
@@ -281,7 +281,7 @@ func TestCompanyFacts(t *testing.T) {
 			asOf = date(tc.asOf)
 		}
 		_, err := cs.Facts(ctx, tc.cik, tc.concept, asOf, tc.opts...)
-		if reasonOf(err) != tc.want {
+		if edgartest.Reason(err) != tc.want {
 			t.Errorf("Facts(%q, %q, %q): %v; want %s", tc.cik, tc.concept, tc.asOf, err, tc.want)
 		}
 	}
@@ -293,7 +293,7 @@ func TestCompanyFacts(t *testing.T) {
 // TestFactsNeverSeeTheFuture: for every asOf over fifteen years, every value
 // of every alias cites a filing made on or before asOf.
 func TestFactsNeverSeeTheFuture(t *testing.T) {
-	c, _ := newMirrorClient(t)
+	c, _ := edgartest.MirrorClient(t)
 	cs := c.Companies()
 	ctx := context.Background()
 	concepts := []string{"revenue", "net_income", "eps_diluted", "total_assets", "shares_outstanding", "cash"}
@@ -317,7 +317,7 @@ func TestFactsNeverSeeTheFuture(t *testing.T) {
 // TestFactsChangeOnlyOnAnnualFilings: between two dates with no 10-K or
 // 10-K/A filed after the first and by the second, every answer is the same.
 func TestFactsChangeOnlyOnAnnualFilings(t *testing.T) {
-	c, _ := newMirrorClient(t)
+	c, _ := edgartest.MirrorClient(t)
 	cs := c.Companies()
 	ctx := context.Background()
 	var filed []edgar13f.Date
@@ -371,7 +371,7 @@ func TestFactsChangeOnlyOnAnnualFilings(t *testing.T) {
 }
 
 func TestCompanySection(t *testing.T) {
-	c, f := newMirrorClient(t)
+	c, f := edgartest.MirrorClient(t)
 	cs := c.Companies()
 	ctx := context.Background()
 	s, err := cs.Section(ctx, appleCIK, apple10K2024, "Item 1A", date("2024-11-01"), edgar13f.MaxChars(300))
@@ -384,7 +384,7 @@ func TestCompanySection(t *testing.T) {
 		s.SourceURL != "https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm" {
 		t.Errorf("Apple 1A = %+v", s)
 	}
-	f.take()
+	f.Take()
 	// The document is cached: a second Item costs no request; undashed
 	// accessions are accepted.
 	s, err = cs.Section(ctx, appleCIK, strings.ReplaceAll(apple10K2024, "-", ""), "7", date("2025-01-01"))
@@ -394,7 +394,7 @@ func TestCompanySection(t *testing.T) {
 	if s.Item != "7" || s.Truncated != (s.Chars > edgar13f.DefaultSectionChars) || len([]rune(s.Text)) > edgar13f.DefaultSectionChars {
 		t.Errorf("Apple 7: item %s, truncated %v, %d of %d chars", s.Item, s.Truncated, len([]rune(s.Text)), s.Chars)
 	}
-	if urls := f.take(); len(urls) != 0 {
+	if urls := f.Take(); len(urls) != 0 {
 		t.Errorf("second section fetched %v", urls)
 	}
 	// NVIDIA's 10-K of 2025-02-26 (listed by the mirror's one synthetic row).
@@ -430,7 +430,7 @@ func TestCompanySection(t *testing.T) {
 		if tc.asOf != "" {
 			asOf = date(tc.asOf)
 		}
-		if _, err := cs.Section(ctx, tc.cik, tc.acc, tc.item, asOf, tc.opts...); reasonOf(err) != tc.want {
+		if _, err := cs.Section(ctx, tc.cik, tc.acc, tc.item, asOf, tc.opts...); edgartest.Reason(err) != tc.want {
 			t.Errorf("Section(%q, %q, %q, %q): %v; want %s", tc.cik, tc.acc, tc.item, tc.asOf, err, tc.want)
 		}
 	}
@@ -440,7 +440,7 @@ func TestCompanySection(t *testing.T) {
 // asOf holds nothing of the filing: not its filing date, form, title or
 // text; it reads as the decline for an accession that does not exist.
 func TestSectionNotYetFiledSaysNothing(t *testing.T) {
-	c, f := newMirrorClient(t)
+	c, f := edgartest.MirrorClient(t)
 	cs := c.Companies()
 	ctx := context.Background()
 	_, err := cs.Section(ctx, appleCIK, apple10K2024, "1A", date("2024-10-31"))
@@ -457,7 +457,7 @@ func TestSectionNotYetFiledSaysNothing(t *testing.T) {
 	if got, want := err.Error(), strings.ReplaceAll(err2.Error(), "0000320193-24-999999", apple10K2024); got != want {
 		t.Errorf("a future filing declines as %q, a missing one as %q: they must read alike", got, err2)
 	}
-	for _, u := range f.take() {
+	for _, u := range f.Take() {
 		if strings.Contains(u, "Archives") {
 			t.Errorf("a not-yet-filed section read %s", u)
 		}

@@ -11,7 +11,7 @@ import (
 // BenchmarkCompanyFactsWarm: a facts answer once the company facts are in
 // the Client (the common case of a backtest asking date after date).
 func BenchmarkCompanyFactsWarm(b *testing.B) {
-	c, _ := newMirrorClient(b)
+	c, _ := edgartest.MirrorClient(b)
 	cs := c.Companies()
 	ctx := context.Background()
 	if _, err := cs.Facts(ctx, appleCIK, "revenue", date("2024-12-01")); err != nil {
@@ -28,17 +28,17 @@ func BenchmarkCompanyFactsWarm(b *testing.B) {
 // BenchmarkCompanyFactsFromCache: a facts answer from the compact cached
 // form, as a new process sharing the cache reads it.
 func BenchmarkCompanyFactsFromCache(b *testing.B) {
-	cache := newMemCache()
+	cache := edgartest.NewMemCache()
 	f := edgar13f.NewMirrorFetcher(edgartest.MirrorFS(b))
 	named := edgar13f.WithFetcher(sourced{f, "bench-mirror"}) // one source: the cache answers
-	c, _ := newMirrorClient(b, edgar13f.WithCache(cache), named)
+	c, _ := edgartest.MirrorClient(b, edgar13f.WithCache(cache), named)
 	ctx := context.Background()
 	if _, err := c.Companies().Facts(ctx, appleCIK, "revenue", date("2024-12-01")); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		c, _ := newMirrorClient(b, edgar13f.WithCache(cache), named)
+		c, _ := edgartest.MirrorClient(b, edgar13f.WithCache(cache), named)
 		if _, err := c.Companies().Facts(ctx, appleCIK, "revenue", date("2024-12-01")); err != nil {
 			b.Fatal(err)
 		}
@@ -48,7 +48,7 @@ func BenchmarkCompanyFactsFromCache(b *testing.B) {
 // BenchmarkCompanySectionFromCache: a section of Apple's 1.5 MB 10-K from
 // the cached document (parsed afresh each time).
 func BenchmarkCompanySectionFromCache(b *testing.B) {
-	c, _ := newMirrorClient(b)
+	c, _ := edgartest.MirrorClient(b)
 	cs := c.Companies()
 	ctx := context.Background()
 	if _, err := cs.Section(ctx, appleCIK, apple10K2024, "1A", date("2024-12-01")); err != nil {

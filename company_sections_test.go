@@ -19,7 +19,7 @@ import (
 // in document order, with the filing's citation facts; each Item's text is
 // what Section gives for it.
 func TestCompanySections(t *testing.T) {
-	c, f := newMirrorClient(t)
+	c, f := edgartest.MirrorClient(t)
 	cs := c.Companies()
 	ctx := context.Background()
 	ss, err := cs.Sections(ctx, appleCIK, strings.ReplaceAll(apple10K2024, "-", ""), date("2024-11-01"))
@@ -42,7 +42,7 @@ func TestCompanySections(t *testing.T) {
 	if got := strings.Join(items, " "); got != "1 1A 1B 1C 2 3 4 5 6 7 7A 8 9 9A 9B 9C 10 11 12 13 14 15 16" {
 		t.Errorf("Items %s", got)
 	}
-	if urls := f.take(); len(urls) != 2 {
+	if urls := f.Take(); len(urls) != 2 {
 		t.Errorf("Sections fetched %v; want the filing list and the document", urls)
 	}
 	total := 0
@@ -61,7 +61,7 @@ func TestCompanySections(t *testing.T) {
 	if ss.Items[1].Chars < 60000 || total < 150000 {
 		t.Errorf("Item 1A has %d chars, all Items %d: texts were cut", ss.Items[1].Chars, total)
 	}
-	if urls := f.take(); len(urls) != 0 {
+	if urls := f.Take(); len(urls) != 0 {
 		t.Errorf("Section after Sections fetched %v; the document is cached", urls)
 	}
 }
@@ -70,7 +70,7 @@ func TestCompanySections(t *testing.T) {
 // Section's; a filing made after asOf declines not_yet_filed telling
 // nothing of it, and its document is not read.
 func TestCompanySectionsDeclines(t *testing.T) {
-	c, f := newMirrorClient(t)
+	c, f := edgartest.MirrorClient(t)
 	cs := c.Companies()
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -91,11 +91,11 @@ func TestCompanySectionsDeclines(t *testing.T) {
 			asOf = date(tc.asOf)
 		}
 		ss, err := cs.Sections(ctx, tc.cik, tc.acc, asOf)
-		if reasonOf(err) != tc.want || ss != nil {
+		if edgartest.Reason(err) != tc.want || ss != nil {
 			t.Errorf("Sections(%q, %q, %q) = %v, %v; want %s", tc.cik, tc.acc, tc.asOf, ss, err, tc.want)
 		}
 	}
-	f.take()
+	f.Take()
 	_, err := cs.Sections(ctx, appleCIK, apple10K2024, date("2024-10-31"))
 	for _, leak := range []string{"2024-11-01", "2024-09-28", "10-K", "Risk", "aapl-20240928", "Apple"} {
 		if strings.Contains(err.Error(), leak) {
@@ -106,7 +106,7 @@ func TestCompanySectionsDeclines(t *testing.T) {
 	if got, want := err.Error(), strings.ReplaceAll(err2.Error(), "0000320193-24-999999", apple10K2024); got != want {
 		t.Errorf("a future filing declines as %q, a missing one as %q: they must read alike", got, err2)
 	}
-	for _, u := range f.take() {
+	for _, u := range f.Take() {
 		if strings.Contains(u, "Archives") {
 			t.Errorf("a not-yet-filed filing's sections read %s", u)
 		}
@@ -176,7 +176,7 @@ func TestCompanySectionsJNJ(t *testing.T) {
 	if err != nil || !strings.HasPrefix(s.Text, "Item 7. Management’s discussion") || s.Title != "Management’s discussion and analysis of results of operations and financial condition" {
 		t.Errorf("Section(7) = %+v, %v", s, err)
 	}
-	if _, err := c.Companies().Sections(ctx, "200406", acc, date("2025-02-12")); reasonOf(err) != edgar13f.NotYetFiled {
+	if _, err := c.Companies().Sections(ctx, "200406", acc, date("2025-02-12")); edgartest.Reason(err) != edgar13f.NotYetFiled {
 		t.Errorf("Sections the day before filing: %v; want not_yet_filed", err)
 	}
 }

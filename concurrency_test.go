@@ -60,7 +60,7 @@ type outcome struct {
 func outcomeOf(t *testing.T, v any, err error) outcome {
 	t.Helper()
 	if err != nil {
-		r := reasonOf(err)
+		r := edgartest.Reason(err)
 		if r == "" {
 			t.Fatalf("query failed: %v", err)
 		}
@@ -76,7 +76,7 @@ func TestConcurrentQueries(t *testing.T) {
 	ctx := context.Background()
 	want := make([]outcome, len(mixedQueries))
 	for i, q := range mixedQueries {
-		ref, _ := newMirrorClient(t) // a fresh client per question: nothing shared
+		ref, _ := edgartest.MirrorClient(t) // a fresh client per question: nothing shared
 		v, err := q(ctx, ref)
 		want[i] = outcomeOf(t, v, err)
 	}
@@ -84,7 +84,7 @@ func TestConcurrentQueries(t *testing.T) {
 		t.Fatalf("reference outcomes changed: %+v, %+v", want[4], want[6])
 	}
 
-	f := &countingFetcher{next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))}
+	f := &edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))}
 	c, err := edgar13f.NewClient(
 		edgar13f.WithFetcher(f),
 		edgar13f.WithCacheDir(t.TempDir()),
@@ -102,11 +102,11 @@ func TestConcurrentQueries(t *testing.T) {
 		wg.Go(func() {
 			<-start
 			v, err := mixedQueries[g%len(mixedQueries)](ctx, c)
-			if err != nil && reasonOf(err) == "" {
+			if err != nil && edgartest.Reason(err) == "" {
 				errs[g] = err
 				return
 			}
-			got[g] = outcome{Answer: v, Decline: reasonOf(err)}
+			got[g] = outcome{Answer: v, Decline: edgartest.Reason(err)}
 			if err != nil {
 				got[g].Answer = nil
 			}
@@ -124,7 +124,7 @@ func TestConcurrentQueries(t *testing.T) {
 		}
 	}
 	counts := map[string]int{}
-	urls := f.take()
+	urls := f.Take()
 	for _, u := range urls {
 		counts[u]++
 	}

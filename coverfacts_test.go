@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
 // TestFilingsCoverFactsAsFiled: Filings reports the facts of every cover as
@@ -16,7 +17,7 @@ import (
 // notice amendments do; its original notice and its holdings reports state
 // their own facts.
 func TestFilingsCoverFactsAsFiled(t *testing.T) {
-	c, _ := newMirrorClient(t)
+	c, _ := edgartest.MirrorClient(t)
 	ctx := context.Background()
 	type facts struct {
 		Accession     string
@@ -59,7 +60,7 @@ func TestFilingsCoverFactsAsFiled(t *testing.T) {
 	if diff := cmp.Diff([]facts{want[3], want[0]}, got); diff != "" {
 		t.Errorf("Filings(9000002, 2024-12-31) cover facts (-want +got):\n%s", diff)
 	}
-	if _, err := c.Holdings(ctx, "9000002", date("2024-12-31"), date("2025-09-05")); reasonOf(err) != edgar13f.NoticeOnly {
+	if _, err := c.Holdings(ctx, "9000002", date("2024-12-31"), date("2025-09-05")); edgartest.Reason(err) != edgar13f.NoticeOnly {
 		t.Errorf("Holdings(9000002, 2024-12-31) = %v; want decline %s", err, edgar13f.NoticeOnly)
 	}
 }

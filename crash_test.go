@@ -72,7 +72,7 @@ func crashHelper() error {
 // damages some of the entries it left, and checks that the next process
 // answers every query correctly, refetching what it cannot trust.
 func TestCrashSafety(t *testing.T) {
-	ref, _ := newMirrorClient(t, edgar13f.WithRedactionRule("crash-ref", keepAll))
+	ref, _ := edgartest.MirrorClient(t, edgar13f.WithRedactionRule("crash-ref", keepAll))
 	var want []*edgar13f.Snapshot
 	for _, q := range crashQueries {
 		s, err := ref.Holdings(context.Background(), q.cik, date(q.period), date(q.asOf))
@@ -115,7 +115,7 @@ func TestCrashSafety(t *testing.T) {
 		}
 		fetches := 0
 		for n := 0; n <= last+1; n++ {
-			f := &countingFetcher{next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))}
+			f := &edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))}
 			c, err := crashClient(dir, f, n)
 			if err != nil {
 				t.Fatal(err)
@@ -129,7 +129,7 @@ func TestCrashSafety(t *testing.T) {
 					t.Fatalf("helper %d, round %d, %v (-want +got):\n%s", i, n, q, diff)
 				}
 			}
-			fetches += len(f.take())
+			fetches += len(f.Take())
 		}
 		t.Logf("helper %d killed after %d rounds; %d entries damaged; %d documents refetched", i, last+1, damaged, fetches)
 	}

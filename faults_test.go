@@ -36,7 +36,7 @@ var (
 // the mirror, checked against testdata/SCENARIOS.md.
 func faultAnswers(t *testing.T) (*edgar13f.Snapshot, *edgar13f.FilingList) {
 	t.Helper()
-	ref, _ := newMirrorClient(t)
+	ref, _ := edgartest.MirrorClient(t)
 	ctx := context.Background()
 	snap, err := ref.Holdings(ctx, faultCIK, faultPeriod, faultAsOf)
 	if err != nil {

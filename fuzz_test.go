@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
 // notFoundFetcher answers every URL with ErrNotFound and counts requests.
@@ -97,7 +98,7 @@ type fataler interface {
 // is true, and no invalid_argument decline otherwise.
 func wantDecline(t fataler, what string, err error, invalid bool) {
 	t.Helper()
-	got := reasonOf(err)
+	got := edgartest.Reason(err)
 	switch {
 	case invalid && got != edgar13f.InvalidArgument:
 		t.Fatalf("%s: got %v, want an invalid_argument decline", what, err)
@@ -137,7 +138,7 @@ func FuzzCIK(f *testing.F) {
 		_, err := c.Filings(context.Background(), cik, date("2025-01-02"))
 		valid := validCIK(cik)
 		wantDecline(t, "Filings", err, !valid)
-		if valid && reasonOf(err) != edgar13f.UnknownCIK {
+		if valid && edgartest.Reason(err) != edgar13f.UnknownCIK {
 			t.Fatalf("Filings(%q) = %v, want unknown_cik", cik, err)
 		}
 		if n := fetcher.count(); valid != (n > 0) {
@@ -177,7 +178,7 @@ func FuzzIssuer(f *testing.F) {
 // arguments: none panics, and each invalid argument is declined with
 // invalid_argument before anything is fetched.
 func TestRandomArgumentsNeverPanic(t *testing.T) {
-	c, _ := newMirrorClient(t)
+	c, _ := edgartest.MirrorClient(t)
 	genDate := rapid.Custom(func(t *rapid.T) edgar13f.Date {
 		if rapid.Bool().Draw(t, "plausible") {
 			return edgar13f.Date{Year: rapid.IntRange(1990, 2030).Draw(t, "y"), Month: time.Month(rapid.IntRange(1, 12).Draw(t, "m")), Day: rapid.SampledFrom([]int{30, 31, 1, 29}).Draw(t, "d")}

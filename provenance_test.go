@@ -153,8 +153,8 @@ func TestSameSourceSharesEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &countingFetcher{next: edgar13f.NewMirrorFetcher(fsys)}
-	c := provenanceClient(t, dir, edgar13f.WithFetcher(sourced{f, f.next.(*edgar13f.MirrorFetcher).Source()}))
+	f := &edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(fsys)}
+	c := provenanceClient(t, dir, edgar13f.WithFetcher(sourced{f, f.Next.(*edgar13f.MirrorFetcher).Source()}))
 	ctx := context.Background()
 	if _, err := c.Holdings(ctx, "1067983", date("2023-09-30"), date("2024-06-01")); err != nil {
 		t.Fatal(err)
@@ -162,7 +162,7 @@ func TestSameSourceSharesEntries(t *testing.T) {
 	if _, err := c.FindManager(ctx, "berkshire"); err != nil {
 		t.Fatal(err)
 	}
-	if urls := f.take(); len(urls) != 0 {
+	if urls := f.Take(); len(urls) != 0 {
 		t.Errorf("a second Client on the same mirror directory fetched %q", urls)
 	}
 }
@@ -181,11 +181,11 @@ func (s sourced) Source() string { return s.source }
 // another Client), nor to a Cache of the caller's.
 func TestUnnamedFetcherWritesNoCache(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cache")
-	f := &countingFetcher{next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))}
+	f := &edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))}
 	if _, ok := any(f).(interface{ Source() string }); ok {
 		t.Fatal("the test needs a Fetcher without a Source")
 	}
-	mc := &memCache{m: map[string][]byte{}}
+	mc := edgartest.NewMemCache()
 	for _, opt := range []edgar13f.ClientOption{edgar13f.WithCacheDir(dir), edgar13f.WithCache(mc)} {
 		c := provenanceClient(t, dir, opt, edgar13f.WithFetcher(f))
 		ctx := context.Background()
@@ -193,7 +193,7 @@ func TestUnnamedFetcherWritesNoCache(t *testing.T) {
 			if _, err := c.Holdings(ctx, "1067983", date("2023-09-30"), date("2024-06-01")); err != nil {
 				t.Fatal(err)
 			}
-			if urls := f.take(); i == 1 && len(urls) != 0 {
+			if urls := f.Take(); i == 1 && len(urls) != 0 {
 				t.Errorf("the second answer fetched %q; want it from memory", urls)
 			}
 		}
@@ -201,7 +201,7 @@ func TestUnnamedFetcherWritesNoCache(t *testing.T) {
 	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the cache directory was created (%v); want nothing written", err)
 	}
-	if len(mc.m) != 0 {
-		t.Errorf("the caller's Cache got %d entries; want none", len(mc.m))
+	if n := mc.Len(); n != 0 {
+		t.Errorf("the caller's Cache got %d entries; want none", n)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
 // plantedMismatch is the mirror's synthetic report whose cover counts a row
@@ -22,8 +23,8 @@ const plantedMismatch = "0009000003-25-000002"
 // reported, with the cover's totals as filed, and answered as filed (two
 // rows), cold and from the cache alike.
 func TestReconcilePlantedMismatch(t *testing.T) {
-	warm, _ := newMirrorClient(t)
-	cold, _ := newMirrorClient(t, edgar13f.WithCache(nil))
+	warm, _ := edgartest.MirrorClient(t)
+	cold, _ := edgartest.MirrorClient(t, edgar13f.WithCache(nil))
 	ctx := context.Background()
 	for i, c := range []*edgar13f.Client{warm, warm, cold} {
 		snap, err := c.Holdings(ctx, "9000003", date("2025-06-30"), date("2025-08-14"))
@@ -64,7 +65,7 @@ func TestReconcilePlantedMismatch(t *testing.T) {
 // that default redaction removes; the table is counted before redaction, so
 // it matches its cover although the answer holds fewer rows.
 func TestReconcileRedactedTableMatches(t *testing.T) {
-	c, _ := newMirrorClient(t)
+	c, _ := edgartest.MirrorClient(t)
 	snap, err := c.Holdings(context.Background(), "1067983", date("2022-09-30"), date("2022-11-15"))
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +85,7 @@ func TestReconcileRedactedTableMatches(t *testing.T) {
 // cover, except the planted mismatch. Every table of the mirror must be
 // checked at least once.
 func TestReconcileRealMirror(t *testing.T) {
-	c, _ := newMirrorClient(t)
+	c, _ := edgartest.MirrorClient(t)
 	ctx := context.Background()
 	root := "testdata/mirror/www.sec.gov/Archives/edgar/data"
 	tables := map[string]string{} // accession -> CIK
@@ -109,7 +110,7 @@ func TestReconcileRealMirror(t *testing.T) {
 				continue
 			}
 			snap, err := c.Holdings(ctx, cik, f.Period, f.FilingDate)
-			if reasonOf(err) == edgar13f.NotYetFiled {
+			if edgartest.Reason(err) == edgar13f.NotYetFiled {
 				continue // a new-holdings amendment with no base: no answer cites it
 			}
 			if err != nil {

@@ -83,11 +83,11 @@ func TestSectionWithoutPrimaryDocument(t *testing.T) {
 		"0000320193-24-000123-xbrl.zip", "a10-kexhibit4109282024.htm", "a10-kexhibit2119282024.htm", "a10-kexhibit3119282024.htm",
 		"aapl-20240928.htm", "aapl-20240928.xsd", "aapl-20240928_cal.xml", "aapl-20240928_htm.xml", "FilingSummary.xml",
 		"Financial_Report.xlsx", "R1.htm", "R2.htm")
-	newClient := func(t *testing.T, serve map[string][]byte) (*edgar13f.Companies, *countingFetcher, *rewritingFetcher) {
+	newClient := func(t *testing.T, serve map[string][]byte) (*edgar13f.Companies, *edgartest.CountingFetcher, *rewritingFetcher) {
 		rf := &rewritingFetcher{next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t)), serve: serve,
 			noPrimary: map[string]bool{apple10K2024: true, "0001193125-09-214859": true}}
-		f := &countingFetcher{next: rf}
-		c, err := edgar13f.NewClient(edgar13f.WithFetcher(f), edgar13f.WithCache(newMemCache()),
+		f := &edgartest.CountingFetcher{Next: rf}
+		c, err := edgar13f.NewClient(edgar13f.WithFetcher(f), edgar13f.WithCache(edgartest.NewMemCache()),
 			edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return edgartest.FixedNow })))
 		if err != nil {
 			t.Fatal(err)
@@ -110,13 +110,13 @@ func TestSectionWithoutPrimaryDocument(t *testing.T) {
 			t.Errorf("section %+v", s)
 		}
 		want := []string{list, "https://www.sec.gov" + folder + "index.json", "https://www.sec.gov" + folder + "aapl-20240928.htm"}
-		if got := f.take(); strings.Join(got, " ") != strings.Join(want, " ") {
+		if got := f.Take(); strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Errorf("requests %v, want %v", got, want)
 		}
 		if _, err := cs.Section(ctx, appleCIK, apple10K2024, "7", date("2025-01-01")); err != nil {
 			t.Fatal(err)
 		}
-		if got := f.take(); len(got) != 0 {
+		if got := f.Take(); len(got) != 0 {
 			t.Errorf("a second section fetched %v", got)
 		}
 	})

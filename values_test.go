@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
 // berkshireAcrossUnits diffs Berkshire's real 2022Q3 report (filed
@@ -14,7 +15,7 @@ import (
 // 2023-02-14, values in dollars).
 func berkshireAcrossUnits(t *testing.T, opts ...edgar13f.Option) *edgar13f.Comparison {
 	t.Helper()
-	c, _ := newMirrorClient(t)
+	c, _ := edgartest.MirrorClient(t)
 	cmpn, err := c.Diff(context.Background(), "1067983", date("2022-09-30"), date("2022-12-31"), date("2023-02-15"), opts...)
 	if err != nil {
 		t.Fatal(err)

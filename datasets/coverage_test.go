@@ -82,7 +82,7 @@ func TestCoverageBeforeSpan(t *testing.T) {
 		t.Errorf("holders: %+v", ce)
 	}
 	snap, err := d.Holdings(ctx, "1067983", period, asOf)
-	if err == nil || reasonOf(err) != "" {
+	if err == nil || edgartest.Reason(err) != "" {
 		t.Errorf("holdings before the imported windows: %v, %v", snap, err)
 	}
 	coverageError(t, "holdings", err)
@@ -161,7 +161,7 @@ func TestCoverageRules(t *testing.T) {
 		t.Errorf("after the span (-on data_through +later):\n%s", diff)
 	}
 	// A CIK with no filing in the span: unknown_cik, naming the span.
-	if _, err := d.Holdings(ctx, "1", date("2023-12-31"), date("2024-03-01")); reasonOf(err) != edgar13f.UnknownCIK {
+	if _, err := d.Holdings(ctx, "1", date("2023-12-31"), date("2024-03-01")); edgartest.Reason(err) != edgar13f.UnknownCIK {
 		t.Errorf("unknown CIK: %v", err)
 	} else if want := "which cover filings from 2023-07-01 through 2024-05-31"; !strings.Contains(err.Error(), want) {
 		t.Errorf("unknown CIK: %v, want the span named", err)

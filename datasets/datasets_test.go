@@ -185,13 +185,13 @@ func testDifferential(t *testing.T, m *bulkMirror) {
 					continue
 				}
 				got, gerr := m.d.Holdings(ctx, cik, period, asOf)
-				if reasonOf(gerr) == edgar13f.UnknownCIK && m.dates[cik][0].Before(first) {
+				if edgartest.Reason(gerr) == edgar13f.UnknownCIK && m.dates[cik][0].Before(first) {
 					before++ // its only filings by asOf precede the Data Sets
 					continue
 				}
 				cases++
 				if werr != nil || gerr != nil {
-					if reasonOf(werr) != reasonOf(gerr) || reasonOf(werr) == "" {
+					if edgartest.Reason(werr) != edgartest.Reason(gerr) || edgartest.Reason(werr) == "" {
 						t.Errorf("%s: per-manager %v, bulk %v", name, werr, gerr)
 					}
 					declines++
@@ -410,12 +410,12 @@ func testBulkDeclines(t *testing.T, m *bulkMirror) {
 		{"holdings cik", second(m.d.Holdings(ctx, "x1", p, a)), edgar13f.InvalidArgument},
 		{"holdings unknown", second(m.d.Holdings(ctx, "1", p, a)), edgar13f.UnknownCIK},
 	} {
-		if got := reasonOf(tc.err); got != tc.want {
+		if got := edgartest.Reason(tc.err); got != tc.want {
 			t.Errorf("%s: %v, want %s", tc.name, tc.err, tc.want)
 		}
 	}
 	for _, err := range m.d.Panel(ctx, date("2023-12-30"), a) {
-		if reasonOf(err) != edgar13f.InvalidPeriod {
+		if edgartest.Reason(err) != edgar13f.InvalidPeriod {
 			t.Errorf("panel: %v", err)
 		}
 	}
@@ -614,10 +614,10 @@ func TestDatasetsImportFile(t *testing.T) {
 	}
 	// A decline beyond the imported windows says what it rests on.
 	_, err = d.Holdings(ctx, "1067983", date("2023-12-31"), date("2024-03-01"))
-	if reasonOf(err) != edgar13f.NotYetFiled || !strings.Contains(err.Error(), "through 2023-12-31 only") {
+	if edgartest.Reason(err) != edgar13f.NotYetFiled || !strings.Contains(err.Error(), "through 2023-12-31 only") {
 		t.Errorf("decline after data_through: %v", err)
 	}
-	if _, err := d.ImportFile(ctx, filepath.Join(t.TempDir(), "notes.zip")); reasonOf(err) != edgar13f.InvalidArgument {
+	if _, err := d.ImportFile(ctx, filepath.Join(t.TempDir(), "notes.zip")); edgartest.Reason(err) != edgar13f.InvalidArgument {
 		t.Errorf("bad window name: %v", err)
 	}
 }

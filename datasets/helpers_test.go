@@ -1,7 +1,6 @@
 package datasets_test
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/edgar13f/edgar13f"
@@ -19,12 +18,3 @@ func open(t testing.TB, c *edgar13f.Client) *datasets.Store {
 }
 
 func date(s string) edgar13f.Date { return edgar13f.MustParseDate(s) }
-
-// reasonOf returns the reason of a decline, "" for any other error.
-func reasonOf(err error) edgar13f.Reason {
-	var d *edgar13f.DeclineError
-	if errors.As(err, &d) {
-		return d.Reason
-	}
-	return ""
-}

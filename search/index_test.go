@@ -8,57 +8,18 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 	"github.com/edgar13f/edgar13f/search/internal/chunk"
 	"github.com/edgar13f/edgar13f/search/store"
 )
 
-const mirrorDir = "../testdata/mirror"
-
-// fixedNow is after every asOf of these tests, so the mirror's filing
-// lists, once read, answer every question from the cache.
-var fixedNow = time.Date(2026, time.December, 1, 12, 0, 0, 0, time.UTC)
-
-// countingFetcher records the URLs a Client asks for.
-type countingFetcher struct {
-	next edgar13f.Fetcher
-	mu   sync.Mutex
-	urls []string
-}
-
-func (f *countingFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
-	f.mu.Lock()
-	f.urls = append(f.urls, url)
-	f.mu.Unlock()
-	return f.next.Fetch(ctx, url)
-}
-
-// take returns the URLs asked for since the last take.
-func (f *countingFetcher) take() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	u := f.urls
-	f.urls = nil
-	return u
-}
-
 // mirrorClient is a Client reading the repository's mirror through a
 // counting fetcher, with a cache of its own.
-func mirrorClient(t testing.TB) (*edgar13f.Client, *countingFetcher) {
+func mirrorClient(t testing.TB) (*edgar13f.Client, *edgartest.CountingFetcher) {
 	t.Helper()
-	fsys, err := edgar13f.MirrorDir(mirrorDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &countingFetcher{next: edgar13f.NewMirrorFetcher(fsys)}
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(f), edgar13f.WithCacheDir(t.TempDir()),
-		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return fixedNow })))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, f
+	return edgartest.MirrorClient(t)
 }
 
 // fakeItems is an itemReader that makes up Items for every filing and
@@ -110,7 +71,7 @@ func (r *fakeItems) take() []string {
 	return c
 }
 
-func fakeEngine(t testing.TB, st store.Store, opts ...Option) (*Engine, *fakeItems, *countingFetcher) {
+func fakeEngine(t testing.TB, st store.Store, opts ...Option) (*Engine, *fakeItems, *edgartest.CountingFetcher) {
 	t.Helper()
 	c, f := mirrorClient(t)
 	e, err := New(c, st, opts...)
@@ -206,7 +167,7 @@ func TestIndexPlansAndReuses(t *testing.T) {
 	}
 
 	// Again: nothing read, fetched, embedded or stored.
-	fetch.take()
+	fetch.Take()
 	puts, calls := st.puts, emb.calls
 	res2, err := e.Index(ctx, []string{"AAPL", "1045810"}, asOf, FilingsPerCompany(2))
 	if err != nil {
@@ -217,7 +178,7 @@ func TestIndexPlansAndReuses(t *testing.T) {
 			t.Errorf("second run [%d] = %+v; want reused as %+v", i, x, res.Indexed[i])
 		}
 	}
-	if res2.ChunksTotal != res.ChunksTotal || len(items.take()) != 0 || st.puts != puts || emb.calls != calls || len(fetch.take()) != 0 {
+	if res2.ChunksTotal != res.ChunksTotal || len(items.take()) != 0 || st.puts != puts || emb.calls != calls || len(fetch.Take()) != 0 {
 		t.Errorf("second run read, fetched, embedded or stored again (puts %d→%d, embeds %d→%d)", puts, st.puts, calls, emb.calls)
 	}
 
@@ -286,7 +247,7 @@ func TestIndexDeclines(t *testing.T) {
 			st := newMemStore()
 			e, items, _ := fakeEngine(t, st)
 			_, err := e.Index(ctx, tc.companies, tc.asOf, tc.opts...)
-			if reasonOf(err) != tc.reason || !strings.Contains(err.Error(), tc.want) {
+			if edgartest.Reason(err) != tc.reason || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("Index: %v; want %s naming %q", err, tc.reason, tc.want)
 			}
 			if st.puts != 0 || len(items.take()) != 0 {
@@ -330,7 +291,7 @@ func TestIndexEmbedderMismatch(t *testing.T) {
 					t.Errorf("%v does not name %q", err, w)
 				}
 			}
-			if n := len(fetch.take()); n != 0 || len(items.take()) != 0 || st.puts != 1 {
+			if n := len(fetch.Take()); n != 0 || len(items.take()) != 0 || st.puts != 1 {
 				t.Errorf("%d requests, items read or stored before the mismatch was found", n)
 			}
 		})

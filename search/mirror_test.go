@@ -40,7 +40,7 @@ func TestIndexMirror(t *testing.T) {
 		t.Fatalf("indexed %+v", res.Indexed)
 	}
 	docs := map[string]int{}
-	for _, u := range fetch.take() {
+	for _, u := range fetch.Take() {
 		if strings.HasSuffix(u, ".htm") {
 			docs[u]++
 		}
@@ -79,7 +79,7 @@ func TestIndexMirror(t *testing.T) {
 	if err != nil || !res2.Indexed[0].Reused || !res2.Indexed[1].Reused {
 		t.Fatalf("second Index: %+v, %v", res2, err)
 	}
-	if u := fetch.take(); len(u) != 0 {
+	if u := fetch.Take(); len(u) != 0 {
 		t.Errorf("second Index sent %v", u)
 	}
 	// Into a new store: read again, but the documents come from the cache.
@@ -87,7 +87,7 @@ func TestIndexMirror(t *testing.T) {
 	if _, err := e2.Index(ctx, []string{"AAPL", "NVDA"}, asOf, Forms("10-K")); err != nil {
 		t.Fatal(err)
 	}
-	if u := fetch.take(); len(u) != 0 {
+	if u := fetch.Take(); len(u) != 0 {
 		t.Errorf("Index into a new store sent %v; the documents are cached", u)
 	}
 

@@ -13,6 +13,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 	"github.com/edgar13f/edgar13f/search/internal/chunk"
 	"github.com/edgar13f/edgar13f/search/store"
 	"github.com/edgar13f/edgar13f/search/store/embedded"
@@ -148,7 +149,7 @@ func checkPointInTime(t *rapid.T, open func() store.Store, fl faults) {
 		}
 		return
 	}
-	if reasonOf(errA) != edgar13f.NotYetFiled || ca != nil {
+	if edgartest.Reason(errA) != edgar13f.NotYetFiled || ca != nil {
 		t.Fatalf("Chunk(%s) of a filing made after %s: %+v, %v; want not_yet_filed", id, asOf, ca, errA)
 	}
 	secrets := []string{sf.f.Accession, sf.f.FilingDate.String(), sf.f.Form, sf.f.Company, sf.f.Ticker, sf.f.URL, item}

@@ -9,19 +9,12 @@ import (
 	"testing"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 	"github.com/edgar13f/edgar13f/search/internal/chunk"
 	"github.com/edgar13f/edgar13f/search/store"
 )
 
 func day(s string) edgar13f.Date { return edgar13f.MustParseDate(s) }
-
-func reasonOf(err error) edgar13f.Reason {
-	var d *edgar13f.DeclineError
-	if errors.As(err, &d) {
-		return d.Reason
-	}
-	return ""
-}
 
 // synthFiling is a filing written straight into a store, Items as texts.
 type synthFiling struct {
@@ -165,7 +158,7 @@ func TestSearchDeclines(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := bm.Search(ctx, tc.query, tc.asOf, tc.opts...)
-			if reasonOf(err) != edgar13f.InvalidArgument || !strings.Contains(err.Error(), tc.want) {
+			if edgartest.Reason(err) != edgar13f.InvalidArgument || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("Search: %v; want invalid_argument mentioning %q", err, tc.want)
 			}
 		})
@@ -436,7 +429,7 @@ func TestChunk(t *testing.T) {
 		{id, day("2024-06-30"), MaxSpan + 1, edgar13f.InvalidArgument},
 		{id, edgar13f.Date{}, 0, edgar13f.InvalidArgument},
 	} {
-		if _, err := e.Chunk(ctx, tc.id, tc.asOf, tc.span); reasonOf(err) != tc.want {
+		if _, err := e.Chunk(ctx, tc.id, tc.asOf, tc.span); edgartest.Reason(err) != tc.want {
 			t.Errorf("Chunk(%q, %s, %d): %v; want %s", tc.id, tc.asOf, tc.span, err, tc.want)
 		}
 	}
@@ -446,7 +439,7 @@ func TestChunk(t *testing.T) {
 	later := threeFilings()[2]
 	lid := chunk.ID(later.f.Accession, "1A", 0)
 	_, err = e.Chunk(ctx, lid, day("2024-12-31"), 2)
-	if reasonOf(err) != edgar13f.NotYetFiled {
+	if edgartest.Reason(err) != edgar13f.NotYetFiled {
 		t.Fatalf("later chunk: %v", err)
 	}
 	for _, secret := range []string{later.f.Accession, "2025", "02-03", "10-K", "zebra", "export", "Acme", "ACME", "Title"} {

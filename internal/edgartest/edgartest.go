@@ -7,7 +7,9 @@ package edgartest
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"io/fs"
 	"net/http"
@@ -55,6 +57,93 @@ const UserAgent = "edgar13f tests test@example.com"
 // FixedNow is late enough that every cached filing list in the mirror
 // counts as fresh for every asOf the tests ask about.
 var FixedNow = time.Date(2026, time.December, 1, 12, 0, 0, 0, time.UTC)
+
+// A CountingFetcher wraps a Fetcher and records every URL fetched.
+type CountingFetcher struct {
+	Next edgar13f.Fetcher
+	mu   sync.Mutex
+	urls []string
+}
+
+// Fetch records url and fetches it from Next.
+func (f *CountingFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
+	f.mu.Lock()
+	f.urls = append(f.urls, url)
+	f.mu.Unlock()
+	return f.Next.Fetch(ctx, url)
+}
+
+// Take returns the URLs fetched since the last Take.
+func (f *CountingFetcher) Take() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	u := f.urls
+	f.urls = nil
+	return u
+}
+
+// A MemCache is an edgar13f.Cache in memory, for tests that look at or
+// share entries.
+type MemCache struct {
+	mu sync.Mutex
+	m  map[string][]byte
+}
+
+// NewMemCache returns an empty MemCache.
+func NewMemCache() *MemCache { return &MemCache{m: map[string][]byte{}} }
+
+// Get returns a copy of the entry under key, or edgar13f.ErrCacheMiss.
+func (c *MemCache) Get(_ context.Context, key string) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.m[key]
+	if !ok {
+		return nil, edgar13f.ErrCacheMiss
+	}
+	return slices.Clone(b), nil
+}
+
+// Len returns the number of entries.
+func (c *MemCache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m)
+}
+
+// Put keeps a copy of data under key.
+func (c *MemCache) Put(_ context.Context, key string, data []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m[key] = slices.Clone(data)
+	return nil
+}
+
+// MirrorClient returns a Client reading the mirror directly through a
+// CountingFetcher, with a MemCache of its own and FixedNow for a clock
+// (opts applied last), and the fetcher.
+func MirrorClient(t testing.TB, opts ...edgar13f.ClientOption) (*edgar13f.Client, *CountingFetcher) {
+	t.Helper()
+	f := &CountingFetcher{Next: edgar13f.NewMirrorFetcher(MirrorFS(t))}
+	all := append([]edgar13f.ClientOption{
+		edgar13f.WithFetcher(f),
+		edgar13f.WithCache(NewMemCache()),
+		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return FixedNow })),
+	}, opts...)
+	c, err := edgar13f.NewClient(all...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, f
+}
+
+// Reason returns the reason of a decline, "" for any other error or nil.
+func Reason(err error) edgar13f.Reason {
+	var d *edgar13f.DeclineError
+	if errors.As(err, &d) {
+		return d.Reason
+	}
+	return ""
+}
 
 // MirrorFS returns the mirror as a file system.
 func MirrorFS(t testing.TB) fs.FS {
