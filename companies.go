@@ -8,7 +8,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/edgar13f/edgar13f/internal/companyfacts"
 	"github.com/edgar13f/edgar13f/internal/tickers"
 )
 
@@ -49,12 +48,12 @@ const maxFactsInMemory = 32
 
 // Limits of the company questions.
 const (
-	DefaultCompanyMatches = tickers.DefaultLimit // matches of a search when no limit is given
-	MaxCompanyMatches     = tickers.MaxLimit     // the most matches a search returns
-	DefaultFilings        = 10                   // filings listed when no limit is given
-	MaxFilings            = 100                  // the most filings listed
-	DefaultFactYears      = companyfacts.DefaultYears
-	MaxFactYears          = companyfacts.MaxYears
+	DefaultCompanyMatches = 5      // matches of a search when no limit is given
+	MaxCompanyMatches     = 100    // the most matches a search returns
+	DefaultFilings        = 10     // filings listed when no limit is given
+	MaxFilings            = 100    // the most filings listed
+	DefaultFactYears      = 3      // fiscal years of facts when no Years is given
+	MaxFactYears          = 30     // the most fiscal years of facts
 	DefaultSectionChars   = 20000  // characters of a section when no limit is given
 	MaxSectionChars       = 100000 // the most characters of a section
 	MaxCompanyQueryLen    = 100    // the longest search text, in characters
