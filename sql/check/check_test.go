@@ -1,5 +1,5 @@
 // Package check runs the shipped SQL (sql/*.sql) on a real DuckDB over the
-// bulk store that the library's public API (Client.Datasets) builds from
+// bulk store that the library's public API (package datasets) builds from
 // the test mirror's Data Sets windows, and checks every answer equals the
 // library's answer (datasets.Store.Panel, Holders and Holdings). It is a
 // separate module so that DuckDB and cgo stay out of the library's own
