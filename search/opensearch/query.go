@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"net/http"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/search/store"
@@ -126,15 +128,30 @@ func filterClauses(f store.Filter) []any {
 	return c
 }
 
-// maxReads bounds the attempts of a query that Puts keep overlapping.
-const maxReads = 20
+// maxReads bounds the attempts of a query that Puts keep overlapping, and
+// firstPause and longestPause the pauses between them: a read waits for a
+// Put to finish rather than race it (about two seconds in all).
+const (
+	maxReads     = 20
+	firstPause   = time.Millisecond
+	longestPause = 128 * time.Millisecond
+)
 
 // read runs a query against one consistent set of committed filings: q
 // gets the state (q is not called while no filing was ever committed) and
 // runs its searches; if a generation was hidden while it ran, its answer
-// is dropped and q runs again. q must start from scratch each time.
+// is dropped and q runs again after a pause that doubles each time. When
+// Puts overlap every attempt it fails with an error matching
+// store.ErrBusy. q must start from scratch each time.
 func (s *Store) read(ctx context.Context, q func(st *state, index string) error) (ran bool, err error) {
-	for range maxReads {
+	pause := firstPause
+	for attempt := range maxReads {
+		if attempt > 0 {
+			if err := pauseFor(ctx, pause); err != nil {
+				return false, err
+			}
+			pause = min(2*pause, longestPause)
+		}
 		st, err := s.readState(ctx)
 		if err != nil {
 			return false, err
@@ -153,7 +170,20 @@ func (s *Store) read(ctx context.Context, q func(st *state, index string) error)
 			return true, nil
 		}
 	}
-	return false, fmt.Errorf("edgar13f/search/opensearch: %d queries in a row overlapped a Put; try again", maxReads)
+	return false, fmt.Errorf("edgar13f/search/opensearch: %d queries in a row overlapped a Put: %w", maxReads, store.ErrBusy)
+}
+
+// pauseFor waits for a random part of d (from half to all of it, so that
+// readers that collided do not collide again), or until ctx ends.
+func pauseFor(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d/2 + rand.N(d/2+1))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // scan runs a search sorted by sortField (unique per document, so that

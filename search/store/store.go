@@ -80,7 +80,9 @@ func (m Meta) String() string {
 }
 
 // A Store keeps indexed filings and answers queries over them. It is safe
-// for concurrent use.
+// for concurrent use. A store that other writers share (OpenSearch) may
+// fail a read that Puts kept overlapping with an error matching [ErrBusy]
+// rather than answer from a mix of versions; the read can be tried again.
 type Store interface {
 	// Meta returns the embedder recorded in the store, or the zero Meta
 	// when the store holds no filing yet or was built without vectors.
@@ -133,6 +135,11 @@ type Store interface {
 func LexicalText(f Filing, c Chunk) string {
 	return f.Company + "\n" + c.ItemTitle + "\n" + c.Text
 }
+
+// ErrBusy is matched (with errors.Is) by the error of a read that Puts
+// kept overlapping: nothing is answered from a mix of versions, and the
+// read can be tried again once the writes settle.
+var ErrBusy = errors.New("edgar13f/search: the store was being written throughout the read; try again")
 
 // ErrNoVectors is returned by [Store.Nearest] for a store built without an
 // embedder.
