@@ -4,12 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
-
-	osgo "github.com/opensearch-project/opensearch-go/v4"
 
 	"github.com/edgar13f/edgar13f/search/store"
 )
@@ -20,19 +17,12 @@ import (
 // cancel is not nil it is called at the third search.
 func overlapEverySearch(t *testing.T, cancel func()) (*Store, *atomic.Int64) {
 	t.Helper()
-	fake := newFakeCluster()
-	srv := httptest.NewServer(fake)
-	t.Cleanup(srv.Close)
-	c, err := osgo.NewClient(osgo.Config{Addresses: []string{srv.URL}, DisableRetry: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
+	c, fake := fakeClient(t)
 	s, err := Open(c, "busy")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Put(ctx, apple(), appleChunks(), [][]float32{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, meta3); err != nil {
+	if err := s.Put(ctx, apple(), appleChunks(), appleVectors(), meta3); err != nil {
 		t.Fatal(err)
 	}
 	var searches atomic.Int64

@@ -19,15 +19,18 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"testing"
 	"unicode"
 
 	porter "github.com/blevesearch/go-porterstemmer"
+	osgo "github.com/opensearch-project/opensearch-go/v4"
 )
 
 type fakeDoc struct {
@@ -57,6 +60,21 @@ type fakeCluster struct {
 }
 
 func newFakeCluster() *fakeCluster { return &fakeCluster{indices: map[string]*fakeIndex{}} }
+
+// fakeClient returns a client of a new fake cluster served over HTTP,
+// both closed when the test ends, and the cluster.
+func fakeClient(t *testing.T) (*osgo.Client, *fakeCluster) {
+	t.Helper()
+	fake := newFakeCluster()
+	srv := httptest.NewServer(fake)
+	t.Cleanup(srv.Close)
+	c, err := osgo.NewClient(osgo.Config{Addresses: []string{srv.URL}, DisableRetry: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c, fake
+}
 
 func (c *fakeCluster) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body := new(bytes.Buffer)

@@ -3,13 +3,11 @@ package opensearch
 import (
 	"encoding/json"
 	"errors"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	osgo "github.com/opensearch-project/opensearch-go/v4"
 
 	"github.com/edgar13f/edgar13f/search/store"
 )
@@ -268,13 +266,7 @@ func TestPutBulkNoAnswer(t *testing.T) {
 // store (format 1 scored the chunk text alone) is not written to; the
 // error says to drop the store and index again.
 func TestPutOlderFormat(t *testing.T) {
-	fake := newFakeCluster()
-	srv := httptest.NewServer(fake)
-	t.Cleanup(srv.Close)
-	c, err := osgo.NewClient(osgo.Config{Addresses: []string{srv.URL}, DisableRetry: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, fake := fakeClient(t)
 	s, err := Open(c, "old")
 	if err != nil {
 		t.Fatal(err)

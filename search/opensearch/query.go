@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/sleep"
 	"github.com/edgar13f/edgar13f/search/store"
 )
 
@@ -176,14 +177,7 @@ func (s *Store) read(ctx context.Context, q func(st *state, index string) error)
 // pauseFor waits for a random part of d (from half to all of it, so that
 // readers that collided do not collide again), or until ctx ends.
 func pauseFor(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d/2 + rand.N(d/2+1))
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return sleep.For(ctx, d/2+rand.N(d/2+1))
 }
 
 // scan runs a search sorted by sortField (unique per document, so that
