@@ -41,13 +41,10 @@ func MustParseDate(s string) Date {
 }
 
 // parseISODate is ParseDate without the error: the module's one date
-// parser, civil.ParseISO.
+// parser (civil.ParseYMD, the parts of civil.ParseISO).
 func parseISODate(s string) (Date, bool) {
-	d, ok := civil.ParseISO(s)
-	if !ok {
-		return Date{}, false
-	}
-	return dateOfDay(d), true
+	y, m, d, ok := civil.ParseYMD(s)
+	return Date{Year: y, Month: m, Day: d}, ok
 }
 
 // DateOf returns the calendar date of t in t's own location.
@@ -63,7 +60,8 @@ func (d Date) IsValid() bool { return civil.Valid(d.Year, d.Month, d.Day) }
 
 // day and dateOfDay convert between a Date and the internal form of a
 // day (civil.Day), which the stores, indexes and parsers under internal/
-// use. Every conversion goes through these two.
+// use. Every conversion of this package goes through these two (package
+// datasets, which cannot call them, has its pair at its own edge).
 func (d Date) day() civil.Day { return civil.DayOf(d.Year, d.Month, d.Day) }
 
 func dateOfDay(d civil.Day) Date {

@@ -61,9 +61,9 @@
 // the filing date (amendments included): [ValueUnitOf] and
 // [Citation.ValueUnit] say which. [Holding].ValueUSD is each row's value
 // in whole dollars by its own filing's date, and the documentation of
-// [Holding] lists the filer errors it cannot fix. Every sum and ranking uses dollars: [Limit] ranks by
-// them, and a [Change] carries ValueUSDA, ValueUSDB and ValueUSDDelta beside
-// the values as filed.
+// [Holding] lists the filer errors it cannot fix. Every sum and ranking
+// uses dollars: [Limit] ranks by them, and a [Change] carries ValueUSDA,
+// ValueUSDB and ValueUSDDelta beside the values as filed.
 //
 // # Completeness
 //
@@ -196,11 +196,10 @@
 //
 // The Parquet store, the search engine and the model clients live in
 // their own packages so that a program asking only for holdings links
-// none of them. Options follow one
-// pattern: a Client option is With...; each question has its own option
-// type, so an option a question does not take does not compile; [Limit] is
-// "at most n" wherever a question has a limit, and [ReportProgress] reports
-// long work.
+// none of them. Options follow one pattern: a Client option is With...;
+// each question has its own option type, so an option a question does not
+// take does not compile; [Limit] is "at most n" wherever a question has a
+// limit, and [ReportProgress] reports long work.
 //
 // # Every manager at once
 //

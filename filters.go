@@ -32,9 +32,18 @@ func parseCIK(s string) (string, error) {
 	return strconv.FormatUint(n, 10), nil
 }
 
+// checkDate declines a date that names no calendar day.
 func checkDate(name string, d Date) error {
 	if !d.IsValid() {
 		return declinef(InvalidArgument, "%s %04d-%02d-%02d is not a valid date", name, d.Year, int(d.Month), d.Day)
+	}
+	return nil
+}
+
+// checkQuarterEnd declines a period that is not a calendar quarter end.
+func checkQuarterEnd(p Date) error {
+	if !p.IsQuarterEnd() {
+		return declinef(InvalidPeriod, "period %s is not a calendar quarter end (03-31, 06-30, 09-30 or 12-31)", p)
 	}
 	return nil
 }
@@ -91,8 +100,8 @@ func newQuery(cik string, dates map[string]Date, periods []Date, opts []Option) 
 		return nil, declinef(InvalidArgument, "Limit %d is outside 1 to %d", o.limit, MaxPositions)
 	}
 	for _, p := range periods {
-		if !p.IsQuarterEnd() {
-			return nil, declinef(InvalidPeriod, "period %s is not a calendar quarter end (03-31, 06-30, 09-30 or 12-31)", p)
+		if err := checkQuarterEnd(p); err != nil {
+			return nil, err
 		}
 	}
 	if len(periods) == 2 && !periods[1].After(periods[0]) {

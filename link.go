@@ -9,7 +9,8 @@ import (
 
 // This file lends package datasets, through internal/rootlink, what it
 // needs of this package and users do not: the Client's parts, the
-// amendment rule and the checks and filters of Holdings. The bulk source
+// amendment rule, the checks of dates and periods and the checks and
+// filters of Holdings. The bulk source
 // lives in its own package so that a program asking only per-manager
 // questions does not link its Parquet store.
 
@@ -19,6 +20,8 @@ func init() {
 		return rootlink.Client{Access: c.edgar, Now: c.clock.Now, Rule: c.redaction.name, Redact: c.redaction.remove}
 	}
 	rootlink.Resolve = resolveCovered
+	rootlink.CheckDate = func(name string, d any) error { return checkDate(name, d.(Date)) }
+	rootlink.CheckQuarterEnd = func(period any) error { return checkQuarterEnd(period.(Date)) }
 	rootlink.HoldingsQuery = func(cik string, period, asOf, opts any) (string, func(any), error) {
 		p, a := period.(Date), asOf.(Date)
 		q, err := newQuery(cik, map[string]Date{"period": p, "asOf": a}, []Date{p}, opts.([]Option))

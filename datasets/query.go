@@ -267,8 +267,8 @@ func (s *Store) Holders(ctx context.Context, cusip string, period, asOf edgar13f
 	if o.limit < 1 || o.limit > MaxHolders {
 		return nil, decline(edgar13f.InvalidArgument, "Limit %d is outside 1 to %d", o.limit, MaxHolders)
 	}
-	if !period.IsQuarterEnd() {
-		return nil, notQuarterEnd(period)
+	if err := checkQuarterEnd(period); err != nil {
+		return nil, err
 	}
 	cov, err := s.open(ctx, asOf)
 	if err != nil {
@@ -326,8 +326,8 @@ func (s *Store) Panel(ctx context.Context, period, asOf edgar13f.Date) iter.Seq2
 			yield(PanelRow{}, err)
 			return
 		}
-		if !period.IsQuarterEnd() {
-			yield(PanelRow{}, notQuarterEnd(period))
+		if err := checkQuarterEnd(period); err != nil {
+			yield(PanelRow{}, err)
 			return
 		}
 		cov, err := s.open(ctx, asOf)

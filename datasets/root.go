@@ -28,13 +28,9 @@ func decline(r edgar13f.Reason, format string, args ...any) error {
 	return &edgar13f.DeclineError{Reason: r, Message: fmt.Sprintf(format, args...)}
 }
 
-// checkDate declines a date that names no calendar day.
-func checkDate(name string, d edgar13f.Date) error {
-	if !d.IsValid() {
-		return decline(edgar13f.InvalidArgument, "%s %04d-%02d-%02d is not a valid date", name, d.Year, int(d.Month), d.Day)
-	}
-	return nil
-}
+// checkDate declines a date that names no calendar day, as package
+// edgar13f does.
+func checkDate(name string, d edgar13f.Date) error { return rootlink.CheckDate(name, d) }
 
 // checkPeriodAsOf checks that the dates of a bulk question are well formed
 // (whether the period is a quarter end is checked after the other
@@ -46,10 +42,9 @@ func checkPeriodAsOf(period, asOf edgar13f.Date) error {
 	return checkDate("asOf", asOf)
 }
 
-// notQuarterEnd declines a period that is not a calendar quarter end.
-func notQuarterEnd(period edgar13f.Date) error {
-	return decline(edgar13f.InvalidPeriod, "period %s is not a calendar quarter end (03-31, 06-30, 09-30 or 12-31)", period)
-}
+// checkQuarterEnd declines a period that is not a calendar quarter end,
+// as package edgar13f does.
+func checkQuarterEnd(period edgar13f.Date) error { return rootlink.CheckQuarterEnd(period) }
 
 // dayOf and dateOf convert between a Date and the store's days.
 func dayOf(d edgar13f.Date) civil.Day { return civil.DayOf(d.Year, d.Month, d.Day) }

@@ -53,19 +53,28 @@ func (d Day) String() string {
 
 // ParseISO reads "YYYY-MM-DD" without allocating: exactly ten bytes,
 // ASCII digits, a year from 1 to 9999, and a date that exists. It is the
-// one date parser of the module; package edgar13f's ParseDate is built on
-// it.
+// one date parser of the module, with ParseYMD, which it is built on.
 func ParseISO[T ~string | ~[]byte](s T) (Day, bool) {
-	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+	y, m, d, ok := ParseYMD(s)
+	if !ok {
 		return 0, false
+	}
+	return daysFromCivil(y, int(m), d), true
+}
+
+// ParseYMD is ParseISO giving the year, month and day themselves, for a
+// caller that keeps a date in that form (package edgar13f's Date).
+func ParseYMD[T ~string | ~[]byte](s T) (year int, month time.Month, day int, ok bool) {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return 0, 0, 0, false
 	}
 	y, ok1 := Digits(s[0:4])
 	m, ok2 := Digits(s[5:7])
 	d, ok3 := Digits(s[8:10])
 	if !ok1 || !ok2 || !ok3 || !Valid(y, time.Month(m), d) {
-		return 0, false
+		return 0, 0, 0, false
 	}
-	return daysFromCivil(y, m, d), true
+	return y, time.Month(m), d, true
 }
 
 // DaysIn returns the number of days in month m of year (proleptic

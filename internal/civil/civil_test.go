@@ -41,11 +41,17 @@ func TestParseISO(t *testing.T) {
 		if got, ok := ParseISO([]byte(s)); !ok || got != d {
 			t.Fatalf("ParseISO([]byte(%q)) = %d, %t; want %d", s, got, ok, d)
 		}
+		if gy, gm, gd, ok := ParseYMD(s); !ok || gy != y || gm != m || gd != dd {
+			t.Fatalf("ParseYMD(%q) = %d-%d-%d, %t", s, gy, gm, gd, ok)
+		}
 	}
 	for _, s := range []string{"", "2023-02-29", "2024-02-30", "2023-04-31", "2023-13-01", "2023-00-10",
 		"2023-01-00", "0000-12-31", "1900-02-29", "2023-1-01", "2023/01/01", "2023-01-01 ", "+023-01-01", "２023-01-01"} {
 		if got, ok := ParseISO(s); ok {
 			t.Errorf("ParseISO(%q) = %d, want no date", s, got)
+		}
+		if y, m, d, ok := ParseYMD(s); ok {
+			t.Errorf("ParseYMD(%q) = %d-%d-%d, want no date", s, y, m, d)
 		}
 	}
 	for _, s := range []string{"0001-01-01", "0999-12-31", "2000-02-29", "9999-12-31"} {

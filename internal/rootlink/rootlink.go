@@ -1,7 +1,7 @@
 // Package rootlink lends the public sub-packages of the module (package
 // datasets) what package edgar13f keeps unexported: a Client's access
-// layer, clock and redaction rule, the amendment rule, and the checks and
-// filters of a holdings question. A sub-package that answers by the rules
+// layer, clock and redaction rule, the amendment rule, the checks of dates
+// and periods, and the checks and filters of a holdings question. A sub-package that answers by the rules
 // of package edgar13f must run the very code that package runs, not a
 // copy of it, yet none of this is API for users.
 //
@@ -51,6 +51,14 @@ var (
 	// the base and of each supplement in order, or the decline (an
 	// *edgar13f.DeclineError).
 	Resolve func(fs []Filing, period, asOf civil.Day) (base int, supplements []int, err error)
+
+	// CheckDate declines (edgar13f.InvalidArgument) an edgar13f.Date that
+	// names no calendar day, naming the argument name; nil for a valid one.
+	CheckDate func(name string, d any) error
+
+	// CheckQuarterEnd declines (edgar13f.InvalidPeriod) a period, an
+	// edgar13f.Date, that is not a calendar quarter end; nil for one that is.
+	CheckQuarterEnd func(period any) error
 
 	// HoldingsQuery checks the arguments of a holdings question exactly
 	// as Client.Holdings checks them, in the same precedence: cik, period
