@@ -26,17 +26,26 @@ import (
 //     document as EDGAR gives them; acceptance time 2025-02-26T21:30:00Z,
 //     size, film and file numbers invented. Filings of 2025-01-09 to
 //     2025-02-25 are not listed.
+//   - For the agent's evaluation questions, one synthetic row each for
+//     Apple's 10-Q 0000320193-25-000073 of 2025-08-01 and NVIDIA's 10-Q
+//     0001045810-25-000209 of 2025-08-27 (whose primary documents the
+//     mirror holds; see reportDocs), made the same way; the filings between
+//     the excerpt's last row and them are not listed.
 func (g *gen) companyLists() error {
 	lists := []struct {
 		cik                  int
 		excerpt, facts, what string
-		extra                []string // column values of a synthetic first row, in key order
+		extra                [][]string // column values of synthetic first rows, in key order, oldest first
 	}{
 		{cik: 320193, excerpt: "xbrl/submissions-CIK0000320193-excerpt.json", facts: "xbrl/CIK0000320193.json",
-			what: "Apple Inc. submissions: shared/edgar/xbrl/submissions-CIK0000320193-excerpt.json (62 real rows of filings.recent) with filings.files[0].filingCount set to the synthetic older page's count"},
+			what:  "Apple Inc. submissions: shared/edgar/xbrl/submissions-CIK0000320193-excerpt.json (62 real rows of filings.recent) with filings.files[0].filingCount set to the synthetic older page's count and one synthetic first row for the 10-Q 0000320193-25-000073 of 2025-08-01 (accession, form, filing date, report date 2025-06-28 and primary document aapl-20250628.htm as EDGAR gives them; acceptance time, size, film and file numbers invented; filings of 2025-01-11 to 2025-07-31 not listed)",
+			extra: [][]string{{`"0000320193-25-000073"`, `"2025-08-01"`, `"2025-06-28"`, `"2025-08-01T20:01:00.000Z"`, `"34"`, `"10-Q"`, `"001-36743"`, `"25000002"`, `""`, `"10-Q"`, `1000000`, `1`, `1`, `"aapl-20250628.htm"`, `"10-Q"`}}},
 		{cik: 1045810, excerpt: "xbrl/submissions-CIK0001045810-excerpt.json", facts: "xbrl/CIK0001045810.json",
-			what:  "NVIDIA CORP submissions: shared/edgar/xbrl/submissions-CIK0001045810-excerpt.json (52 real rows of filings.recent) with filings.files[0].filingCount set to the synthetic older page's count and one synthetic first row for the 10-K 0001045810-25-000023 of 2025-02-26 (accession, form, filing date, report date 2025-01-26 and primary document nvda-20250126.htm as EDGAR gives them; acceptance time, size, film and file numbers invented; filings of 2025-01-09 to 2025-02-25 not listed)",
-			extra: []string{`"0001045810-25-000023"`, `"2025-02-26"`, `"2025-01-26"`, `"2025-02-26T21:30:00.000Z"`, `"34"`, `"10-K"`, `"000-23985"`, `"25600001"`, `""`, `"10-K"`, `4200000`, `1`, `1`, `"nvda-20250126.htm"`, `"10-K"`}},
+			what: "NVIDIA CORP submissions: shared/edgar/xbrl/submissions-CIK0001045810-excerpt.json (52 real rows of filings.recent) with filings.files[0].filingCount set to the synthetic older page's count and two synthetic first rows: the 10-K 0001045810-25-000023 of 2025-02-26 (accession, form, filing date, report date 2025-01-26 and primary document nvda-20250126.htm as EDGAR gives them; acceptance time, size, film and file numbers invented; filings of 2025-01-09 to 2025-02-25 not listed) and, made the same way, the 10-Q 0001045810-25-000209 of 2025-08-27 (report date 2025-07-27, primary document nvda-20250727.htm; filings of 2025-02-27 to 2025-08-26 not listed)",
+			extra: [][]string{
+				{`"0001045810-25-000023"`, `"2025-02-26"`, `"2025-01-26"`, `"2025-02-26T21:30:00.000Z"`, `"34"`, `"10-K"`, `"000-23985"`, `"25600001"`, `""`, `"10-K"`, `4200000`, `1`, `1`, `"nvda-20250126.htm"`, `"10-K"`},
+				{`"0001045810-25-000209"`, `"2025-08-27"`, `"2025-07-27"`, `"2025-08-27T20:20:00.000Z"`, `"34"`, `"10-Q"`, `"000-23985"`, `"25000003"`, `""`, `"10-Q"`, `1400000`, `1`, `1`, `"nvda-20250727.htm"`, `"10-Q"`},
+			}},
 	}
 	keys := []string{"accessionNumber", "filingDate", "reportDate", "acceptanceDateTime", "act", "form", "fileNumber", "filmNumber", "items", "core_type", "size", "isXBRL", "isInlineXBRL", "primaryDocument", "primaryDocDescription"}
 	for _, l := range lists {
@@ -74,12 +83,14 @@ func (g *gen) companyLists() error {
 			return fmt.Errorf("mkmirror: %s: %s not found once", l.excerpt, old)
 		}
 		b = bytes.Replace(b, []byte(old), []byte(fmt.Sprintf(`"filingCount":%d,`, len(rows))), 1)
-		for i, v := range l.extra {
-			col := []byte(`"` + keys[i] + `":[`)
-			if bytes.Count(b, col) != 1 {
-				return fmt.Errorf("mkmirror: %s: column %s not found once", l.excerpt, keys[i])
+		for _, extra := range l.extra {
+			for i, v := range extra {
+				col := []byte(`"` + keys[i] + `":[`)
+				if bytes.Count(b, col) != 1 {
+					return fmt.Errorf("mkmirror: %s: column %s not found once", l.excerpt, keys[i])
+				}
+				b = bytes.Replace(b, col, append(col, v+","...), 1)
 			}
-			b = bytes.Replace(b, col, append(col, v+","...), 1)
 		}
 		if err := g.put("data.sec.gov/submissions/"+fmt.Sprintf("CIK%010d.json", l.cik), b, false, l.what); err != nil {
 			return err

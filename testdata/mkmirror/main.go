@@ -68,6 +68,8 @@ func (g *gen) run() error {
 		g.company,
 		g.companyLists,
 		g.tenK,
+		g.reportDocs,
+		g.reportLists,
 		g.synthetic,
 		g.documents,
 		g.verify,
