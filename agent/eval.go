@@ -26,6 +26,13 @@ type Question struct {
 	// Absent are figures of filings made after AsOf: an answer holding
 	// one has leaked the future.
 	Absent []Figure `json:"absent,omitempty"`
+	// Plan is the oracle plan: the tool calls an analyst would make to
+	// answer, replayed by [DryRun] without a model.
+	Plan []PlanStep `json:"plan,omitempty"`
+	// Reference is an answer written from what Plan's calls return,
+	// citing it as a model must ([c:chunk_id], [f:accession]); [DryRun]
+	// checks it as [Agent.Ask] checks a model's answer.
+	Reference string `json:"reference,omitempty"`
 }
 
 // A Figure is a number as a filing writes it, and where.
