@@ -52,4 +52,12 @@
 // testdata/questions.json holds ten analyst questions over the 10-K and
 // 10-Q reports of Apple, NVIDIA, Tesla, Johnson & Johnson and Walmart,
 // with the figures verified in the documents.
+//
+// [DryRun] needs no model: each question carries an oracle plan (the tool
+// calls an analyst would make) and a reference answer citing what those
+// calls return. The dry run replays every plan through the same tools,
+// bound to the question's asOf, and reports whether each expected figure
+// is in a tool output, whether the reference answer passes the grounding
+// check, and whether a figure of a later filing leaked: the proof that
+// the tools can answer the questions.
 package agent

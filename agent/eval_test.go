@@ -27,8 +27,9 @@ func loadQuestions(t *testing.T) []agent.Question {
 }
 
 // The shipped question file: ten questions over five companies, each
-// figure one number, and the figures of Apple's 10-K (the one report of
-// the file the recorded mirror holds) found in the Item the file names.
+// figure one number, and the figures of Apple's 10-K found in the Item
+// the file names (TestDryRunShippedQuestions finds every figure of every
+// report through the agent's tools).
 func TestQuestionFile(t *testing.T) {
 	qs := loadQuestions(t)
 	if len(qs) != 10 {
