@@ -73,13 +73,20 @@ Usage:
   edgar13f chunk CHUNK_ID      one chunk of an indexed filing, with its neighbours
   edgar13f eval QUERY_FILE     hit@1, hit@5 and MRR@10 of the search on a labelled query file
 
+  edgar13f ask QUESTION...     a language model answers from the indexed filings as of --as-of,
+                               every figure checked against what it cites
+  edgar13f ask-eval QUESTIONS.json
+                               the agent's grounding evaluation; --dry-run: its plans, no model
+
 Run "edgar13f COMMAND --help" for a command's flags and examples,
 "edgar13f --version" for the version.
 Exit codes: 0 answer, 1 failure, 2 usage error, 3 declined.
 
 The filing search keeps its index under the cache directory. Its embedder
 (for the knn and hybrid modes) comes from the environment:
-` + wire.EmbedderHelp
+` + wire.EmbedderHelp + `
+The agent's language model (ask, ask-eval) comes from the environment too:
+` + wire.AgentHelp
 
 // command is one subcommand's flags and work.
 type command struct {
@@ -110,6 +117,7 @@ type opts struct {
 	ticker, cik, item, mode, modes    string          // search, eval
 	reindex                           bool            // index
 	embedURL, embedModel, embedAPIKey string          // EDGAR13F_EMBED_*
+	ask                               askOpts         // ask, ask-eval (ask.go)
 	set                               map[string]bool // the flags given
 	progress                          io.Writer       // stderr on a terminal, else nil
 
@@ -220,6 +228,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	if err == nil {
 		o.fromEnv(getenv)
+		o.ask.getenv = getenv
 		err = checkUsage(cmd, &o, pos)
 	}
 	usageError := func(err error) int {
@@ -271,6 +280,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if err != nil {
 		fmt.Fprintf(stderr, "edgar13f: %s\n", o.config().Explain(err))
 		return exitFailure
+	}
+	if x, ok := res.(interface{ exitCode() int }); ok {
+		return x.exitCode() // ask: 3 for a question not answered
 	}
 	return exitOK
 }
