@@ -71,6 +71,7 @@ var askCommands = []command{
 			"  ANTHROPIC_API_KEY=... edgar13f ask-eval agent/testdata/questions.json --fixture-dir testdata/mirror\n",
 		flags: func(fs *flag.FlagSet, o *opts) {
 			fs.BoolVar(&o.ask.dryRun, "dry-run", false, "replay each question's plan through the tools, with no model")
+			fs.BoolVar(&o.showProgress, "progress", false, "show each tool call of the model on stderr even when it is not a terminal")
 		},
 		run: runAskEval,
 	},
