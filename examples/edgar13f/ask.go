@@ -23,12 +23,29 @@ import (
 
 // askOpts are the flags and settings of ask and ask-eval.
 type askOpts struct {
-	tickers cusipList               // ask --ticker
+	tickers tickerList              // ask --ticker
 	dryRun  bool                    // ask-eval --dry-run
 	getenv  func(key string) string // the environment, for the model's settings
 }
 
 var askDisclaimer = wire.AskDisclaimer
+
+// tickerList collects --ticker flags, each one ticker or CIK or a
+// comma-separated list.
+type tickerList []string
+
+func (l *tickerList) String() string { return strings.Join(*l, ",") }
+
+func (l *tickerList) Set(s string) error {
+	for _, t := range strings.Split(s, ",") {
+		t = strings.TrimSpace(t)
+		if t == "" {
+			return errors.New("empty ticker")
+		}
+		*l = append(*l, t)
+	}
+	return nil
+}
 
 func init() { commands = append(commands, askCommands...) }
 
@@ -198,6 +215,9 @@ func (r askResult) table(w io.Writer) error {
 func runAskEval(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
 	if err := noCSV(o, "ask-eval"); err != nil {
 		return nil, err
+	}
+	if o.asOf != "" {
+		return nil, usagef("--as-of does not apply: each question is asked as of its own as_of")
 	}
 	f, err := os.Open(args[0])
 	if err != nil {

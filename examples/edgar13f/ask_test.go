@@ -120,6 +120,8 @@ func TestAskExits(t *testing.T) {
 		{"csv", fixture, append(askArgs, "--format", "csv"), []string{"ask writes a table or json, not csv"}},
 		{"bad date", fixture, []string{"ask", "why?", "--as-of", "2025-02-30"}, []string{"--as-of must be a date"}},
 		{"no questions file", fixture, []string{"ask-eval", "nope.json", "--dry-run"}, []string{"edgar13f ask-eval: open nope.json"}},
+		{"eval as-of", fixture, []string{"ask-eval", questionsFile, "--dry-run", "--as-of", "2025-01-01"}, []string{"--as-of does not apply"}},
+		{"empty ticker", fixture, append(askArgs, "--ticker", ","), []string{"empty ticker"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			stdout, stderr, code := exe(t, tt.env, tt.args...)

@@ -3,17 +3,21 @@
 // what it held for a quarter as known on a date, how two quarters compare,
 // and which CIK a name belongs to; for any company, its filings of any
 // form, its annual financial facts as known on a date, and the Item
-// sections of its 10-K and 10-Q reports; and a search over the text of
-// those reports, point in time.
+// sections of its 10-K and 10-Q reports; a search over the text of
+// those reports, point in time; and questions about them answered by a
+// language model, every figure checked against the text it cites.
 //
 //	edgar13f find berkshire hathaway
 //	edgar13f holdings 1067983 --period 2023-09-30 --as-of 2024-05-15 --top 10
 //	edgar13f facts 320193 revenue --as-of 2010-01-25
 //	edgar13f index AAPL NVDA --as-of 2025-03-01
 //	edgar13f search export controls China --as-of 2025-03-01
+//	edgar13f ask "What was NVIDIA's revenue for fiscal 2025?" --as-of 2025-03-01 --ticker NVDA
+//	edgar13f ask-eval agent/testdata/questions.json --dry-run
 //
 // Exit codes: 0 answer, 1 failure (EDGAR unreachable, no User-Agent, ...),
-// 2 usage error, 3 declined (the answer is a decline; its reason is printed).
+// 2 usage error, 3 declined (the answer is a decline; its reason is
+// printed), or for ask a question not answered with every figure grounded.
 package main
 
 import (
