@@ -46,7 +46,8 @@ type FigureCheck struct {
 // figure of a later filing that reached a tool output or the reference.
 type Replay struct {
 	Question Question
-	// Steps are the plan's calls in order, with what each returned.
+	// Steps are the plan's calls in order, with what each returned; a
+	// step's Turn is its number in the plan, from 1.
 	Steps []ToolStep
 	// StepErrors say, for each step that did not go as planned, why: a
 	// call that failed or was declined (or was not declined as planned).
