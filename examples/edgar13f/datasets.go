@@ -121,7 +121,7 @@ func size(n int64) string {
 }
 
 // bar draws import progress on o.progress (nil: nothing), redrawing only
-// when the line changes.
+// when the line changes; a new window or stage is a new step.
 func bar(o *opts) datasets.ImportOption {
 	last := ""
 	return datasets.ReportProgress(func(p edgar13f.Progress) {
@@ -137,19 +137,19 @@ func bar(o *opts) datasets.ImportOption {
 			frac = 1
 		}
 		n := int(frac * width)
-		line := fmt.Sprintf("\r\033[K[%s%s] window %d/%d %s %s %3.0f%%", strings.Repeat("#", n), strings.Repeat(" ", width-n),
+		line := fmt.Sprintf("[%s%s] window %d/%d %s %s %3.0f%%", strings.Repeat("#", n), strings.Repeat(" ", width-n),
 			p.Index, p.Count, p.Window, p.Stage, 100*frac)
 		if line != last {
-			fmt.Fprint(o.progress, line)
+			o.progress.show(fmt.Sprintf("%d %s", p.Index, p.Stage), line, true)
 			last = line
 		}
 	})
 }
 
-// endBar clears the progress line.
+// endBar ends the progress report.
 func endBar(o *opts) {
 	if o.progress != nil {
-		fmt.Fprint(o.progress, "\r\033[K")
+		o.progress.end()
 	}
 }
 

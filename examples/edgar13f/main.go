@@ -13,7 +13,8 @@
 //	edgar13f search export controls China --as-of 2025-03-01
 //
 // Exit codes: 0 answer, 1 failure (EDGAR unreachable, no User-Agent, ...),
-// 2 usage error, 3 declined (the answer is a decline; its reason is printed).
+// 2 usage error, 3 declined (the answer is a decline; its reason is printed),
+// 130 interrupted (SIGINT, Ctrl-C), 143 terminated (SIGTERM).
 package main
 
 import (
@@ -27,6 +28,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -45,10 +47,35 @@ const (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	var got atomic.Value // the signal received
+	go func() {
+		sig := <-sigs
+		got.Store(sig)
+		cancel(interrupted{sig})
+	}()
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
-	stop()
+	signal.Stop(sigs)
+	if sig, ok := got.Load().(os.Signal); ok {
+		code = exitSignal(sig)
+	}
 	os.Exit(code)
+}
+
+// interrupted is the cause of a command stopped by a signal.
+type interrupted struct{ sig os.Signal }
+
+func (i interrupted) Error() string { return "interrupted (" + i.sig.String() + ")" }
+
+// exitSignal is the exit code of a command stopped by sig: 128 plus the
+// signal's number, as a shell reports it (130 for SIGINT, 143 for SIGTERM).
+func exitSignal(sig os.Signal) int {
+	if s, ok := sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return exitFailure
 }
 
 const usage = `edgar13f answers questions about SEC EDGAR filings as EDGAR knew them on a date.
@@ -75,7 +102,8 @@ Usage:
 
 Run "edgar13f COMMAND --help" for a command's flags and examples,
 "edgar13f --version" for the version.
-Exit codes: 0 answer, 1 failure, 2 usage error, 3 declined.
+Exit codes: 0 answer, 1 failure, 2 usage error, 3 declined,
+130 interrupted (SIGINT, Ctrl-C), 143 terminated (SIGTERM).
 
 The filing search keeps its index under the cache directory. Its embedder
 (for the knn and hybrid modes) comes from the environment:
@@ -111,7 +139,7 @@ type opts struct {
 	reindex                           bool            // index
 	embedURL, embedModel, embedAPIKey string          // EDGAR13F_EMBED_*
 	set                               map[string]bool // the flags given
-	progress                          io.Writer       // stderr on a terminal, else nil
+	progress                          *progress       // on stderr: on a terminal, or with --progress; else nil
 
 	// The date flags, parsed by checkUsage; asOfDate is today without --as-of.
 	asOfDate, periodDate, periodADate, periodBDate edgar13f.Date
@@ -231,7 +259,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	table := o.format == "table" || o.format == "" && (isTerminal(stdout) || cmd.tableDefault)
 	if isTerminal(stderr) || o.showProgress {
-		o.progress = stderr
+		o.progress = newProgress(stderr, isTerminal(stderr))
 	}
 	if o.format == "parquet" && isTerminal(stdout) {
 		return usageError(errors.New("--format parquet writes a binary file: redirect standard output to a file"))
@@ -269,6 +297,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		}
 	}
 	if err != nil {
+		if cause := context.Cause(ctx); cause != nil && ctx.Err() != nil {
+			err = cause // the signal, not the "context canceled" it became
+		}
 		fmt.Fprintf(stderr, "edgar13f: %s\n", o.config().Explain(err))
 		return exitFailure
 	}
@@ -411,22 +442,20 @@ func newClient(o *opts, offline bool) (*edgar13f.Client, error) {
 	return c, err
 }
 
-// progressTransport notes each EDGAR request (a cache miss) on a terminal.
-type progressTransport struct{ w io.Writer }
+// progressTransport notes each EDGAR request (a cache miss) on the
+// progress report.
+type progressTransport struct{ p *progress }
 
 func (p progressTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	fmt.Fprintf(p.w, "\r\033[Kfetching %s", r.URL)
+	p.p.show("fetch", "fetching "+r.URL.String(), false)
 	resp, err := http.DefaultTransport.RoundTrip(r)
-	fmt.Fprint(p.w, "\r\033[K")
+	p.p.clear()
 	return resp, err
 }
 
-// isTerminal reports whether w is a character device such as a terminal.
-func isTerminal(w io.Writer) bool {
+// isTerminal reports whether w is a terminal: a file such as /dev/null is
+// a character device but no terminal.
+func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && terminalFD(f.Fd())
 }

@@ -122,10 +122,10 @@ func runIndex(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (
 	if o.progress != nil {
 		iopts = append(iopts, search.IndexProgress(func(p search.Progress) {
 			if p.Accession == "" {
-				fmt.Fprintf(o.progress, "\r\033[K%s: listing filings", p.Company)
+				o.progress.show(p.Company, p.Company+": listing filings", true)
 				return
 			}
-			fmt.Fprintf(o.progress, "\r\033[K%s: %s; %d of %d filings indexed, %d chunks", p.Company, p.Accession, p.Filings, p.FilingsPlan, p.Chunks)
+			o.progress.show(p.Company+" "+p.Accession, fmt.Sprintf("%s: %s; %d of %d filings indexed, %d chunks", p.Company, p.Accession, p.Filings, p.FilingsPlan, p.Chunks), true)
 		}))
 	}
 	s, err := openSearch(c, o)
@@ -135,7 +135,7 @@ func runIndex(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (
 	defer s.Close()
 	res, err := s.Engine.Index(ctx, args, o.asOfDate, iopts...)
 	if o.progress != nil {
-		fmt.Fprint(o.progress, "\r\033[K")
+		o.progress.end()
 	}
 	return indexResult{res, s.Dir}, err
 }

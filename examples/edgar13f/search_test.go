@@ -63,6 +63,9 @@ func TestSearchCommands(t *testing.T) {
 	if !strings.Contains(stderr, "2 of 2 filings indexed") || !strings.Contains(stderr, "NVDA: listing filings") {
 		t.Errorf("progress %q lacks the counts", stderr)
 	}
+	if strings.ContainsAny(stderr, "\r\033") || !strings.HasSuffix(stderr, "\n") {
+		t.Errorf("progress off a terminal is not plain lines: %q", stderr)
+	}
 
 	// On NVIDIA's filing date its 10-K comes first; the day before, only
 	// Apple's filing is searched.
