@@ -367,10 +367,8 @@ func checkFlags(cmd *command, fs *flag.FlagSet) error {
 
 func checkUsage(cmd *command, o *opts, pos []string) error {
 	switch {
-	case cmd.positional < 0 && len(pos) == 0:
-		return fmt.Errorf("missing %s", cmd.args)
-	case cmd.positional >= 0 && len(pos) != cmd.positional:
-		return fmt.Errorf("want %s, got %d arguments", cmd.args, len(pos))
+	case cmd.positional < 0 && len(pos) == 0, cmd.positional >= 0 && len(pos) != cmd.positional:
+		return arityError(cmd, pos)
 	case missingFlag(o, cmd.required) != "":
 		return fmt.Errorf("missing --%s", missingFlag(o, cmd.required))
 	case o.format == "parquet" && cmd.name != "panel":
@@ -387,6 +385,23 @@ func checkUsage(cmd *command, o *opts, pos []string) error {
 		}
 	}
 	return o.parseDates()
+}
+
+// arityError says what cmd takes and what it was given.
+func arityError(cmd *command, pos []string) error {
+	takes := "no arguments"
+	switch {
+	case cmd.positional < 0:
+		takes = "one or more arguments, " + cmd.args
+	case cmd.positional == 1:
+		takes = "1 argument, " + cmd.args
+	case cmd.positional > 1:
+		takes = fmt.Sprintf("%d arguments, %s", cmd.positional, cmd.args)
+	}
+	if len(pos) == 0 {
+		return fmt.Errorf("%s takes %s; got none", cmd.name, takes)
+	}
+	return fmt.Errorf("%s takes %s; got %d: %s", cmd.name, takes, len(pos), strings.Join(pos, " "))
 }
 
 // parseDates parses the date flags given; --as-of defaults to today.
