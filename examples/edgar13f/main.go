@@ -155,18 +155,30 @@ func (o *opts) config() wire.Config {
 		EmbedURL: o.embedURL, EmbedModel: o.embedModel, EmbedAPIKey: o.embedAPIKey}
 }
 
-// cusipList collects --cusip flags, each one CUSIP or a comma-separated list.
+// cusipList collects the values of a list flag (--cusip, --form).
 type cusipList []string
 
-func (l *cusipList) String() string { return strings.Join(*l, ",") }
+// listFlag is a list flag: each one value or a comma-separated list; what
+// names a value in messages ("CUSIP", "form").
+type listFlag struct {
+	list *cusipList
+	what string
+}
 
-func (l *cusipList) Set(s string) error {
+func (l listFlag) String() string {
+	if l.list == nil {
+		return ""
+	}
+	return strings.Join(*l.list, ",")
+}
+
+func (l listFlag) Set(s string) error {
 	for _, c := range strings.Split(s, ",") {
 		c = strings.TrimSpace(c)
 		if c == "" {
-			return errors.New("empty CUSIP")
+			return fmt.Errorf("empty %s: give one or more, separated by commas", l.what)
 		}
-		*l = append(*l, c)
+		*l.list = append(*l.list, c)
 	}
 	return nil
 }
@@ -193,7 +205,7 @@ func (o *opts) fromEnv(getenv func(string) string) {
 }
 
 func filterFlags(fs *flag.FlagSet, o *opts) {
-	fs.Var(&o.cusips, "cusip", "keep only this CUSIP (repeat, or separate with commas)")
+	fs.Var(listFlag{&o.cusips, "CUSIP"}, "cusip", "keep only this CUSIP (repeat, or separate with commas)")
 	fs.StringVar(&o.issuer, "issuer", "", "keep rows whose issuer name contains this text")
 	fs.IntVar(&o.top, "top", 0, "keep the N largest positions (1-200)")
 }

@@ -111,7 +111,7 @@ func TestExits(t *testing.T) {
 			"edgar13f holdings: --as-of is empty: give a value or leave the flag out\n..."},
 		{"blank form", []string{"filings", "320193", "--form", " "}, 2, "", "edgar13f filings: --form is empty: give a value or leave the flag out\n..."},
 		{"empty cusip", []string{"holdings", "1067983", "--period", "2023-09-30", "--cusip", "037833100,"}, 2, "",
-			"edgar13f holdings: invalid value \"037833100,\" for flag -cusip: empty CUSIP\n..."},
+			"edgar13f holdings: invalid value \"037833100,\" for flag -cusip: empty CUSIP: give one or more, separated by commas\n..."},
 		{"empty fixture dir", []string{"filings", "320193", "--fixture-dir", ""}, 2, "",
 			"edgar13f filings: --fixture-dir is empty: give a value or leave the flag out\n..."},
 		{"no command", nil, 2, "", "edgar13f answers questions..."},

@@ -39,7 +39,7 @@ var searchCommands = []command{
 			"  edgar13f index TSLA 200406 --form 10-K,10-Q --filings 2\n" +
 			"  edgar13f index AAPL NVDA --as-of 2025-03-01 --fixture-dir testdata/mirror   # offline\n",
 		flags: func(fs *flag.FlagSet, o *opts) {
-			fs.Var(&o.forms, "form", "forms to index (repeat, or separate with commas; default 10-K,10-K/A): exact, 10-K is not 10-K/A")
+			fs.Var(listFlag{&o.forms, "form"}, "form", "forms to index (repeat, or separate with commas; default 10-K,10-K/A): exact, 10-K is not 10-K/A")
 			fs.IntVar(&o.filingsN, "filings", 0, "newest filings of each form per company (1-20, default 1)")
 			fs.BoolVar(&o.reindex, "reindex", false, "read, chunk and store again filings already indexed")
 			fs.BoolVar(&o.showProgress, "progress", false, "report progress on stderr even when it is not a terminal")
