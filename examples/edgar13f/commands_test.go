@@ -57,3 +57,40 @@ func TestParquetNotTerminal(t *testing.T) {
 		t.Errorf("parquet to %s: exit %d, %v, stderr %q", os.DevNull, code, err, stderr.String())
 	}
 }
+
+// TestPanelTableAligned: in the panel's table form every heading stands
+// over its column (left-aligned cells start under it, right-aligned ones
+// end under it), and amounts have thousands separators.
+func TestPanelTableAligned(t *testing.T) {
+	stdout, _, code := exe(t, []string{"EDGAR13F_FIXTURE_DIR=" + mirror}, "panel", "--period", "2024-12-31", "--as-of", "2025-04-02", "--format", "table")
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if code != 0 || len(lines) < 3 {
+		t.Fatalf("exit %d\n%s", code, stdout)
+	}
+	head, rows := lines[1], lines[2:]
+	for _, c := range []struct {
+		head  string
+		right bool
+	}{{"CIK", false}, {"CUSIP", false}, {"ISSUER", false}, {"FILED", false}, {"VALUE ($)", true}, {"AMOUNT", true}} {
+		at := strings.Index(head, c.head)
+		if at < 0 {
+			t.Errorf("no heading %q in %q", c.head, head)
+			continue
+		}
+		for _, r := range rows {
+			var ok bool
+			if c.right {
+				end := at + len(c.head)
+				ok = len(r) > end && r[end-1] != ' ' && r[end] == ' '
+			} else {
+				ok = len(r) > at && r[at] != ' ' && (at == 0 || r[at-2:at] == "  ")
+			}
+			if !ok {
+				t.Errorf("column %q is not under its heading:\n%s\n%s", c.head, head, r)
+			}
+		}
+	}
+	if !strings.Contains(stdout, "  3,005,040  ") {
+		t.Errorf("amounts without thousands separators:\n%s", stdout)
+	}
+}
