@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -92,5 +93,32 @@ func TestPanelTableAligned(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "  3,005,040  ") {
 		t.Errorf("amounts without thousands separators:\n%s", stdout)
+	}
+}
+
+// TestHoldingsTopPositions: holdings cut with --top say, in the table
+// format, that their rows are those of N positions, with each position's
+// totals; the JSON format is the library's answer, unchanged.
+func TestHoldingsTopPositions(t *testing.T) {
+	args := []string{"holdings", "1067983", "--period", "2023-09-30", "--as-of", "2024-05-15", "--top", "3"}
+	stdout, _, code := exe(t, []string{"EDGAR13F_FIXTURE_DIR=" + mirror}, append(args, "--format", "table")...)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	m := regexp.MustCompile(`(?m)^3 positions \(of (\d+)\), (\d+) rows, ordered value_desc: each position's totals, then all its rows\.$`).FindStringSubmatch(stdout)
+	if m == nil {
+		t.Fatalf("no line saying the rows are of 3 positions:\n%s", stdout)
+	}
+	_, tables, _ := strings.Cut(stdout, "\n#  ISSUER")
+	positions, rows, _ := strings.Cut(tables, "\n\n")
+	if n := strings.Count(positions, "\n"); n != 3 {
+		t.Errorf("%d position lines, want 3:\n%s", n, positions)
+	}
+	if n := strings.Count(strings.TrimSuffix(rows, "\n"), "\n"); strconv.Itoa(n) != m[2] {
+		t.Errorf("%d rows printed, the header says %s", n, m[2])
+	}
+	js, _, _ := exe(t, []string{"EDGAR13F_FIXTURE_DIR=" + mirror}, append(args, "--format", "json")...)
+	if strings.Contains(js, "positions (of") || !strings.Contains(js, `"total_positions":`+m[1]) {
+		t.Errorf("json changed or disagrees on the total: %.300s", js)
 	}
 }
