@@ -140,6 +140,7 @@ type opts struct {
 	embedURL, embedModel, embedAPIKey string          // EDGAR13F_EMBED_*
 	set                               map[string]bool // the flags given
 	progress                          *progress       // on stderr: on a terminal, or with --progress; else nil
+	watch                             *mirrorWatch    // the --fixture-dir tree's reader, noting the files it lacks; nil for none
 
 	// The date flags, parsed by checkUsage; asOfDate is today without --as-of.
 	asOfDate, periodDate, periodADate, periodBDate edgar13f.Date
@@ -276,12 +277,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if o.format == "parquet" && isTerminal(stdout) {
 		return usageError(errors.New("--format parquet writes a binary file: redirect standard output to a file"))
 	}
+	if o.fixture != "" && !streamsDatasets[cmd.name] {
+		if o.watch, err = newMirrorWatch(o.fixture); err != nil {
+			return usageError(err)
+		}
+	}
 	c, err := newClient(&o, cmd.offline)
 	if err != nil {
 		fmt.Fprintf(stderr, "edgar13f: %s\n", o.config().Explain(err))
 		return exitFailure
 	}
 	res, err := cmd.run(ctx, c, &o, pos)
+	if d, ok := wire.AsDecline(err); ok && o.watch.lacks(d) != nil {
+		err = o.watch.lacks(d) // a failure of the mirror, not EDGAR's answer
+	}
 	if d, ok := wire.AsDecline(err); ok && d.Reason == edgar13f.InvalidArgument {
 		// A malformed CIK, CUSIP or filter value: what the user typed.
 		return usageError(errors.New(d.Message))
@@ -447,6 +456,11 @@ func missingFlag(o *opts, names []string) string {
 	return ""
 }
 
+// streamsDatasets are the commands that import the Form 13F Data Sets:
+// they read a mirror tree through the library's own fetcher, which
+// streams its large files.
+var streamsDatasets = map[string]bool{"holders": true, "panel": true, "datasets": true}
+
 // newClient returns the Client of o's settings. Without a User-Agent the
 // library accepts it is a Client whose every request fails saying so, so
 // that the arguments are checked first (a usage error exits 2, not 1). An
@@ -462,6 +476,9 @@ func newClient(o *opts, offline bool) (*edgar13f.Client, error) {
 		return edgar13f.NewClient(append(copts, edgar13f.WithFetcher(offlineFetcher{}))...)
 	}
 	var extra []edgar13f.ClientOption
+	if o.watch != nil {
+		extra = append(extra, edgar13f.WithFetcher(o.watch))
+	}
 	if o.progress != nil && o.fixture == "" {
 		extra = append(extra, edgar13f.WithHTTPClient(&http.Client{Timeout: 2 * time.Minute, Transport: progressTransport{o.progress}}))
 	}

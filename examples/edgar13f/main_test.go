@@ -71,8 +71,9 @@ func TestExits(t *testing.T) {
 			`{"status":"declined","disclaimer":"13F reports long positions only; data may lag the period end by up to 45 days.","reason":"notice_only","message":...`,
 			"edgar13f: declined (notice_only): ..."},
 		{"unknown cik", []string{"13f-filings", "9000003", "--as-of", "2025-05-14", "--format", "csv"}, 3, "", "edgar13f: declined (unknown_cik): ..."},
-		{"unknown cik any form", []string{"filings", "1234567", "--as-of", "2025-05-14", "--format", "json"}, 3,
-			`{"status":"declined","reason":"unknown_cik","message":...`, "edgar13f: declined (unknown_cik): ..."},
+		// A CIK the mirror tree lacks: a failure of the mirror, not EDGAR's decline.
+		{"unknown cik any form", []string{"filings", "1234567", "--as-of", "2025-05-14", "--format", "json"}, 1, "",
+			"edgar13f: the mirror tree " + mirror + " lacks this company: it has no file data.sec.gov/submissions/CIK0001234567.json ..."},
 		{"section not yet filed", []string{"section", "320193", "0000320193-24-000123", "1A", "--as-of", "2024-10-31", "--format", "json"}, 3,
 			"{\"status\":\"declined\",\"reason\":\"not_yet_filed\",\"message\":\"CIK 320193 had filed no filing 0000320193-24-000123 on or before 2024-10-31\"}\n",
 			"edgar13f: declined (not_yet_filed): CIK 320193 had filed no filing 0000320193-24-000123 on or before 2024-10-31\n"},
