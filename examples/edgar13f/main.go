@@ -26,6 +26,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -238,13 +239,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return exitUsage
 	}
 	var o opts
-	fs := flag.NewFlagSet("edgar13f "+cmd.name, flag.ContinueOnError)
+	fs := flagSet(cmd, &o)
 	var parseOut strings.Builder
 	fs.SetOutput(&parseOut)
-	commonFlags(fs, &o)
-	if cmd.flags != nil {
-		cmd.flags(fs, &o)
-	}
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: edgar13f %s %s [flags]\n\n%s\n\nExamples:\n%s\nFlags:\n", cmd.name, cmd.args, cmd.about, cmd.examples)
 		fs.PrintDefaults()
@@ -325,6 +322,41 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return exitFailure
 	}
 	return exitOK
+}
+
+// notUsed are the common flags a command does not read: they are not its
+// flags, and its help does not list them. --no-redact is for the commands
+// whose answers are 13F information-table rows (holdings, diff, holders,
+// panel, datasets sync), the only rows redaction removes.
+var notUsed = map[string][]string{
+	"company":     {"as-of", "no-redact"}, // names and tickers are EDGAR's current ones
+	"datasets":    {"as-of"},              // --from and --to say what to import
+	"find":        {"no-redact"},
+	"13f-filings": {"no-redact"},
+	"filings":     {"no-redact"},
+	"facts":       {"no-redact"},
+	"section":     {"no-redact"},
+	"index":       {"no-redact"},
+	"search":      {"no-redact"},
+	"chunk":       {"no-redact"},
+	"eval":        {"no-redact"},
+}
+
+// flagSet returns the flags of cmd, writing into o: the common flags it
+// reads, then its own.
+func flagSet(cmd *command, o *opts) *flag.FlagSet {
+	fs := flag.NewFlagSet("edgar13f "+cmd.name, flag.ContinueOnError)
+	common := flag.NewFlagSet("", flag.ContinueOnError)
+	commonFlags(common, o)
+	common.VisitAll(func(f *flag.Flag) {
+		if !slices.Contains(notUsed[cmd.name], f.Name) {
+			fs.Var(f.Value, f.Name, f.Usage)
+		}
+	})
+	if cmd.flags != nil {
+		cmd.flags(fs, o)
+	}
+	return fs
 }
 
 // parseInterspersed parses flags that may come before, between or after
