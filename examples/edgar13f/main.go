@@ -56,6 +56,9 @@ func main() {
 		sig := <-sigs
 		got.Store(sig)
 		cancel(interrupted{sig})
+		// A second signal ends at once what the first could not (a
+		// question waiting on standard input, say).
+		os.Exit(exitSignal(<-sigs))
 	}()
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
 	signal.Stop(sigs)
