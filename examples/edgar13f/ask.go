@@ -137,7 +137,7 @@ func runAsk(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (re
 	defer s.Close()
 	var progress func(int, string)
 	if o.progress != nil {
-		progress = func(step int, line string) { fmt.Fprintf(o.progress, "[%d] %s\n", step, line) }
+		progress = func(step int, line string) { o.progress.println(fmt.Sprintf("[%d] %s", step, line)) }
 	}
 	res, err := wire.Ask(ctx, c, s.Engine, model, strings.Join(args, " "), o.asOfDate, o.ask.tickers, progress)
 	if err != nil {
@@ -252,7 +252,7 @@ func runAskEval(ctx context.Context, c *edgar13f.Client, o *opts, args []string)
 	}
 	var aopts []agent.Option
 	if o.progress != nil {
-		aopts = append(aopts, agent.Progress(func(st agent.ToolStep) { fmt.Fprintf(o.progress, "  %s\n", wire.StepLine(st)) }))
+		aopts = append(aopts, agent.Progress(func(st agent.ToolStep) { o.progress.println("  " + wire.StepLine(st)) }))
 	}
 	a, err := agent.New(c, s.Engine, model, aopts...)
 	if err != nil {

@@ -116,7 +116,7 @@ func TestAskExits(t *testing.T) {
 		{"chat url without model", append(searchEnv(t), "EDGAR13F_CHAT_URL=http://127.0.0.1:1/v1"), askArgs, []string{"EDGAR13F_CHAT_URL is set, so EDGAR13F_AGENT_MODEL must name the model"}},
 		{"eval no model", fixture, []string{"ask-eval", questionsFile}, []string{"edgar13f ask-eval: no language model configured", "ANTHROPIC_API_KEY"}},
 		{"no as-of", fixture, []string{"ask", "why?"}, []string{"edgar13f ask: missing --as-of"}},
-		{"no question", fixture, []string{"ask", "--as-of", "2025-03-01"}, []string{"edgar13f ask: missing QUESTION..."}},
+		{"no question", fixture, []string{"ask", "--as-of", "2025-03-01"}, []string{"edgar13f ask: ask takes one or more arguments, QUESTION...; got none"}},
 		{"csv", fixture, append(askArgs, "--format", "csv"), []string{"ask writes a table or json, not csv"}},
 		{"bad date", fixture, []string{"ask", "why?", "--as-of", "2025-02-30"}, []string{"--as-of must be a date"}},
 		{"no questions file", fixture, []string{"ask-eval", "nope.json", "--dry-run"}, []string{"edgar13f ask-eval: open nope.json"}},

@@ -77,12 +77,12 @@ func runFind(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (r
 	}
 	if o.progress != nil {
 		fopts = append(fopts, edgar13f.ReportProgress(func(p edgar13f.Progress) {
-			fmt.Fprintf(o.progress, "\r\033[Kbuilding the name index: %s %d/%d", p.Stage, p.Done, p.Total)
+			o.progress.show(p.Stage, fmt.Sprintf("building the name index: %s %d/%d", p.Stage, p.Done, p.Total), true)
 		}))
 	}
 	ms, err := c.FindManager(ctx, name, fopts...)
 	if o.progress != nil {
-		fmt.Fprint(o.progress, "\r\033[K")
+		o.progress.end()
 	}
 	return managers{name, ms}, err
 }

@@ -27,7 +27,7 @@ var companyCommands = []command{
 		name: "company", args: "NAME...", positional: -1, disclaimer: &noDisclaimer,
 		about: "Find a company's CIK by name or ticker in EDGAR's company_tickers.json, best first:\n" +
 			"exact ticker, exact name, name prefix, substring, shared words. Names and tickers are\n" +
-			"current, not as of any date (--as-of does not apply).",
+			"current, not as of any date.",
 		examples: "  edgar13f company apple\n  edgar13f company BRK.B --format json\n",
 		flags:    func(fs *flag.FlagSet, o *opts) { fs.IntVar(&o.limit, "limit", 0, "most matches (1-100, default 5)") },
 		run:      runCompany,

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/snappy"
@@ -121,7 +122,7 @@ func size(n int64) string {
 }
 
 // bar draws import progress on o.progress (nil: nothing), redrawing only
-// when the line changes.
+// when the line changes; a new window or stage is a new step.
 func bar(o *opts) datasets.ImportOption {
 	last := ""
 	return datasets.ReportProgress(func(p edgar13f.Progress) {
@@ -137,19 +138,19 @@ func bar(o *opts) datasets.ImportOption {
 			frac = 1
 		}
 		n := int(frac * width)
-		line := fmt.Sprintf("\r\033[K[%s%s] window %d/%d %s %s %3.0f%%", strings.Repeat("#", n), strings.Repeat(" ", width-n),
+		line := fmt.Sprintf("[%s%s] window %d/%d %s %s %3.0f%%", strings.Repeat("#", n), strings.Repeat(" ", width-n),
 			p.Index, p.Count, p.Window, p.Stage, 100*frac)
 		if line != last {
-			fmt.Fprint(o.progress, line)
+			o.progress.show(fmt.Sprintf("%d %s", p.Index, p.Stage), line, true)
 			last = line
 		}
 	})
 }
 
-// endBar clears the progress line.
+// endBar ends the progress report.
 func endBar(o *opts) {
 	if o.progress != nil {
-		fmt.Fprint(o.progress, "\r\033[K")
+		o.progress.end()
 	}
 }
 
@@ -365,28 +366,61 @@ func panelCells(r *datasets.PanelRow) []string {
 		strconv.FormatInt(r.Value, 10), strconv.FormatInt(r.ValueUSD, 10), strconv.FormatInt(r.SharesOrPrincipal, 10), string(r.ShPrn), string(r.PutCall)}
 }
 
+// panelTable are the columns of the table form: a heading, the width of
+// its cells (widened to the heading's) and whether they align right.
+var panelTable = []struct {
+	head  string
+	width int
+	right bool
+}{
+	{"CIK", 10, false}, {"BASE ACCESSION", 20, false}, {"ACCESSION", 20, false}, {"FILED", 10, false}, {"CUSIP", 9, false},
+	{"ISSUER", 30, false}, {"CLASS", 12, false}, {"VALUE", 19, true}, {"VALUE ($)", 19, true}, {"AMOUNT", 15, true},
+	{"SH/PRN", 6, false}, {"PUT/CALL", 8, false},
+}
+
+// panelLine is one line of the table form: each cell cut or padded to its
+// column, two spaces between columns.
+func panelLine(cells []string) string {
+	var b strings.Builder
+	for i, c := range panelTable {
+		w := max(c.width, utf8.RuneCountInString(c.head))
+		cell := []rune(cells[i])
+		if len(cell) > w {
+			cell = cell[:w]
+		}
+		pad := strings.Repeat(" ", w-len(cell))
+		if i > 0 {
+			b.WriteString("  ")
+		}
+		if c.right {
+			b.WriteString(pad + string(cell))
+		} else {
+			b.WriteString(string(cell) + pad)
+		}
+	}
+	return strings.TrimRight(b.String(), " ") + "\n"
+}
+
 // table writes fixed-width lines as the rows stream (a panel is never
-// held whole, so columns are not measured).
+// held whole, so columns are not measured), amounts with thousands
+// separators.
 func (p panel) table(w io.Writer) error {
 	fmt.Fprintf(w, "Panel for %s as of %s (%s%s).\n", p.period, p.asOf, span(p.cov.DataFrom, p.cov.DataThrough),
 		map[bool]string{true: "", false: "; NOT complete for this date"}[p.cov.Complete(p.period, p.asOf)])
-	line := func(c []string) string {
-		return strings.TrimRight(fmt.Sprintf("%-10s  %-20s  %-20s  %-10s  %-9s  %-30.30s  %-12.12s  %18s  %18s  %15s  %-3s  %s",
-			c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11]), " ") + "\n"
+	head := make([]string, len(panelTable))
+	for i, c := range panelTable {
+		head[i] = c.head
 	}
-	head := make([]string, len(panelColumns))
-	for i, c := range panelColumns {
-		head[i] = strings.ToUpper(c)
-	}
-	head[5], head[6], head[7], head[9] = "ISSUER", "CLASS", "VALUE", "SHARES"
-	if _, err := io.WriteString(w, line(head)); err != nil {
+	if _, err := io.WriteString(w, panelLine(head)); err != nil {
 		return err
 	}
 	for r, err := range p.rows {
 		if err != nil {
 			return err
 		}
-		if _, err := io.WriteString(w, line(panelCells(&r))); err != nil {
+		cells := []string{r.CIK, r.Base, r.Accession, r.FilingDate.String(), r.CUSIP, r.NameOfIssuer, r.TitleOfClass,
+			num(r.Value), num(r.ValueUSD), num(r.SharesOrPrincipal), string(r.ShPrn), string(r.PutCall)}
+		if _, err := io.WriteString(w, panelLine(cells)); err != nil {
 			return err
 		}
 	}

@@ -17,7 +17,8 @@
 //
 // Exit codes: 0 answer, 1 failure (EDGAR unreachable, no User-Agent, ...),
 // 2 usage error, 3 declined (the answer is a decline; its reason is
-// printed), or for ask a question not answered with every figure grounded.
+// printed), or for ask a question not answered with every figure grounded,
+// 130 interrupted (SIGINT, Ctrl-C), 143 terminated (SIGTERM).
 package main
 
 import (
@@ -29,8 +30,10 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -49,10 +52,38 @@ const (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	var got atomic.Value // the signal received
+	go func() {
+		sig := <-sigs
+		got.Store(sig)
+		cancel(interrupted{sig})
+		// A second signal ends at once what the first could not (a
+		// question waiting on standard input, say).
+		os.Exit(exitSignal(<-sigs))
+	}()
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
-	stop()
+	signal.Stop(sigs)
+	if sig, ok := got.Load().(os.Signal); ok {
+		code = exitSignal(sig)
+	}
 	os.Exit(code)
+}
+
+// interrupted is the cause of a command stopped by a signal.
+type interrupted struct{ sig os.Signal }
+
+func (i interrupted) Error() string { return "interrupted (" + i.sig.String() + ")" }
+
+// exitSignal is the exit code of a command stopped by sig: 128 plus the
+// signal's number, as a shell reports it (130 for SIGINT, 143 for SIGTERM).
+func exitSignal(sig os.Signal) int {
+	if s, ok := sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return exitFailure
 }
 
 const usage = `edgar13f answers questions about SEC EDGAR filings as EDGAR knew them on a date.
@@ -84,7 +115,8 @@ Usage:
 
 Run "edgar13f COMMAND --help" for a command's flags and examples,
 "edgar13f --version" for the version.
-Exit codes: 0 answer, 1 failure, 2 usage error, 3 declined.
+Exit codes: 0 answer, 1 failure, 2 usage error, 3 declined,
+130 interrupted (SIGINT, Ctrl-C), 143 terminated (SIGTERM).
 
 The filing search keeps its index under the cache directory. Its embedder
 (for the knn and hybrid modes) comes from the environment:
@@ -123,7 +155,8 @@ type opts struct {
 	embedURL, embedModel, embedAPIKey string          // EDGAR13F_EMBED_*
 	ask                               askOpts         // ask, ask-eval (ask.go)
 	set                               map[string]bool // the flags given
-	progress                          io.Writer       // stderr on a terminal, else nil
+	progress                          *progress       // on stderr: on a terminal, or with --progress; else nil
+	watch                             *mirrorWatch    // the --fixture-dir tree's reader, noting the files it lacks; nil for none
 
 	// The date flags, parsed by checkUsage; asOfDate is today without --as-of.
 	asOfDate, periodDate, periodADate, periodBDate edgar13f.Date
@@ -139,18 +172,30 @@ func (o *opts) config() wire.Config {
 		EmbedURL: o.embedURL, EmbedModel: o.embedModel, EmbedAPIKey: o.embedAPIKey}
 }
 
-// cusipList collects --cusip flags, each one CUSIP or a comma-separated list.
+// cusipList collects the values of a list flag (--cusip, --form).
 type cusipList []string
 
-func (l *cusipList) String() string { return strings.Join(*l, ",") }
+// listFlag is a list flag: each one value or a comma-separated list; what
+// names a value in messages ("CUSIP", "form").
+type listFlag struct {
+	list *cusipList
+	what string
+}
 
-func (l *cusipList) Set(s string) error {
+func (l listFlag) String() string {
+	if l.list == nil {
+		return ""
+	}
+	return strings.Join(*l.list, ",")
+}
+
+func (l listFlag) Set(s string) error {
 	for _, c := range strings.Split(s, ",") {
 		c = strings.TrimSpace(c)
 		if c == "" {
-			return errors.New("empty CUSIP")
+			return fmt.Errorf("empty %s: give one or more, separated by commas", l.what)
 		}
-		*l = append(*l, c)
+		*l.list = append(*l.list, c)
 	}
 	return nil
 }
@@ -177,7 +222,7 @@ func (o *opts) fromEnv(getenv func(string) string) {
 }
 
 func filterFlags(fs *flag.FlagSet, o *opts) {
-	fs.Var(&o.cusips, "cusip", "keep only this CUSIP (repeat, or separate with commas)")
+	fs.Var(listFlag{&o.cusips, "CUSIP"}, "cusip", "keep only this CUSIP (repeat, or separate with commas)")
 	fs.StringVar(&o.issuer, "issuer", "", "keep rows whose issuer name contains this text")
 	fs.IntVar(&o.top, "top", 0, "keep the N largest positions (1-200)")
 }
@@ -209,13 +254,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return exitUsage
 	}
 	var o opts
-	fs := flag.NewFlagSet("edgar13f "+cmd.name, flag.ContinueOnError)
+	fs := flagSet(cmd, &o)
 	var parseOut strings.Builder
 	fs.SetOutput(&parseOut)
-	commonFlags(fs, &o)
-	if cmd.flags != nil {
-		cmd.flags(fs, &o)
-	}
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: edgar13f %s %s [flags]\n\n%s\n\nExamples:\n%s\nFlags:\n", cmd.name, cmd.args, cmd.about, cmd.examples)
 		fs.PrintDefaults()
@@ -244,10 +285,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	table := o.format == "table" || o.format == "" && (isTerminal(stdout) || cmd.tableDefault)
 	if isTerminal(stderr) || o.showProgress {
-		o.progress = stderr
+		o.progress = newProgress(stderr, isTerminal(stderr))
 	}
 	if o.format == "parquet" && isTerminal(stdout) {
 		return usageError(errors.New("--format parquet writes a binary file: redirect standard output to a file"))
+	}
+	if o.fixture != "" && !streamsDatasets[cmd.name] {
+		if o.watch, err = newMirrorWatch(o.fixture); err != nil {
+			return usageError(err)
+		}
 	}
 	c, err := newClient(&o, cmd.offline)
 	if err != nil {
@@ -255,6 +301,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return exitFailure
 	}
 	res, err := cmd.run(ctx, c, &o, pos)
+	if d, ok := wire.AsDecline(err); ok && o.watch.lacks(d) != nil {
+		err = o.watch.lacks(d) // a failure of the mirror, not EDGAR's answer
+	}
 	if d, ok := wire.AsDecline(err); ok && d.Reason == edgar13f.InvalidArgument {
 		// A malformed CIK, CUSIP or filter value: what the user typed.
 		return usageError(errors.New(d.Message))
@@ -282,6 +331,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		}
 	}
 	if err != nil {
+		if cause := context.Cause(ctx); cause != nil && ctx.Err() != nil {
+			err = cause // the signal, not the "context canceled" it became
+		}
 		fmt.Fprintf(stderr, "edgar13f: %s\n", o.config().Explain(err))
 		return exitFailure
 	}
@@ -289,6 +341,41 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return x.exitCode() // ask: 3 for a question not answered
 	}
 	return exitOK
+}
+
+// notUsed are the common flags a command does not read: they are not its
+// flags, and its help does not list them. --no-redact is for the commands
+// whose answers are 13F information-table rows (holdings, diff, holders,
+// panel, datasets sync), the only rows redaction removes.
+var notUsed = map[string][]string{
+	"company":     {"as-of", "no-redact"}, // names and tickers are EDGAR's current ones
+	"datasets":    {"as-of"},              // --from and --to say what to import
+	"find":        {"no-redact"},
+	"13f-filings": {"no-redact"},
+	"filings":     {"no-redact"},
+	"facts":       {"no-redact"},
+	"section":     {"no-redact"},
+	"index":       {"no-redact"},
+	"search":      {"no-redact"},
+	"chunk":       {"no-redact"},
+	"eval":        {"no-redact"},
+}
+
+// flagSet returns the flags of cmd, writing into o: the common flags it
+// reads, then its own.
+func flagSet(cmd *command, o *opts) *flag.FlagSet {
+	fs := flag.NewFlagSet("edgar13f "+cmd.name, flag.ContinueOnError)
+	common := flag.NewFlagSet("", flag.ContinueOnError)
+	commonFlags(common, o)
+	common.VisitAll(func(f *flag.Flag) {
+		if !slices.Contains(notUsed[cmd.name], f.Name) {
+			fs.Var(f.Value, f.Name, f.Usage)
+		}
+	})
+	if cmd.flags != nil {
+		cmd.flags(fs, o)
+	}
+	return fs
 }
 
 // parseInterspersed parses flags that may come before, between or after
@@ -352,10 +439,8 @@ func checkFlags(cmd *command, fs *flag.FlagSet) error {
 
 func checkUsage(cmd *command, o *opts, pos []string) error {
 	switch {
-	case cmd.positional < 0 && len(pos) == 0:
-		return fmt.Errorf("missing %s", cmd.args)
-	case cmd.positional >= 0 && len(pos) != cmd.positional:
-		return fmt.Errorf("want %s, got %d arguments", cmd.args, len(pos))
+	case cmd.positional < 0 && len(pos) == 0, cmd.positional >= 0 && len(pos) != cmd.positional:
+		return arityError(cmd, pos)
 	case missingFlag(o, cmd.required) != "":
 		return fmt.Errorf("missing --%s", missingFlag(o, cmd.required))
 	case o.format == "parquet" && cmd.name != "panel":
@@ -372,6 +457,23 @@ func checkUsage(cmd *command, o *opts, pos []string) error {
 		}
 	}
 	return o.parseDates()
+}
+
+// arityError says what cmd takes and what it was given.
+func arityError(cmd *command, pos []string) error {
+	takes := "no arguments"
+	switch {
+	case cmd.positional < 0:
+		takes = "one or more arguments, " + cmd.args
+	case cmd.positional == 1:
+		takes = "1 argument, " + cmd.args
+	case cmd.positional > 1:
+		takes = fmt.Sprintf("%d arguments, %s", cmd.positional, cmd.args)
+	}
+	if len(pos) == 0 {
+		return fmt.Errorf("%s takes %s; got none", cmd.name, takes)
+	}
+	return fmt.Errorf("%s takes %s; got %d: %s", cmd.name, takes, len(pos), strings.Join(pos, " "))
 }
 
 // parseDates parses the date flags given; --as-of defaults to today.
@@ -405,6 +507,11 @@ func missingFlag(o *opts, names []string) string {
 	return ""
 }
 
+// streamsDatasets are the commands that import the Form 13F Data Sets:
+// they read a mirror tree through the library's own fetcher, which
+// streams its large files.
+var streamsDatasets = map[string]bool{"holders": true, "panel": true, "datasets": true}
+
 // newClient returns the Client of o's settings. Without a User-Agent the
 // library accepts it is a Client whose every request fails saying so, so
 // that the arguments are checked first (a usage error exits 2, not 1). An
@@ -420,6 +527,9 @@ func newClient(o *opts, offline bool) (*edgar13f.Client, error) {
 		return edgar13f.NewClient(append(copts, edgar13f.WithFetcher(offlineFetcher{}))...)
 	}
 	var extra []edgar13f.ClientOption
+	if o.watch != nil {
+		extra = append(extra, edgar13f.WithFetcher(o.watch))
+	}
 	if o.progress != nil && o.fixture == "" {
 		extra = append(extra, edgar13f.WithHTTPClient(&http.Client{Timeout: 2 * time.Minute, Transport: progressTransport{o.progress}}))
 	}
@@ -427,22 +537,20 @@ func newClient(o *opts, offline bool) (*edgar13f.Client, error) {
 	return c, err
 }
 
-// progressTransport notes each EDGAR request (a cache miss) on a terminal.
-type progressTransport struct{ w io.Writer }
+// progressTransport notes each EDGAR request (a cache miss) on the
+// progress report.
+type progressTransport struct{ p *progress }
 
 func (p progressTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	fmt.Fprintf(p.w, "\r\033[Kfetching %s", r.URL)
+	p.p.show("fetch", "fetching "+r.URL.String(), false)
 	resp, err := http.DefaultTransport.RoundTrip(r)
-	fmt.Fprint(p.w, "\r\033[K")
+	p.p.clear()
 	return resp, err
 }
 
-// isTerminal reports whether w is a character device such as a terminal.
-func isTerminal(w io.Writer) bool {
+// isTerminal reports whether w is a terminal: a file such as /dev/null is
+// a character device but no terminal.
+func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && terminalFD(f.Fd())
 }

@@ -192,9 +192,14 @@ func (h holdings) table(w io.Writer) error {
 	s := h.s
 	fmt.Fprintf(w, "CIK %s: 13F holdings for period %s as filed by %s (%d rows)\n", s.CIK, s.Period, s.AsOf, len(s.Holdings))
 	cites(w, "", s.Reconciliations)
-	limits(w, s.MatchedCUSIPs, s.Order, s.TotalPositions, s.Truncated, "positions")
+	limits(w, s.MatchedCUSIPs, "", 0, false, "")
 	thousandsNote(w, s.Reconciliations)
 	fmt.Fprintf(w, "%s\n\n", wire.Disclaimer)
+	if s.Order != "" {
+		if err := positionsTable(w, s); err != nil {
+			return err
+		}
+	}
 	head := []string{"ISSUER", "CLASS", "CUSIP", "VALUE ($)", "AMOUNT", "SH/PRN", "PUT/CALL", "DISCRETION", "MANAGERS", "SOLE", "SHARED", "NONE"}
 	right := []bool{false, false, false, true, true, false, false, false, false, true, true, true}
 	multi := len(s.Sources) > 1
@@ -211,6 +216,42 @@ func (h holdings) table(w io.Writer) error {
 		g.add(row...)
 	}
 	return g.write(w)
+}
+
+// positionsTable says, for holdings cut to the largest positions (--top),
+// which positions the rows are of: a position is the rows sharing CUSIP,
+// put/call and SH/PRN, with its summed amount and value in dollars.
+func positionsTable(w io.Writer, s *edgar13f.Snapshot) error {
+	type position struct {
+		issuer, cusip, putCall, shPrn string
+		rows                          int
+		amount, value                 int64
+	}
+	var ps []*position
+	at := map[string]*position{}
+	for _, x := range s.Holdings {
+		key := strings.ToUpper(x.CUSIP) + "|" + string(x.PutCall) + "|" + string(x.ShPrn)
+		p := at[key]
+		if p == nil {
+			p = &position{issuer: x.NameOfIssuer, cusip: x.CUSIP, putCall: string(x.PutCall), shPrn: string(x.ShPrn)}
+			at[key] = p
+			ps = append(ps, p)
+		}
+		p.rows++
+		p.amount += x.SharesOrPrincipal
+		p.value += x.ValueUSD
+	}
+	fmt.Fprintf(w, "%d positions (of %d), %d rows, ordered %s: each position's totals, then all its rows.\n\n", len(ps), s.TotalPositions, len(s.Holdings), s.Order)
+	g := &grid{head: []string{"#", "ISSUER", "CUSIP", "PUT/CALL", "SH/PRN", "ROWS", "AMOUNT", "VALUE ($)"},
+		right: []bool{true, false, false, false, false, true, true, true}}
+	for i, p := range ps {
+		g.add(strconv.Itoa(i+1), p.issuer, p.cusip, p.putCall, p.shPrn, strconv.Itoa(p.rows), num(p.amount), num(p.value))
+	}
+	if err := g.write(w); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w)
+	return err
 }
 
 func (h holdings) csv(w io.Writer) error {

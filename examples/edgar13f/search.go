@@ -17,6 +17,7 @@ import (
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 	"github.com/edgar13f/edgar13f/search"
 	"github.com/edgar13f/edgar13f/search/eval"
+	"github.com/edgar13f/edgar13f/search/store"
 )
 
 // This file holds the filing search commands: index, search, chunk and
@@ -39,7 +40,7 @@ var searchCommands = []command{
 			"  edgar13f index TSLA 200406 --form 10-K,10-Q --filings 2\n" +
 			"  edgar13f index AAPL NVDA --as-of 2025-03-01 --fixture-dir testdata/mirror   # offline\n",
 		flags: func(fs *flag.FlagSet, o *opts) {
-			fs.Var(&o.forms, "form", "forms to index (repeat, or separate with commas; default 10-K,10-K/A): exact, 10-K is not 10-K/A")
+			fs.Var(listFlag{&o.forms, "form"}, "form", "forms to index (repeat, or separate with commas; default 10-K,10-K/A): exact, 10-K is not 10-K/A")
 			fs.IntVar(&o.filingsN, "filings", 0, "newest filings of each form per company (1-20, default 1)")
 			fs.BoolVar(&o.reindex, "reindex", false, "read, chunk and store again filings already indexed")
 			fs.BoolVar(&o.showProgress, "progress", false, "report progress on stderr even when it is not a terminal")
@@ -108,6 +109,54 @@ func openSearch(c *edgar13f.Client, o *opts) (*wire.Search, error) {
 	return wire.OpenSearch(c, o.config())
 }
 
+// openStore opens the filing search's store for a command that only reads
+// it (search, chunk, eval): it creates nothing, and a store that does not
+// exist for o's settings is a failure saying which ones do. The
+// question's arguments are checked first, by ask on an engine over no
+// store: a malformed one is a usage error still.
+func openStore(c *edgar13f.Client, o *opts, ask func(*search.Engine) error) (*wire.Search, error) {
+	missing := o.config().CheckSearchStore()
+	if missing == nil {
+		return openSearch(c, o)
+	}
+	emb, err := o.config().Embedder()
+	if err != nil {
+		return nil, err
+	}
+	var sopts []search.Option
+	if emb != nil {
+		sopts = append(sopts, search.WithEmbedder(emb))
+	}
+	e, err := search.New(c, noStore{}, sopts...)
+	if err == nil {
+		err = ask(e)
+	}
+	if d, ok := wire.AsDecline(err); ok && d.Reason == edgar13f.InvalidArgument {
+		return nil, err
+	}
+	return nil, missing
+}
+
+// noStore is a filing search store holding nothing, written to by no one.
+type noStore struct{}
+
+func (noStore) Meta(context.Context) (store.Meta, error) { return store.Meta{}, nil }
+func (noStore) Put(context.Context, store.Filing, []store.Chunk, [][]float32, store.Meta) error {
+	return errors.New("edgar13f: no store to write to")
+}
+func (noStore) Filings(context.Context, edgar13f.Date) ([]store.Filing, error) { return nil, nil }
+func (noStore) Lexical(context.Context, string, store.Filter, int) ([]store.Match, error) {
+	return nil, nil
+}
+func (noStore) Nearest(context.Context, []float32, store.Filter, int) ([]store.Match, error) {
+	return nil, nil
+}
+func (noStore) Chunk(context.Context, string) (store.Chunk, store.Filing, bool, error) {
+	return store.Chunk{}, store.Filing{}, false, nil
+}
+func (noStore) ItemChunks(context.Context, string, string) ([]store.Chunk, error) { return nil, nil }
+func (noStore) Close() error                                                      { return nil }
+
 func runIndex(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
 	var iopts []search.IndexOption
 	if o.set["form"] {
@@ -122,10 +171,10 @@ func runIndex(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (
 	if o.progress != nil {
 		iopts = append(iopts, search.IndexProgress(func(p search.Progress) {
 			if p.Accession == "" {
-				fmt.Fprintf(o.progress, "\r\033[K%s: listing filings", p.Company)
+				o.progress.show(p.Company, p.Company+": listing filings", true)
 				return
 			}
-			fmt.Fprintf(o.progress, "\r\033[K%s: %s; %d of %d filings indexed, %d chunks", p.Company, p.Accession, p.Filings, p.FilingsPlan, p.Chunks)
+			o.progress.show(p.Company+" "+p.Accession, fmt.Sprintf("%s: %s; %d of %d filings indexed, %d chunks", p.Company, p.Accession, p.Filings, p.FilingsPlan, p.Chunks), true)
 		}))
 	}
 	s, err := openSearch(c, o)
@@ -135,7 +184,7 @@ func runIndex(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (
 	defer s.Close()
 	res, err := s.Engine.Index(ctx, args, o.asOfDate, iopts...)
 	if o.progress != nil {
-		fmt.Fprint(o.progress, "\r\033[K")
+		o.progress.end()
 	}
 	return indexResult{res, s.Dir}, err
 }
@@ -158,17 +207,18 @@ func runSearch(ctx context.Context, c *edgar13f.Client, o *opts, args []string) 
 			sopts = append(sopts, f.opt())
 		}
 	}
-	s, err := openSearch(c, o)
+	q := strings.Join(args, " ")
+	s, err := openStore(c, o, func(e *search.Engine) error { _, err := e.Search(ctx, q, o.asOfDate, sopts...); return err })
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	res, err := s.Engine.Search(ctx, strings.Join(args, " "), o.asOfDate, sopts...)
+	res, err := s.Engine.Search(ctx, q, o.asOfDate, sopts...)
 	return searchResult{res}, err
 }
 
 func runChunk(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
-	s, err := openSearch(c, o)
+	s, err := openStore(c, o, func(e *search.Engine) error { _, err := e.Chunk(ctx, args[0], o.asOfDate, o.span); return err })
 	if err != nil {
 		return nil, err
 	}
@@ -187,13 +237,12 @@ func runEval(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (r
 	if err != nil {
 		return nil, usagef("%s", strings.TrimPrefix(err.Error(), "eval: "))
 	}
-	s, err := openSearch(c, o)
+	emb, err := o.config().Embedder()
 	if err != nil {
 		return nil, err
 	}
-	defer s.Close()
 	modes := []search.Mode{search.BM25}
-	if s.Embedder != nil {
+	if emb != nil {
 		modes = append(modes, search.KNN, search.Hybrid)
 	}
 	if o.set["modes"] {
@@ -207,6 +256,11 @@ func runEval(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (r
 			}
 		}
 	}
+	s, err := openStore(c, o, func(e *search.Engine) error { _, err := eval.Run(ctx, e, qs, o.asOfDate, modes); return err })
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
 	// A query's decline (knn without an embedder, say) is the command's:
 	// its reason decides the exit code.
 	rep, err := eval.Run(ctx, s.Engine, qs, o.asOfDate, modes)

@@ -6,10 +6,13 @@ import (
 	"hash/fnv"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/edgar13f/edgar13f/examples/internal/testkit"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 )
 
@@ -62,6 +65,9 @@ func TestSearchCommands(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "2 of 2 filings indexed") || !strings.Contains(stderr, "NVDA: listing filings") {
 		t.Errorf("progress %q lacks the counts", stderr)
+	}
+	if strings.ContainsAny(stderr, "\r\033") || !strings.HasSuffix(stderr, "\n") {
+		t.Errorf("progress off a terminal is not plain lines: %q", stderr)
 	}
 
 	// On NVIDIA's filing date its 10-K comes first; the day before, only
@@ -129,6 +135,13 @@ func TestSearchCommands(t *testing.T) {
 		}
 	}
 
+	// A chunk no indexed filing has.
+	stdout, stderr, code = exe(t, env, "chunk", "0123456789abcdef", "--format", "json")
+	if code != 3 || stdout != `{"status":"declined","disclaimer":"`+wire.SearchDisclaimer+`","reason":"unknown_chunk","message":"no indexed filing has a chunk 0123456789abcdef"}`+"\n" ||
+		stderr != "edgar13f: declined (unknown_chunk): no indexed filing has a chunk 0123456789abcdef\n" {
+		t.Errorf("unknown chunk: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+
 	// eval prints the Markdown table, the reference beside it, and says
 	// which companies are not indexed.
 	stdout, _, code = exe(t, env, "eval", "../../search/eval/testdata/reference-queries.json", "--as-of", "2025-03-01")
@@ -156,23 +169,23 @@ func TestSearchExits(t *testing.T) {
 		wantStdout string // exact, or a prefix when it ends in "..."
 		wantStderr string
 	}{
-		{"empty store", nil, []string{"search", "anything", "--as-of", "2025-03-01", "--format", "csv"}, 0,
-			"rank,chunk_id,score,ticker,cik,company,form,accession_number,filing_date,report_date,fiscal_year,item,item_title,chunk_index,n_tokens,url,text\n", ""},
+		{"no store", nil, []string{"search", "anything", "--as-of", "2025-03-01", "--format", "csv"}, 1, "",
+			"edgar13f: no filing search index for these settings (filings read from the mirror tree " + mirror + ", --fixture-dir (EDGAR13F_FIXTURE_DIR)): ..."},
 		{"knn without embedder", nil, []string{"search", "x", "--mode", "knn"}, 2, "", "edgar13f search: mode knn needs an embedder, and none is configured: set EDGAR13F_EMBED_URL..."},
 		{"k range", nil, []string{"search", "x", "--k", "51"}, 2, "", "edgar13f search: --k must be 1 to 50, not 51\n..."},
 		{"bad item", nil, []string{"search", "x", "--item", "99"}, 2, "", "edgar13f search: item \"99\" is no Item..."},
 		{"bad mode", nil, []string{"search", "x", "--mode", "semantic"}, 2, "", "edgar13f search: mode \"semantic\" is none of bm25, knn, hybrid\n..."},
-		{"no query", nil, []string{"search"}, 2, "", "edgar13f search: missing QUERY...\n..."},
+		{"no query", nil, []string{"search"}, 2, "", "edgar13f search: search takes one or more arguments, QUERY...; got none\n..."},
 		{"bad chunk id", nil, []string{"chunk", "xyz"}, 2, "", "edgar13f chunk: chunk id \"xyz\" must be 16 hexadecimal digits\n..."},
-		{"unknown chunk", nil, []string{"chunk", "0123456789abcdef", "--format", "json"}, 3,
-			`{"status":"declined","disclaimer":"` + wire.SearchDisclaimer + `","reason":"unknown_chunk","message":"no indexed filing has a chunk 0123456789abcdef"}` + "\n",
-			"edgar13f: declined (unknown_chunk): no indexed filing has a chunk 0123456789abcdef\n"},
 		{"span range", nil, []string{"chunk", "0123456789abcdef", "--span", "6"}, 2, "", "edgar13f chunk: --span must be 0 to 5, not 6\n..."},
-		{"index nothing", nil, []string{"index"}, 2, "", "edgar13f index: missing TICKER|CIK...\n..."},
+		{"index nothing", nil, []string{"index"}, 2, "", "edgar13f index: index takes one or more arguments, TICKER|CIK...; got none\n..."},
 		{"index unknown ticker", nil, []string{"index", "ZZZZQ", "--as-of", "2025-03-01"}, 2, "", "edgar13f index: \"ZZZZQ\" is none of EDGAR's current tickers..."},
-		{"index unknown cik", nil, []string{"index", "1234567", "--as-of", "2025-03-01", "--format", "json"}, 3,
-			`{"status":"declined","disclaimer":"` + wire.SearchDisclaimer + `","reason":"unknown_cik",...`, "edgar13f: declined (unknown_cik): ..."},
+		{"index unknown cik", nil, []string{"index", "1234567", "--as-of", "2025-03-01", "--format", "json"}, 1, "",
+			"edgar13f: the mirror tree " + mirror + " lacks this company: it has no file data.sec.gov/submissions/CIK0001234567.json ..."},
 		{"index filings range", nil, []string{"index", "AAPL", "--filings", "21"}, 2, "", "edgar13f index: --filings must be 1 to 20, not 21\n..."},
+		{"index empty form", nil, []string{"index", "AAPL", "--form", ""}, 2, "",
+			"edgar13f index: invalid value \"\" for flag -form: empty form: give one or more, separated by commas\n..."},
+		{"index blank form in list", nil, []string{"index", "AAPL", "--form", "10-K, "}, 2, "", "edgar13f index: invalid value \"10-K, \" for flag -form: empty form: ..."},
 		{"index bad form", nil, []string{"index", "AAPL", "--form", "10-K,8-K"}, 2, "", "edgar13f index: form \"8-K\" has no Items..."},
 		{"index bad date", nil, []string{"index", "AAPL", "--as-of", "2025-02-30"}, 2, "", "edgar13f index: --as-of must be a date YYYY-MM-DD, not \"2025-02-30\"\n..."},
 		{"eval no file", nil, []string{"eval", "no-such-file.json"}, 2, "", "edgar13f eval: open no-such-file.json: no such file or directory\n..."},
@@ -204,14 +217,63 @@ func TestSearchExits(t *testing.T) {
 // run with no User-Agent against live EDGAR settings, sending nothing;
 // index needs one.
 func TestSearchOffline(t *testing.T) {
-	env := []string{"EDGAR13F_CACHE_DIR=" + t.TempDir()}
-	stdout, stderr, code := exe(t, env, "search", "export controls", "--as-of", "2025-03-01", "--format", "json")
-	if r := decodeJSON(t, stdout); code != 0 || stderr != "" || len(r["hits"].([]any)) != 0 {
-		t.Errorf("search without User-Agent: exit %d, stderr %q, %v", code, stderr, r)
-	}
-	_, stderr, code = exe(t, env, "index", "AAPL", "--as-of", "2025-03-01")
+	srv, requests := testkit.MirrorServer(t, nil)
+	env := []string{"EDGAR13F_CACHE_DIR=" + t.TempDir(), "EDGAR13F_BASE_URL=" + srv.URL}
+	_, stderr, code := exe(t, env, "index", "AAPL", "--as-of", "2025-03-01", "--form", "10-K")
 	if code != 1 || !strings.Contains(stderr, "no User-Agent for EDGAR") {
 		t.Errorf("index without User-Agent: exit %d, stderr %q", code, stderr)
+	}
+	_, stderr, code = exe(t, env, "index", "AAPL", "--as-of", "2025-03-01", "--form", "10-K", "--user-agent", "edgar13f tests test@example.com")
+	if code != 0 {
+		t.Fatalf("index: exit %d, stderr %q", code, stderr)
+	}
+	before := requests.Load()
+	stdout, stderr, code := exe(t, env, "search", "export controls", "--as-of", "2025-03-01", "--format", "json")
+	if r := decodeJSON(t, stdout); code != 0 || stderr != "" || len(r["hits"].([]any)) == 0 || requests.Load() != before {
+		t.Errorf("search without User-Agent: exit %d, stderr %q, %d requests, %v", code, stderr, requests.Load()-before, r)
+	}
+}
+
+// TestSearchNoIndex: search, chunk and eval with settings no index was
+// built with (here without the --fixture-dir of the index) create
+// nothing, and say that there is no index for their settings and which
+// indexes exist, with the settings each was built with.
+func TestSearchNoIndex(t *testing.T) {
+	cache := t.TempDir()
+	for _, args := range [][]string{
+		{"search", "export", "controls"},
+		{"chunk", "0123456789abcdef"},
+		{"eval", "../../search/eval/testdata/reference-queries.json"},
+	} {
+		_, stderr, code := exe(t, []string{"EDGAR13F_CACHE_DIR=" + cache}, append(args, "--as-of", "2025-03-01", "--format", "json")...)
+		if want := "edgar13f: no filing search index for these settings (filings read from EDGAR itself, neither --fixture-dir (EDGAR13F_FIXTURE_DIR) nor --base-url (EDGAR13F_BASE_URL) set): " +
+			filepath.Join(cache, "search", "edgar") + " does not exist; build it with the index command and the same settings; no index exists under " +
+			filepath.Join(cache, "search") + "\n"; code != 1 || stderr != want {
+			t.Errorf("%s with no index: exit %d, stderr %q; want 1, %q", args[0], code, stderr, want)
+		}
+		if ents, _ := os.ReadDir(cache); len(ents) != 0 {
+			t.Fatalf("%s created %s", args[0], ents[0].Name())
+		}
+	}
+	if _, stderr, code := exe(t, []string{"EDGAR13F_CACHE_DIR=" + cache}, "index", "AAPL", "--as-of", "2025-03-01", "--form", "10-K", "--fixture-dir", mirror); code != 0 {
+		t.Fatalf("index: exit %d, stderr %q", code, stderr)
+	}
+	before := testkit.ListTree(t, cache)
+	for _, args := range [][]string{
+		{"search", "export", "controls"},
+		{"chunk", "0123456789abcdef"},
+		{"eval", "../../search/eval/testdata/reference-queries.json"},
+	} {
+		_, stderr, code := exe(t, []string{"EDGAR13F_CACHE_DIR=" + cache}, append(args, "--as-of", "2025-03-01", "--format", "json")...)
+		for _, want := range []string{"edgar13f: no filing search index for these settings", ", or search one that exists: " + filepath.Join(cache, "search", "mirror-"),
+			"(filings read from the mirror tree " + mirror + ", --fixture-dir (EDGAR13F_FIXTURE_DIR))\n"} {
+			if code != 1 || !strings.Contains(stderr, want) {
+				t.Errorf("%s without --fixture-dir: exit %d, stderr %q; want 1, %q", args[0], code, stderr, want)
+			}
+		}
+	}
+	if changed := testkit.ChangesOutside(before, testkit.ListTree(t, cache), filepath.Join(cache, "http")); len(changed) != 0 {
+		t.Errorf("search, chunk and eval changed %v", changed)
 	}
 }
 

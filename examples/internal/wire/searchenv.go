@@ -2,7 +2,10 @@ package wire
 
 import (
 	"crypto/sha256"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -100,6 +103,7 @@ func OpenSearch(client *edgar13f.Client, c Config) (*Search, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the filing search store in %s: %w", dir, err)
 	}
+	c.recordSource(dir)
 	var opts []search.Option
 	if emb != nil {
 		opts = append(opts, search.WithEmbedder(emb))
@@ -114,3 +118,91 @@ func OpenSearch(client *edgar13f.Client, c Config) (*Search, error) {
 
 // Close closes the store.
 func (s *Search) Close() error { return s.Store.Close() }
+
+// A SearchSource is what a filing search store's filings were read from,
+// recorded beside the store (in DIR.source.json) when it is opened.
+type SearchSource struct {
+	FixtureDir string `json:"fixture_dir,omitempty"` // a mirror tree, absolute
+	BaseURL    string `json:"base_url,omitempty"`    // an HTTP mirror
+}
+
+// sourceFile is the file beside the store in dir recording its source.
+func sourceFile(dir string) string { return dir + ".source.json" }
+
+// source returns the source of c's settings.
+func (c Config) source() SearchSource {
+	switch {
+	case c.FixtureDir != "":
+		abs, err := filepath.Abs(c.FixtureDir)
+		if err != nil {
+			abs = c.FixtureDir
+		}
+		return SearchSource{FixtureDir: abs}
+	case c.BaseURL != "":
+		return SearchSource{BaseURL: strings.TrimRight(c.BaseURL, "/")}
+	}
+	return SearchSource{}
+}
+
+// recordSource writes the source of the store in dir beside it when it
+// is not recorded yet; a store that cannot be described is no failure.
+func (c Config) recordSource(dir string) {
+	if _, err := os.Stat(sourceFile(dir)); !errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	b, err := json.Marshal(c.source())
+	if err == nil {
+		_ = os.WriteFile(sourceFile(dir), append(b, '\n'), 0o644)
+	}
+}
+
+// describe says, for a message, which settings a source is read with.
+func (c Config) describe(s *SearchSource) string {
+	switch {
+	case s == nil:
+		return "source not recorded"
+	case s.FixtureDir != "":
+		return "the mirror tree " + s.FixtureDir + ", " + name(c.Names.FixtureDir, "EDGAR13F_FIXTURE_DIR")
+	case s.BaseURL != "":
+		return "the HTTP mirror " + s.BaseURL + ", " + name(c.Names.BaseURL, "EDGAR13F_BASE_URL")
+	}
+	return "EDGAR itself, neither " + name(c.Names.FixtureDir, "EDGAR13F_FIXTURE_DIR") + " nor " + name(c.Names.BaseURL, "EDGAR13F_BASE_URL") + " set"
+}
+
+// CheckSearchStore returns nil when the filing search store of c's
+// settings exists, and otherwise, creating nothing, an error saying so and
+// which stores exist under the cache directory, each with the source it
+// was built from (when recorded): a search with other settings than the
+// index was built with (another --fixture-dir, say) finds another store.
+func (c Config) CheckSearchStore() error {
+	dir, err := c.SearchDir()
+	if err != nil {
+		return err
+	}
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		return nil
+	}
+	root := filepath.Dir(dir)
+	ents, _ := os.ReadDir(root)
+	var have []string
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		var src *SearchSource
+		if b, err := os.ReadFile(sourceFile(filepath.Join(root, e.Name()))); err == nil {
+			src = new(SearchSource)
+			if json.Unmarshal(b, src) != nil {
+				src = nil
+			}
+		}
+		have = append(have, fmt.Sprintf("%s (filings read from %s)", filepath.Join(root, e.Name()), c.describe(src)))
+	}
+	src := c.source()
+	msg := fmt.Sprintf("no filing search index for these settings (filings read from %s): %s does not exist; build it with the index command and the same settings",
+		c.describe(&src), dir)
+	if len(have) == 0 {
+		return errors.New(msg + "; no index exists under " + root)
+	}
+	return fmt.Errorf("%s, or search one that exists: %s", msg, strings.Join(have, "; "))
+}
