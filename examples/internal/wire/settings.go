@@ -121,8 +121,10 @@ func (s Setting) Label() string {
 	return "--" + s.Flag + " (" + v + ")"
 }
 
-// label is the Label of the setting of env.
-func label(env string) string { return setting(env).Label() }
+// LabelOf is the Label of the setting whose variable is env.
+func LabelOf(env string) string { return setting(env).Label() }
+
+func label(env string) string { return LabelOf(env) }
 
 // SettingsHelp lists the settings of p, for its usage text.
 func SettingsHelp(p Program) string {
