@@ -22,3 +22,17 @@ func TestSettingsTable(t *testing.T) {
 		return 0, stderr.String(), &st.cfg
 	})
 }
+
+// TestUnreachableBaseURL: a tool call that needs EDGAR behind a base URL
+// with nothing listening fails after the short retry budget, naming the
+// setting and the URL.
+func TestUnreachableBaseURL(t *testing.T) {
+	refused := testkit.RefusedURL(t)
+	s := testkit.Connect(t, command(t, "SEC_USER_AGENT=edgar13f tests test@example.com", "EDGAR13F_BASE_URL="+refused))
+	r := callTool(t, s, "search_company", `{"name":"nvidia"}`, nil)
+	msg, _ := r.obj["message"].(string)
+	want := "internal error: --base-url (EDGAR13F_BASE_URL) " + refused + " is unreachable: "
+	if !r.isError || !strings.HasPrefix(msg, want) || !strings.Contains(msg, "giving up after 3 attempts") {
+		t.Errorf("isError %v, message %q; want %q... giving up after 3 attempts", r.isError, msg, want)
+	}
+}

@@ -69,7 +69,7 @@ var Settings = []Setting{
 	{"User-Agent", "SEC_USER_AGENT", "user-agent", "", AllPrograms,
 		`"Name email@domain" sent with every EDGAR request (SEC's fair-access policy); needed for EDGAR and a base URL, not for a fixture directory`},
 	{"cache directory", "EDGAR13F_CACHE_DIR", "cache-dir", "", AllPrograms,
-		"cache directory, also holding the filing search's index (default $XDG_CACHE_HOME/edgar13f, else ~/.cache/edgar13f)"},
+		"cache directory, also holding the filing search's index (default $XDG_CACHE_HOME/edgar13f, else ~/.cache/edgar13f); processes sharing it share the request spacing"},
 	{"redaction", "EDGAR13F_REDACT", "no-redact", "off", AllPrograms,
 		`exactly "off" (or the flag) keeps the rows of gold, energy and S&P 500 funds that are removed by default; refused with a fixture directory`},
 	{"agent mode", "EDGAR13F_AGENT_MODE", "", "", MCP,
@@ -80,17 +80,18 @@ var Settings = []Setting{
 		"fetch each EDGAR URL https://HOST/PATH as BASE/HOST/PATH from this HTTP mirror or proxy; retried 3 times within about a second " +
 			"(live EDGAR: 6 times over about 31 s), so an unreachable one fails at once. A flag of fixture directory or base URL overrides the other's variable; both flags, or both variables, are refused"},
 	{"embedder URL", "EDGAR13F_EMBED_URL", "", "", AllPrograms,
-		"filing search embedder: an OpenAI-compatible base URL ending in /v1, ollama:http://host:port, or hash:DIM (not semantic, for offline tests); unset: BM25 only"},
+		"filing search embedder: an OpenAI-compatible base URL ending in /v1 (OpenAI, vLLM, llama.cpp, TEI, LM Studio, Ollama's /v1), ollama:http://host:port (Ollama's /api/embed), " +
+			"or hash:DIM (a hashing embedder that is not semantic, for offline tests); unset: BM25 only, and the knn and hybrid modes decline invalid_argument"},
 	{"embedding model", "EDGAR13F_EMBED_MODEL", "", "", AllPrograms,
-		"the embedding model, e.g. nomic-embed-text (needed with an embedder URL)"},
+		"the embedding model, e.g. nomic-embed-text (needed with an embedder URL but hash:DIM); recorded in the store, which refuses another one naming both"},
 	{"embedder API key", "EDGAR13F_EMBED_API_KEY", "", "", AllPrograms,
-		"optional API key sent to the embedder"},
+		"optional API key sent to the embedder (Authorization: Bearer)"},
 	{"Anthropic API key", agent.EnvAnthropicAPIKey, "", "", AllPrograms,
 		"the question-answering agent's model: the Anthropic Messages API"},
 	{"agent model", agent.EnvModel, "", "", AllPrograms,
 		"the model's name (default " + agent.DefaultAnthropicModel + " for Anthropic; needed with a chat URL)"},
 	{"chat URL", agent.EnvChatURL, "", "", AllPrograms,
-		"or an OpenAI-compatible chat API with tools, ending in /v1 (e.g. http://localhost:11434/v1 for Ollama)"},
+		"or an OpenAI-compatible chat completions API with tools, ending in /v1 (e.g. http://localhost:11434/v1 for Ollama, vLLM, llama.cpp); preferred over ANTHROPIC_API_KEY when both are set"},
 	{"chat API key", agent.EnvChatAPIKey, "", "", AllPrograms,
 		"optional key sent to that chat API"},
 	{"address", "EDGAR13F_HTTP_ADDR", "addr", "", HTTP,
@@ -284,4 +285,19 @@ func unreachable(err error) bool {
 	var op *net.OpError
 	var dns *net.DNSError
 	return errors.As(err, &op) || errors.As(err, &dns)
+}
+
+// SettingsMarkdown is the settings table as the examples' README shows it:
+// one row per setting with its variable, flag, programs and meaning.
+func SettingsMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| variable | flag | programs | meaning |\n|---|---|---|---|\n")
+	for _, s := range Settings {
+		flag := ""
+		if s.Flag != "" {
+			flag = "`--" + s.Flag + "`"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", s.Env, flag, s.Programs, strings.ReplaceAll(s.Meaning, "|", `\|`))
+	}
+	return b.String()
 }
