@@ -384,3 +384,21 @@ func TestGracefulShutdown(t *testing.T) {
 		t.Errorf("exit: %v, want 0", err)
 	}
 }
+
+// TestAddressInUse: an address another program listens on is a failure
+// (exit 1) naming the setting; a malformed one a usage error (exit 2).
+func TestAddressInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	_, stderr, code := testkit.Run(t, testkit.Command(t, bin, []string{"EDGAR13F_FIXTURE_DIR=" + mirror}, "--addr", ln.Addr().String()))
+	if want := "edgar13f-http: --addr (EDGAR13F_HTTP_ADDR): listen tcp " + ln.Addr().String() + ": "; code != 1 || !strings.HasPrefix(stderr, want) {
+		t.Errorf("in use: exit %d, stderr %q; want 1, %q...", code, stderr, want)
+	}
+	_, stderr, code = testkit.Run(t, testkit.Command(t, bin, []string{"EDGAR13F_FIXTURE_DIR=" + mirror}, "--addr", "localhost"))
+	if want := "edgar13f-http: --addr (EDGAR13F_HTTP_ADDR) \"localhost\" is not HOST:PORT, such as 127.0.0.1:8801\n"; code != 2 || stderr != want {
+		t.Errorf("malformed: exit %d, stderr %q; want 2, %q", code, stderr, want)
+	}
+}
