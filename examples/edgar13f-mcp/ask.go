@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -60,32 +59,6 @@ func (s *server) askTools() []tool {
 // ask answers ask_filings with model, calling progress once per indexed
 // filing and once per tool call of the model, numbered from 1.
 func (s *server) ask(ctx context.Context, raw json.RawMessage, model agent.Model, progress func(step int, msg string)) (answer, error) {
-	a, err := wire.ParseArgs(raw, "question", "as_of", "tickers")
-	if err != nil {
-		return nil, err
-	}
-	q, err := a.String("question", true)
-	if err != nil {
-		return nil, err
-	}
-	asOf, err := a.Date("as_of", true)
-	if err != nil {
-		return nil, err
-	}
-	tickers, err := a.Strings("tickers")
-	if err != nil {
-		return nil, err
-	}
-	if a.Has("tickers") && (len(tickers) == 0 || len(tickers) > search.MaxCompanies) {
-		return nil, declineArg("tickers", "must hold 1 to %d companies, not %d", search.MaxCompanies, len(tickers))
-	}
-	e, err := s.engine()
-	if err != nil {
-		return nil, err
-	}
-	res, err := wire.Ask(ctx, s.c, e, model, q, asOf, tickers, progress)
-	if err != nil {
-		return nil, err
-	}
-	return func(w io.Writer) error { return wire.WriteAsk(w, res) }, nil
+	write, err := wire.AskFilings(ctx, s.c, s.engine, model, raw, progress)
+	return answer(write), err
 }

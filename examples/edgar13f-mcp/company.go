@@ -92,23 +92,8 @@ func intOption[O any](a *wire.Args, name string, most int, make func(int) O, opt
 }
 
 func (s *server) searchCompany(ctx context.Context, raw json.RawMessage) (answer, error) {
-	a, err := wire.ParseArgs(raw, "name", "limit")
-	if err != nil {
-		return nil, err
-	}
-	name, err := a.String("name", true)
-	if err != nil {
-		return nil, err
-	}
-	var opts []edgar13f.SearchOption
-	if err := intOption(a, "limit", edgar13f.MaxCompanyMatches, func(n int) edgar13f.SearchOption { return edgar13f.Limit(n) }, &opts); err != nil {
-		return nil, err
-	}
-	res, err := s.c.Companies().Search(ctx, name, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return func(w io.Writer) error { return wire.WriteCompanySearch(w, res) }, nil
+	write, err := wire.SearchCompany(ctx, s.c, raw)
+	return answer(write), err
 }
 
 // requiredArgs returns the required string arguments names, in order,

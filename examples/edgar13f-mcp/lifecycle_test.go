@@ -154,11 +154,11 @@ func TestRefusesToStart(t *testing.T) {
 		want string
 	}{
 		{"fixture with redaction off", []string{"EDGAR13F_FIXTURE_DIR=" + mirror, "EDGAR13F_REDACT=off"},
-			"edgar13f-mcp: EDGAR13F_REDACT=off cannot be combined with EDGAR13F_FIXTURE_DIR: rows of a fixture directory are always redacted\n"},
+			"edgar13f-mcp: --no-redact (EDGAR13F_REDACT=off) cannot be combined with --fixture-dir (EDGAR13F_FIXTURE_DIR): rows of a fixture directory are always redacted\n"},
 		{"fixture with base URL", []string{"EDGAR13F_FIXTURE_DIR=" + mirror, "EDGAR13F_BASE_URL=http://127.0.0.1:1"},
-			"edgar13f-mcp: give EDGAR13F_FIXTURE_DIR or EDGAR13F_BASE_URL, not both\n"},
+			"edgar13f-mcp: give --fixture-dir (EDGAR13F_FIXTURE_DIR) or --base-url (EDGAR13F_BASE_URL), not both\n"},
 		{"fixture not a mirror tree", []string{"EDGAR13F_FIXTURE_DIR=" + notTree},
-			"edgar13f-mcp: EDGAR13F_FIXTURE_DIR: " + notTree + " is not an EDGAR mirror tree: it has no www.sec.gov or data.sec.gov directory (a mirror holds https://HOST/PATH as HOST/PATH)\n"},
+			"edgar13f-mcp: --fixture-dir (EDGAR13F_FIXTURE_DIR): " + notTree + " is not an EDGAR mirror tree: it has no www.sec.gov or data.sec.gov directory (a mirror holds https://HOST/PATH as HOST/PATH)\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -181,8 +181,8 @@ func TestArguments(t *testing.T) {
 		{[]string{"--help"}, 0, "edgar13f-mcp is a Model Context Protocol server", ""},
 		{[]string{"-h"}, 0, "edgar13f-mcp is a Model Context Protocol server", ""},
 		{[]string{"--version"}, 0, "edgar13f-mcp 0.1.0\n", ""},
-		{[]string{"serve"}, 2, "", "edgar13f-mcp: unexpected argument \"serve\" (settings come from the environment)\n"},
-		{[]string{"--user-agent", "x"}, 2, "", "edgar13f-mcp: flag provided but not defined: -user-agent (settings come from the environment)\n"},
+		{[]string{"serve"}, 2, "", "edgar13f-mcp: unexpected argument \"serve\"\n"},
+		{[]string{"--asof", "x"}, 2, "", "edgar13f-mcp: flag provided but not defined: -asof\n"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

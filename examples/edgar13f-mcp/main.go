@@ -14,7 +14,10 @@
 // EDGAR13F_BASE_URL, and for the filing search's embedder
 // EDGAR13F_EMBED_URL, EDGAR13F_EMBED_MODEL, EDGAR13F_EMBED_API_KEY, and for
 // ask_filings' language model ANTHROPIC_API_KEY, EDGAR13F_AGENT_MODEL,
-// EDGAR13F_CHAT_URL, EDGAR13F_CHAT_API_KEY); see examples/README.md.
+// EDGAR13F_CHAT_URL, EDGAR13F_CHAT_API_KEY), and by the flags of the
+// example programs' one settings table (--user-agent, --cache-dir,
+// --no-redact, --fixture-dir, --base-url), which override their variables;
+// see examples/README.md.
 package main
 
 import (
@@ -45,20 +48,13 @@ sections, as EDGAR knew them on a date. An MCP client starts it and speaks
 MCP over its standard input and output.
 
 Usage:
-  edgar13f-mcp              serve MCP over stdio
+  edgar13f-mcp [flags]      serve MCP over stdio
   edgar13f-mcp --help       show this help
   edgar13f-mcp --version    print the version
 
 Tools:
 ` + toolList() + `
-Environment:
-  SEC_USER_AGENT        "Name email@domain", sent with every EDGAR request (required for EDGAR)
-  EDGAR13F_CACHE_DIR    cache directory (default $XDG_CACHE_HOME/edgar13f)
-  EDGAR13F_REDACT       exactly "off" keeps the rows of gold, energy and S&P 500 funds
-  EDGAR13F_AGENT_MODE   exactly "on": unfiltered holdings and diffs answer the 50 largest positions
-  EDGAR13F_FIXTURE_DIR  read this EDGAR mirror tree instead of EDGAR
-  EDGAR13F_BASE_URL     fetch EDGAR URLs from this HTTP mirror
-` + wire.EmbedderHelp + wire.AgentHelp
+` + wire.SettingsHelp(wire.MCP)
 
 // toolList returns one line per tool: its name and title.
 func toolList() string {
@@ -71,55 +67,77 @@ func toolList() string {
 }
 
 // run serves MCP over standard input and output with the settings of
-// getenv, or answers --help and --version. It returns the exit code: 0,
-// 1 for a broken session, 2 for bad arguments or settings.
+// its flags and getenv, or answers --help and --version. It returns the
+// exit code: 0, 1 for a broken session, 2 for bad arguments or settings.
 func run(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	st, code := startServer(args, stdout, stderr, getenv)
+	if st == nil {
+		return code
+	}
+	defer st.close()
+	return serve(st.srv, &transport{in: io.NopCloser(os.Stdin), out: stdout, log: stderr, answers: st.answers})
+}
+
+// A started server is ready to serve MCP.
+type started struct {
+	srv     *mcp.Server
+	cfg     wire.Config
+	answers *answers
+	close   func() // releases what its tools opened
+}
+
+// startServer reads the arguments and settings and builds the server. It
+// returns nil and the exit code when there is nothing to serve: 0 after
+// --help and --version, 2 for bad arguments or a refused setting (the
+// message on stderr, worded as by every example program).
+func startServer(args []string, stdout, stderr io.Writer, getenv func(string) string) (*started, int) {
 	fs := flag.NewFlagSet("edgar13f-mcp", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	showVersion := fs.Bool("version", false, "")
+	settings := wire.RegisterFlags(fs, wire.MCP)
 	err := fs.Parse(args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		fmt.Fprint(stdout, usage)
-		return 0
+		return nil, 0
 	case err == nil && fs.NArg() > 0:
 		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "edgar13f-mcp: %v (settings come from the environment)\n\n%s", err, usage)
-		return 2
+		fmt.Fprintf(stderr, "edgar13f-mcp: %v\n\n%s", err, usage)
+		return nil, 2
 	}
 	if *showVersion {
 		fmt.Fprintf(stdout, "edgar13f-mcp %s\n", wire.Version)
-		return 0
+		return nil, 0
 	}
-	cfg := wire.ConfigFromEnv(getenv)
-	// A wrong embedder setting stops the server at once rather than
-	// failing every search later.
-	if _, err := cfg.Embedder(); err != nil {
-		fmt.Fprintf(stderr, "edgar13f-mcp: %s\n", cfg.Explain(err))
-		return 2
+	// A refused setting (an embedder setting naming no embedder, a base
+	// URL that is not one, ...) stops the server at once rather than
+	// failing every call later.
+	cfg, err := settings.Config(getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "edgar13f-mcp: %s\n", err)
+		return nil, 2
 	}
-	// So does a model setting that names no usable model (a chat URL
-	// without a model name); none at all only leaves ask_filings out.
+	// So does a model setting that names no usable model; none at all (or
+	// a chat URL without a model name) only leaves ask_filings out.
 	if _, err := agent.NewModel(cfg.Model); err != nil && !errors.Is(err, agent.ErrNoModel) {
 		fmt.Fprintf(stderr, "edgar13f-mcp: %v\n", err)
-		return 2
+		return nil, 2
 	}
 	// Without a User-Agent the library accepts, the server starts anyway,
 	// so that a client sees why every call that needs EDGAR fails.
 	c, uaErr, err := cfg.NewClient()
 	if err != nil {
 		fmt.Fprintf(stderr, "edgar13f-mcp: %s\n", cfg.Explain(err))
-		return 2
+		return nil, 2
 	}
 	if uaErr != nil {
 		fmt.Fprintf(stderr, "edgar13f-mcp: warning: %s; until then every tool call that needs EDGAR fails\n", cfg.Explain(uaErr))
 	}
 	ans := newAnswers()
 	srv, closeServer := newServer(c, cfg, ans)
-	defer closeServer()
-	return serve(srv, &transport{in: io.NopCloser(os.Stdin), out: stdout, log: stderr, answers: ans})
+	return &started{srv: srv, cfg: cfg, answers: ans, close: closeServer}, 0
 }
 
 // serve runs srv over t (standard input and output) until the input ends

@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 	"github.com/edgar13f/edgar13f/search"
 )
@@ -113,7 +111,7 @@ func (s *server) searchTools() []tool {
 
 // declineArg is an invalid_argument decline about one tool argument.
 func declineArg(name, format string, args ...any) error {
-	return &edgar13f.DeclineError{Reason: edgar13f.InvalidArgument, Message: fmt.Sprintf("argument %q ", name) + fmt.Sprintf(format, args...)}
+	return wire.DeclineArg(name, format, args...)
 }
 
 // intIn returns the optional integer argument name, which must lie in
@@ -193,78 +191,11 @@ func (s *server) indexFilings(ctx context.Context, raw json.RawMessage, progress
 }
 
 func (s *server) searchFilings(ctx context.Context, raw json.RawMessage) (answer, error) {
-	a, err := wire.ParseArgs(raw, "query", "as_of", "ticker", "cik", "form", "item", "fiscal_year", "mode", "k")
-	if err != nil {
-		return nil, err
-	}
-	query, err := a.String("query", true)
-	if err != nil {
-		return nil, err
-	}
-	asOf, err := a.Date("as_of", true)
-	if err != nil {
-		return nil, err
-	}
-	var opts []search.SearchOption
-	for _, f := range []struct {
-		name string
-		opt  func(string) search.SearchOption
-	}{{"ticker", search.Ticker}, {"cik", search.CIK}, {"form", search.Form}, {"item", search.Item}, {"mode", func(m string) search.SearchOption { return search.WithMode(search.Mode(m)) }}} {
-		v, err := a.String(f.name, false)
-		if err != nil {
-			return nil, err
-		}
-		if a.Has(f.name) {
-			opts = append(opts, f.opt(v))
-		}
-	}
-	fy, err := a.Int("fiscal_year", math.MinInt, math.MaxInt)
-	if err != nil {
-		return nil, err
-	}
-	if a.Has("fiscal_year") {
-		opts = append(opts, search.FiscalYear(fy))
-	}
-	k, err := intIn(a, "k", 1, search.MaxK, search.DefaultK)
-	if err != nil {
-		return nil, err
-	}
-	opts = append(opts, search.K(k))
-	e, err := s.engine()
-	if err != nil {
-		return nil, err
-	}
-	res, err := e.Search(ctx, query, asOf, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return func(w io.Writer) error { return wire.WriteSearch(w, res) }, nil
+	write, err := wire.SearchFilings(ctx, s.engine, raw)
+	return answer(write), err
 }
 
 func (s *server) getChunk(ctx context.Context, raw json.RawMessage) (answer, error) {
-	a, err := wire.ParseArgs(raw, "chunk_id", "as_of", "span")
-	if err != nil {
-		return nil, err
-	}
-	id, err := a.String("chunk_id", true)
-	if err != nil {
-		return nil, err
-	}
-	asOf, err := a.Date("as_of", true)
-	if err != nil {
-		return nil, err
-	}
-	span, err := intIn(a, "span", 0, search.MaxSpan, 1)
-	if err != nil {
-		return nil, err
-	}
-	e, err := s.engine()
-	if err != nil {
-		return nil, err
-	}
-	c, err := e.Chunk(ctx, id, asOf, span)
-	if err != nil {
-		return nil, err
-	}
-	return func(w io.Writer) error { return wire.WriteChunk(w, c, asOf.String()) }, nil
+	write, err := wire.GetChunk(ctx, s.engine, raw)
+	return answer(write), err
 }

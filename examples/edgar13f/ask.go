@@ -25,7 +25,6 @@ import (
 type askOpts struct {
 	tickers tickerList              // ask --ticker
 	dryRun  bool                    // ask-eval --dry-run
-	getenv  func(key string) string // the environment, for the model's settings
 }
 
 var askDisclaimer = wire.AskDisclaimer
@@ -97,11 +96,7 @@ var askCommands = []command{
 // model returns the model the environment names. None is a usage error
 // saying what to set.
 func (o *opts) model() (agent.Model, error) {
-	getenv := o.ask.getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	m, err := agent.NewModel(agent.ConfigFrom(getenv))
+	m, err := agent.NewModel(o.cfg.Model)
 	if errors.Is(err, agent.ErrNoModel) {
 		return nil, usagef("%s", strings.TrimPrefix(err.Error(), "agent: "))
 	}

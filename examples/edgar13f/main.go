@@ -86,7 +86,7 @@ func exitSignal(sig os.Signal) int {
 	return exitFailure
 }
 
-const usage = `edgar13f answers questions about SEC EDGAR filings as EDGAR knew them on a date.
+var usage = `edgar13f answers questions about SEC EDGAR filings as EDGAR knew them on a date.
 
 Usage:
   edgar13f find NAME...        find a 13F manager's CIK by name
@@ -119,10 +119,10 @@ Exit codes: 0 answer, 1 failure, 2 usage error, 3 declined,
 130 interrupted (SIGINT, Ctrl-C), 143 terminated (SIGTERM).
 
 The filing search keeps its index under the cache directory. Its embedder
-(for the knn and hybrid modes) comes from the environment:
-` + wire.EmbedderHelp + `
-The agent's language model (ask, ask-eval) comes from the environment too:
-` + wire.AgentHelp
+(for the knn and hybrid modes) and the agent's language model (ask,
+ask-eval) come from the environment.
+
+` + wire.SettingsHelp(wire.CLI)
 
 // command is one subcommand's flags and work.
 type command struct {
@@ -139,38 +139,51 @@ type command struct {
 
 // opts are the flags of every subcommand.
 type opts struct {
-	asOf, period, periodA, periodB    string
-	issuer, format                    string
-	userAgent, cacheDir, fixture, url string
-	cusips                            cusipList
-	top, limit, years, maxChars       int
-	form                              string
-	noRedact, showProgress            bool
-	yes                               bool            // holders, panel, datasets sync: import windows without asking
-	from, to                          string          // datasets sync
-	forms                             cusipList       // index --form
-	filingsN, k, span, fiscalYear     int             // index, search, chunk
-	ticker, cik, item, mode, modes    string          // search, eval
-	reindex                           bool            // index
-	embedURL, embedModel, embedAPIKey string          // EDGAR13F_EMBED_*
-	ask                               askOpts         // ask, ask-eval (ask.go)
-	set                               map[string]bool // the flags given
-	progress                          *progress       // on stderr: on a terminal, or with --progress; else nil
-	watch                             *mirrorWatch    // the --fixture-dir tree's reader, noting the files it lacks; nil for none
+	asOf, period, periodA, periodB string
+	issuer, format                 string
+	settings                       *wire.Flags // the settings flags of wire.Settings
+	cfg                            wire.Config // the settings resolved from flags and environment
+	fixture                        string      // cfg.FixtureDir
+	cusips                         cusipList
+	top, limit, years, maxChars    int
+	form                           string
+	showProgress                   bool
+	yes                            bool            // holders, panel, datasets sync: import windows without asking
+	from, to                       string          // datasets sync
+	forms                          cusipList       // index --form
+	filingsN, k, span, fiscalYear  int             // index, search, chunk
+	ticker, cik, item, mode, modes string          // search, eval
+	reindex                        bool            // index
+	ask                            askOpts         // ask, ask-eval (ask.go)
+	set                            map[string]bool // the flags given
+	progress                       *progress       // on stderr: on a terminal, or with --progress; else nil
+	watch                          *mirrorWatch    // the --fixture-dir tree's reader, noting the files it lacks; nil for none
 
 	// The date flags, parsed by checkUsage; asOfDate is today without --as-of.
 	asOfDate, periodDate, periodADate, periodBDate edgar13f.Date
 }
 
-// names are the CLI's words for its settings in messages.
-var names = wire.Names{UserAgent: "--user-agent or SEC_USER_AGENT", FixtureDir: "--fixture-dir (EDGAR13F_FIXTURE_DIR)",
-	BaseURL: "--base-url (EDGAR13F_BASE_URL)", RedactOff: "--no-redact"}
+// names are the CLI's words for the User-Agent in messages.
+var names = wire.Names{UserAgent: "--user-agent or SEC_USER_AGENT"}
 
-// config returns the library settings of o.
-func (o *opts) config() wire.Config {
-	return wire.Config{UserAgent: o.userAgent, CacheDir: o.cacheDir, FixtureDir: o.fixture, BaseURL: o.url, RedactOff: o.noRedact, Names: names,
-		EmbedURL: o.embedURL, EmbedModel: o.embedModel, EmbedAPIKey: o.embedAPIKey}
+// config returns the settings of o, resolved by resolveSettings.
+func (o *opts) config() wire.Config { return o.cfg }
+
+// resolveSettings reads the settings of wire.Settings from the flags given
+// and the environment (a flag overrides its variable) and checks them.
+func (o *opts) resolveSettings(getenv func(string) string) error {
+	cfg, err := o.settings.Config(getenv)
+	cfg.Names = names
+	o.cfg, o.fixture = cfg, cfg.FixtureDir
+	if err == nil && configured != nil {
+		configured(cfg)
+	}
+	return err
 }
+
+// configured, when not nil, is told the settings of a command that passed
+// their checks (for the tests of the settings table).
+var configured func(wire.Config)
 
 // cusipList collects the values of a list flag (--cusip, --form).
 type cusipList []string
@@ -200,25 +213,16 @@ func (l listFlag) Set(s string) error {
 	return nil
 }
 
-func commonFlags(fs *flag.FlagSet, o *opts) {
-	fs.StringVar(&o.asOf, "as-of", "", "knowledge date YYYY-MM-DD: only filings made on or before it count (default today)")
-	fs.StringVar(&o.format, "format", "", "output: table, json or csv (default table on a terminal, else json)")
-	fs.StringVar(&o.userAgent, "user-agent", "", `User-Agent for EDGAR, "Name email@domain" (default $SEC_USER_AGENT)`)
-	fs.StringVar(&o.cacheDir, "cache-dir", "", "cache directory (default $EDGAR13F_CACHE_DIR, else ~/.cache/edgar13f)")
-	fs.StringVar(&o.fixture, "fixture-dir", "", "read this EDGAR mirror tree instead of EDGAR (default $EDGAR13F_FIXTURE_DIR)")
-	fs.StringVar(&o.url, "base-url", "", "fetch EDGAR URLs from this HTTP mirror (default $EDGAR13F_BASE_URL)")
-	fs.BoolVar(&o.noRedact, "no-redact", false, "keep the rows of gold, energy and S&P 500 funds that are removed by default")
-}
-
-// fromEnv fills the settings not given as flags from the environment.
-func (o *opts) fromEnv(getenv func(string) string) {
-	for p, name := range map[*string]string{&o.userAgent: "SEC_USER_AGENT", &o.cacheDir: "EDGAR13F_CACHE_DIR",
-		&o.fixture: "EDGAR13F_FIXTURE_DIR", &o.url: "EDGAR13F_BASE_URL",
-		&o.embedURL: "EDGAR13F_EMBED_URL", &o.embedModel: "EDGAR13F_EMBED_MODEL", &o.embedAPIKey: "EDGAR13F_EMBED_API_KEY"} {
-		if *p == "" {
-			*p = getenv(name)
-		}
+// commonFlags registers the flags every command has, but those named in
+// skip: --as-of, --format and the CLI's settings of wire.Settings.
+func commonFlags(fs *flag.FlagSet, o *opts, skip []string) {
+	if !slices.Contains(skip, "as-of") {
+		fs.StringVar(&o.asOf, "as-of", "", "knowledge date YYYY-MM-DD: only filings made on or before it count (default today)")
 	}
+	if !slices.Contains(skip, "format") {
+		fs.StringVar(&o.format, "format", "", "output: table, json or csv (default table on a terminal, else json)")
+	}
+	o.settings = wire.RegisterFlags(fs, wire.CLI, skip...)
 }
 
 func filterFlags(fs *flag.FlagSet, o *opts) {
@@ -272,8 +276,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		err = checkFlags(cmd, fs)
 	}
 	if err == nil {
-		o.fromEnv(getenv)
-		o.ask.getenv = getenv
+		err = o.resolveSettings(getenv)
+	}
+	if err == nil {
 		err = checkUsage(cmd, &o, pos)
 	}
 	usageError := func(err error) int {
@@ -365,13 +370,7 @@ var notUsed = map[string][]string{
 // reads, then its own.
 func flagSet(cmd *command, o *opts) *flag.FlagSet {
 	fs := flag.NewFlagSet("edgar13f "+cmd.name, flag.ContinueOnError)
-	common := flag.NewFlagSet("", flag.ContinueOnError)
-	commonFlags(common, o)
-	common.VisitAll(func(f *flag.Flag) {
-		if !slices.Contains(notUsed[cmd.name], f.Name) {
-			fs.Var(f.Value, f.Name, f.Usage)
-		}
-	})
+	commonFlags(fs, o, notUsed[cmd.name])
 	if cmd.flags != nil {
 		cmd.flags(fs, o)
 	}
@@ -447,14 +446,6 @@ func checkUsage(cmd *command, o *opts, pos []string) error {
 		return errors.New("--format parquet is for panel only")
 	case o.format != "" && o.format != "table" && o.format != "json" && o.format != "csv" && o.format != "parquet":
 		return fmt.Errorf("--format must be table, json or csv, not %q", o.format)
-	}
-	if err := o.config().Check(); err != nil {
-		return err
-	}
-	if cmd.search {
-		if _, err := o.config().Embedder(); err != nil {
-			return err
-		}
 	}
 	return o.parseDates()
 }

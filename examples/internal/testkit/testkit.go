@@ -15,6 +15,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -298,4 +299,18 @@ func ChangesOutside(before, after map[string]FileState, allowed string) []string
 	}
 	slices.Sort(out)
 	return out
+}
+
+// RefusedURL returns an http URL of the loopback interface where nothing
+// listens: a port that was just taken and released, so a request to it
+// is refused at once.
+func RefusedURL(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return "http://" + addr
 }

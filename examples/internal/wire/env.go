@@ -32,19 +32,21 @@ type Config struct {
 	// agent.ConfigFrom); its zero value names none.
 	Model agent.Config
 
-	// Names says how a user gives each setting, for messages; the zero
-	// value names the environment variables.
+	// Addr is the address the HTTP API listens on (EDGAR13F_HTTP_ADDR).
+	Addr string
+
+	// Names says how a user gives the User-Agent in the messages of a
+	// failure that needs one; the zero value names the environment
+	// variable. (A refused setting is named the same way in every
+	// program: see Setting.Label.)
 	Names Names
 }
 
-// Names are the words a message uses for the settings a user can change:
-// environment variables for the server, flags for the CLI. An empty field
-// names the environment variable.
+// Names are the words a message uses for the User-Agent: the variable
+// for the MCP server, the flag or the variable for the CLI and the HTTP
+// API. An empty field names the environment variable.
 type Names struct {
-	UserAgent  string // e.g. "--user-agent or SEC_USER_AGENT"
-	FixtureDir string
-	BaseURL    string
-	RedactOff  string
+	UserAgent string // e.g. "--user-agent or SEC_USER_AGENT"
 }
 
 // name returns s, or env when s is empty.
@@ -80,15 +82,18 @@ func ConfigFromEnv(getenv func(string) string) Config {
 }
 
 // Check refuses settings that cannot be combined (redaction off with a
-// fixture directory, a fixture directory with a base URL) and a fixture
-// directory that is not an EDGAR mirror tree.
+// fixture directory, a fixture directory with a base URL), a fixture
+// directory that is not an EDGAR mirror tree, a base URL that is not an
+// http or https URL, an embedder setting that names no usable embedder
+// and an address that is not HOST:PORT. Its messages name each setting by
+// its Label, the same in every program.
 func (c Config) Check() error {
-	fixture := name(c.Names.FixtureDir, "EDGAR13F_FIXTURE_DIR")
+	fixture := label("EDGAR13F_FIXTURE_DIR")
 	if c.RedactOff && c.FixtureDir != "" {
-		return fmt.Errorf("%s cannot be combined with %s: rows of a fixture directory are always redacted", name(c.Names.RedactOff, "EDGAR13F_REDACT=off"), fixture)
+		return fmt.Errorf("%s cannot be combined with %s: rows of a fixture directory are always redacted", label("EDGAR13F_REDACT"), fixture)
 	}
 	if c.FixtureDir != "" && c.BaseURL != "" {
-		return fmt.Errorf("give %s or %s, not both", fixture, name(c.Names.BaseURL, "EDGAR13F_BASE_URL"))
+		return fmt.Errorf("give %s or %s, not both", fixture, label("EDGAR13F_BASE_URL"))
 	}
 	if c.FixtureDir != "" {
 		// A directory that is not a mirror tree would answer every
@@ -96,6 +101,17 @@ func (c Config) Check() error {
 		if _, err := edgar13f.MirrorDir(c.FixtureDir); err != nil {
 			return fmt.Errorf("%s: %s", fixture, c.Explain(err))
 		}
+	}
+	if c.BaseURL != "" {
+		if err := checkBaseURL(c.BaseURL); err != nil {
+			return err
+		}
+	}
+	if _, err := c.Embedder(); err != nil {
+		return err
+	}
+	if c.Addr != "" {
+		return checkAddr(c.Addr)
 	}
 	return nil
 }
@@ -123,7 +139,7 @@ func (c Config) ClientOptions() ([]edgar13f.ClientOption, error) {
 		opts = append(opts, edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(fsys)))
 	}
 	if c.BaseURL != "" {
-		opts = append(opts, edgar13f.WithBaseURL(c.BaseURL))
+		opts = append(opts, edgar13f.WithBaseURL(c.BaseURL), edgar13f.WithRetryPolicy(BaseURLRetry))
 	}
 	return opts, nil
 }
@@ -191,5 +207,9 @@ func (c Config) Explain(err error) string {
 	if errors.Is(err, edgar13f.ErrNoUserAgent) {
 		return c.NoUserAgentText()
 	}
-	return strings.TrimPrefix(err.Error(), "edgar13f: ")
+	msg := strings.TrimPrefix(err.Error(), "edgar13f: ")
+	if c.BaseURL != "" && c.FixtureDir == "" && unreachable(err) {
+		return fmt.Sprintf("%s %s is unreachable: %s", label("EDGAR13F_BASE_URL"), c.BaseURL, msg)
+	}
+	return msg
 }

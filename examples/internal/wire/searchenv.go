@@ -162,11 +162,11 @@ func (c Config) describe(s *SearchSource) string {
 	case s == nil:
 		return "source not recorded"
 	case s.FixtureDir != "":
-		return "the mirror tree " + s.FixtureDir + ", " + name(c.Names.FixtureDir, "EDGAR13F_FIXTURE_DIR")
+		return "the mirror tree " + s.FixtureDir + ", " + label("EDGAR13F_FIXTURE_DIR")
 	case s.BaseURL != "":
-		return "the HTTP mirror " + s.BaseURL + ", " + name(c.Names.BaseURL, "EDGAR13F_BASE_URL")
+		return "the HTTP mirror " + s.BaseURL + ", " + label("EDGAR13F_BASE_URL")
 	}
-	return "EDGAR itself, neither " + name(c.Names.FixtureDir, "EDGAR13F_FIXTURE_DIR") + " nor " + name(c.Names.BaseURL, "EDGAR13F_BASE_URL") + " set"
+	return "EDGAR itself, neither " + label("EDGAR13F_FIXTURE_DIR") + " nor " + label("EDGAR13F_BASE_URL") + " set"
 }
 
 // CheckSearchStore returns nil when the filing search store of c's
