@@ -72,7 +72,7 @@ func (s *server) ask(ctx context.Context, raw json.RawMessage, model agent.Model
 	if err != nil {
 		return nil, err
 	}
-	tickers, err := a.Strings("tickers")
+	tickers, err := a.Strings("tickers", false)
 	if err != nil {
 		return nil, err
 	}

@@ -178,7 +178,7 @@ func (s *server) filings(ctx context.Context, raw json.RawMessage) (answer, erro
 // filters decodes cusip, issuer and max_positions, and position_type when
 // allowed. autoLimited reports the agent-mode default.
 func (s *server) filters(a *wire.Args, positionType bool) (opts []edgar13f.Option, autoLimited bool, err error) {
-	cusips, err := a.Strings("cusip")
+	cusips, err := a.Strings("cusip", false)
 	if err != nil {
 		return nil, false, err
 	}
