@@ -444,3 +444,22 @@ func TestContractDisclaimer(t *testing.T) {
 		t.Errorf("wire.Disclaimer %q, want %q", wire.Disclaimer, contractDisclaimer)
 	}
 }
+
+// TestContractDescribed: list_13f_filings tells a model the order its
+// filings come in, the contract's.
+func TestContractDescribed(t *testing.T) {
+	s := testkit.Connect(t, command(t, "EDGAR13F_FIXTURE_DIR="+mirror))
+	res, err := s.ListTools(testkit.Context(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range res.Tools {
+		if tl.Name == "list_13f_filings" {
+			if !strings.Contains(tl.Description, "oldest first (by filing date, then accession number)") {
+				t.Errorf("list_13f_filings description does not give the order of its filings: %s", tl.Description)
+			}
+			return
+		}
+	}
+	t.Error("no list_13f_filings in tools/list")
+}
