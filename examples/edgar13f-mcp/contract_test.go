@@ -54,8 +54,8 @@ var (
 // members returns names, a set of member names.
 func members(names ...string) []string { return names }
 
-// with returns the union of key sets, sorted.
-func with(sets ...[]string) []string {
+// union returns the union of key sets, sorted.
+func union(sets ...[]string) []string {
 	var out []string
 	for _, s := range sets {
 		out = append(out, s...)
@@ -77,7 +77,7 @@ func keySet(t *testing.T, what string, v any) []string {
 // wantKeys checks that the object v has exactly the members want.
 func wantKeys(t *testing.T, what string, v any, want []string) {
 	t.Helper()
-	if diff := cmp.Diff(with(want), keySet(t, what, v)); diff != "" {
+	if diff := cmp.Diff(union(want), keySet(t, what, v)); diff != "" {
 		t.Errorf("%s members (-want +got):\n%s", what, diff)
 	}
 }
@@ -364,29 +364,29 @@ func TestContract(t *testing.T) {
 		// With issuer: matched_cusips; with max_positions: total_positions,
 		// truncated, order; with both, all four.
 		{"filters", "holdings issuer", holdings, `{` + brkQ3 + `,"issuer":"apple"}`, false, func(t *testing.T, obj map[string]any) {
-			wantKeys(t, "holdings answer", obj, with(holdingsKeys, issuerKeys))
+			wantKeys(t, "holdings answer", obj, union(holdingsKeys, issuerKeys))
 			if diff := cmp.Diff([]any{"037833100"}, obj["matched_cusips"]); diff != "" {
 				t.Errorf("matched_cusips (-want +got):\n%s", diff)
 			}
 		}},
 		{"filters", "holdings max_positions", holdings, `{` + brkQ3 + `,"max_positions":2}`, false, func(t *testing.T, obj map[string]any) {
-			wantKeys(t, "holdings answer", obj, with(holdingsKeys, maxKeys))
+			wantKeys(t, "holdings answer", obj, union(holdingsKeys, maxKeys))
 			got := []any{obj["total_positions"], obj["truncated"], obj["order"]}
 			if diff := cmp.Diff([]any{44.0, true, "value_desc"}, got); diff != "" {
 				t.Errorf("total_positions, truncated, order (-want +got):\n%s", diff)
 			}
 		}},
 		{"filters", "holdings both", holdings, `{` + brkQ3 + `,"issuer":"inc","max_positions":1}`, false, func(t *testing.T, obj map[string]any) {
-			wantKeys(t, "holdings answer", obj, with(holdingsKeys, issuerKeys, maxKeys))
+			wantKeys(t, "holdings answer", obj, union(holdingsKeys, issuerKeys, maxKeys))
 		}},
 		{"filters", "holdings cusip", holdings, `{` + brkQ3 + `,"cusip":["037833100"]}`, false, func(t *testing.T, obj map[string]any) {
 			wantKeys(t, "holdings answer", obj, holdingsKeys)
 		}},
 		{"filters", "diff issuer", diff, `{` + brkDiff + `,"issuer":"apple"}`, false, func(t *testing.T, obj map[string]any) {
-			wantKeys(t, "diff answer", obj, with(diffKeys, issuerKeys))
+			wantKeys(t, "diff answer", obj, union(diffKeys, issuerKeys))
 		}},
 		{"filters", "diff max_positions", diff, `{` + brkDiff + `,"max_positions":5}`, false, func(t *testing.T, obj map[string]any) {
-			wantKeys(t, "diff answer", obj, with(diffKeys, maxKeys))
+			wantKeys(t, "diff answer", obj, union(diffKeys, maxKeys))
 			got := []any{obj["total_positions"], obj["truncated"], obj["order"]}
 			if diff := cmp.Diff([]any{44.0, true, "abs_value_delta_desc"}, got); diff != "" {
 				t.Errorf("total_positions, truncated, order (-want +got):\n%s", diff)
@@ -396,22 +396,22 @@ func TestContract(t *testing.T) {
 		// EDGAR13F_AGENT_MODE=on: an unfiltered holdings or diff answer is
 		// cut to 50 positions and says auto_limited; a filtered one is not.
 		{"agent mode", "holdings unfiltered", holdings, `{` + brkQ3 + `}`, true, func(t *testing.T, obj map[string]any) {
-			wantKeys(t, "holdings answer", obj, with(holdingsKeys, maxKeys, autoKeys))
+			wantKeys(t, "holdings answer", obj, union(holdingsKeys, maxKeys, autoKeys))
 			if obj["auto_limited"] != true || obj["order"] != "value_desc" {
 				t.Errorf("auto_limited %v, order %v; want true, value_desc", obj["auto_limited"], obj["order"])
 			}
 		}},
 		{"agent mode", "diff unfiltered", diff, `{` + brkDiff + `}`, true, func(t *testing.T, obj map[string]any) {
-			wantKeys(t, "diff answer", obj, with(diffKeys, maxKeys, autoKeys))
+			wantKeys(t, "diff answer", obj, union(diffKeys, maxKeys, autoKeys))
 			if obj["auto_limited"] != true {
 				t.Errorf("auto_limited %v, want true", obj["auto_limited"])
 			}
 		}},
 		{"agent mode", "holdings with max_positions", holdings, `{` + brkQ3 + `,"max_positions":2}`, true, func(t *testing.T, obj map[string]any) {
-			wantKeys(t, "holdings answer", obj, with(holdingsKeys, maxKeys))
+			wantKeys(t, "holdings answer", obj, union(holdingsKeys, maxKeys))
 		}},
 		{"agent mode", "holdings with issuer", holdings, `{` + brkQ3 + `,"issuer":"apple"}`, true, func(t *testing.T, obj map[string]any) {
-			wantKeys(t, "holdings answer", obj, with(holdingsKeys, issuerKeys))
+			wantKeys(t, "holdings answer", obj, union(holdingsKeys, issuerKeys))
 		}},
 		{"agent mode", "diff with cusip", diff, `{` + brkDiff + `,"cusip":["037833100"]}`, true, func(t *testing.T, obj map[string]any) {
 			wantKeys(t, "diff answer", obj, diffKeys)
