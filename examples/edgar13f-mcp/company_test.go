@@ -1,6 +1,9 @@
 package main
 
 import (
+	"maps"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -113,5 +116,40 @@ func TestCompanyFailures(t *testing.T) {
 		if r := callTool(t, s, tool, args, disclaimerOf(tool)); !r.isError || r.obj["status"] != "error" {
 			t.Errorf("%s: %v, want a failure", tool, r.obj)
 		}
+	}
+}
+
+// TestSearchCompanyCIK: search_company answers each match's cik as the
+// other tools do, digits without leading zeros (company_tickers.json
+// holds numbers; the library's CompanyMatch.CIK is unpadded), whatever
+// the query; examples/README.md says so rather than "10 digits".
+func TestSearchCompanyCIK(t *testing.T) {
+	s := testkit.Connect(t, command(t, "EDGAR13F_FIXTURE_DIR="+mirror))
+	want := map[string]string{"apple": "320193", "AAPL": "320193", "nvidia": "1045810", "brk.b": "1067983"}
+	for _, query := range slices.Sorted(maps.Keys(want)) {
+		r := callCompany(t, s, "search_company", `{"name":"`+query+`","limit":20}`)
+		matches, _ := r.obj["matches"].([]any)
+		if len(matches) == 0 {
+			t.Fatalf("%s: no matches: %v", query, r.obj)
+		}
+		for i, m := range matches {
+			cik, _ := m.(map[string]any)["cik"].(string)
+			if cik == "" || cik[0] == '0' || strings.Trim(cik, "0123456789") != "" {
+				t.Errorf("%s: match %d cik %q, want digits without leading zeros", query, i, cik)
+			}
+			if i == 0 && cik != want[query] {
+				t.Errorf("%s: first match cik %q, want %q", query, cik, want[query])
+			}
+		}
+	}
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, shape, _ := strings.Cut(string(b), "- `search_company`: ")
+	shape, _, _ = strings.Cut(shape, "\n- ")
+	shape = strings.Join(strings.Fields(shape), " ")
+	if !strings.Contains(shape, "without leading zeros") || strings.Contains(shape, "10 digits") {
+		t.Errorf("examples/README.md documents search_company's cik as %q; the server answers digits without leading zeros", shape)
 	}
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the edgar13f-mcp server with a real MCP client, the MCP Inspector
 # CLI from npm: tools/list, get_holdings_as_of calls and the --tool-arg form
-# that examples/README.md gives, the bulk tool get_holders_as_of (which
+# that examples/README.md gives, list_13f_filings in the contract's order
+# (oldest first), a null argument declined, the bulk tool get_holders_as_of (which
 # imports the Data Sets windows it needs on first use) and the company
 # tools, against the recorded EDGAR mirror (testdata/mirror), failing on any
 # wrong answer.
@@ -39,6 +40,12 @@ inspect --method tools/call --tool-name list_13f_filings \
 	--tool-arg 'cik="1067983"' --tool-arg as_of=2024-05-15 --tool-arg period=2023-09-30 >"$tmp/args.json"
 inspect --method tools/call --tool-name list_13f_filings \
 	--tool-arg cik=1067983 --tool-arg as_of=2024-05-15 >"$tmp/args_number.json"
+# Every 13F filing of a manager, three of them made on one day.
+inspect --method tools/call --tool-name list_13f_filings \
+	--tool-args-json '{"cik":"1067983","as_of":"2025-12-31"}' >"$tmp/all_filings.json"
+# JSON null is no value: declined, saying what the argument must be.
+inspect --method tools/call --tool-name get_holdings_as_of \
+	--tool-args-json '{"cik":"1067983","period":"2023-09-30","as_of":"2024-05-15","max_positions":null}' >"$tmp/null.json"
 # Every manager at once, from the mirror's Data Sets windows.
 inspect --method tools/call --tool-name get_holders_as_of \
 	--tool-args-json '{"cusip":"037833100","period":"2023-09-30","as_of":"2024-05-15"}' >"$tmp/holders.json"
@@ -100,7 +107,18 @@ check("decline", (d.get("status"), d.get("reason")), ("declined", "invalid_perio
 
 f = answer("args.json")
 check("--tool-arg answer", (f["status"], f["cik"], f["as_of"]), ("ok", "1067983", "2024-05-15"))
-check("--tool-arg filings", [x["accession_number"] for x in f["filings"]], ["0000950123-24-005653", "0000950123-23-011029", "0000950123-23-010898"])
+# The contract's order: filing date, then accession number, oldest first.
+check("--tool-arg filings", [x["accession_number"] for x in f["filings"]], ["0000950123-23-010898", "0000950123-23-011029", "0000950123-24-005653"])
+check("--tool-arg filings order", [(x["filing_date"], x["accession_number"]) for x in f["filings"]],
+      sorted((x["filing_date"], x["accession_number"]) for x in f["filings"]))
+al = answer("all_filings.json")
+check("all filings order", [(x["filing_date"], x["accession_number"]) for x in al["filings"]],
+      sorted((x["filing_date"], x["accession_number"]) for x in al["filings"]))
+check("all filings of 2024-05-15", [x["accession_number"] for x in al["filings"] if x["filing_date"] == "2024-05-15"],
+      ["0000950123-24-005622", "0000950123-24-005653", "0000950123-24-005664"])
+nu = answer("null.json")
+check("max_positions null", (nu.get("status"), nu.get("reason"), nu.get("message")),
+      ("declined", "invalid_argument", 'argument "max_positions" must be an integer from 1 to 200, not null; to leave it unset, omit it'))
 n = answer("args_number.json")
 check("--tool-arg bare number", (n.get("status"), n.get("reason")), ("declined", "invalid_argument"))
 

@@ -149,21 +149,21 @@ func (s *server) indexFilings(ctx context.Context, raw json.RawMessage, progress
 	if err != nil {
 		return nil, err
 	}
-	tickers, err := a.Strings("tickers")
+	if !a.Has("tickers") {
+		return nil, declineArg("tickers", "is required: an array of tickers or CIKs")
+	}
+	tickers, err := a.Strings("tickers", true)
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case !a.Has("tickers"):
-		return nil, declineArg("tickers", "is required: an array of tickers or CIKs")
-	case len(tickers) == 0 || len(tickers) > search.MaxCompanies:
+	if len(tickers) == 0 || len(tickers) > search.MaxCompanies {
 		return nil, declineArg("tickers", "must hold 1 to %d companies, not %d", search.MaxCompanies, len(tickers))
 	}
 	asOf, err := a.Date("as_of", true)
 	if err != nil {
 		return nil, err
 	}
-	forms, err := a.Strings("forms")
+	forms, err := a.Strings("forms", false)
 	if err != nil {
 		return nil, err
 	}

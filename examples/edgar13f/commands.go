@@ -31,7 +31,8 @@ var commands = []command{
 	},
 	{
 		name: "13f-filings", args: "CIK", positional: 1,
-		about:    "List the 13F filings (13F-HR, 13F-HR/A, 13F-NT, 13F-NT/A) a manager had made by --as-of.",
+		about: "List the 13F filings (13F-HR, 13F-HR/A, 13F-NT, 13F-NT/A) a manager had made by --as-of,\n" +
+			"oldest first (by filing date, then accession number), in every format.",
 		examples: "  edgar13f 13f-filings 1067983 --as-of 2024-05-15\n  edgar13f 13f-filings 1067983 --period 2023-09-30 --format csv\n",
 		flags: func(fs *flag.FlagSet, o *opts) {
 			fs.StringVar(&o.period, "period", "", "only filings for this period of report")
@@ -96,7 +97,9 @@ func runFilings(ctx context.Context, c *edgar13f.Client, o *opts, args []string)
 	if err != nil {
 		return filings{args[0], o.asOfDate, nil}, err
 	}
-	return filings{list.CIK, o.asOfDate, list.Filings}, nil
+	// Oldest first in every format, as the MCP server answers (and as the
+	// JSON format, the server's answer object, must).
+	return filings{list.CIK, o.asOfDate, wire.OldestFirst(list.Filings)}, nil
 }
 
 func (o *opts) filters() []edgar13f.Option {

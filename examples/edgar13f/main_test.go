@@ -2,6 +2,7 @@ package main
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -216,6 +217,37 @@ func TestNotAMirror(t *testing.T) {
 		_, stderr, code := exe(t, tt.env, append([]string{"filings", "1067983", "--as-of", "2024-05-15"}, tt.args...)...)
 		if code != 2 || !strings.HasPrefix(stderr, want) {
 			t.Errorf("%v %v: exit %d, stderr %q; want 2, %q...", tt.env, tt.args, code, stderr, want)
+		}
+	}
+}
+
+// TestFilingsOrder: 13f-filings prints a manager's 13F filings oldest
+// first (filing date, then accession number) in every format, as the MCP
+// server answers list_13f_filings, whatever the library's order; its help
+// says so, and filings (any form) says it lists newest first.
+func TestFilingsOrder(t *testing.T) {
+	fixture := []string{"EDGAR13F_FIXTURE_DIR=" + mirror}
+	for _, format := range []string{"table", "csv", "json"} {
+		out, _, code := exe(t, fixture, "13f-filings", "1067983", "--as-of", "2025-12-31", "--format", format)
+		if code != 0 {
+			t.Fatalf("%s: exit %d", format, code)
+		}
+		// The accession numbers in the order printed; in this manager's
+		// filings they rise with the filing date, and three share one.
+		var got []string
+		for _, f := range strings.FieldsFunc(out, func(r rune) bool { return r == ' ' || r == ',' || r == '"' || r == '\n' }) {
+			if len(f) == 20 && (strings.HasPrefix(f, "0000950123-") || strings.HasPrefix(f, "0001193125-")) {
+				got = append(got, f)
+			}
+		}
+		if len(got) < 30 || !slices.IsSorted(got) {
+			t.Errorf("%s: accessions printed %v, want 30 or more, ascending", format, got)
+		}
+	}
+	for cmd, want := range map[string]string{"13f-filings": "oldest first (by filing date, then accession number)", "filings": "newest first"} {
+		out, _, _ := exe(t, nil, cmd, "--help")
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
+			t.Errorf("%s --help does not say %q:\n%s", cmd, want, out)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -88,15 +89,36 @@ func kind(v json.RawMessage) string {
 	return "a number"
 }
 
+// isNull reports whether v is the JSON null.
+func isNull(v json.RawMessage) bool { return string(v) == "null" }
+
+// null is the decline of the argument name given as JSON null where want
+// (e.g. "a JSON string") belongs. Null never stands for an absent
+// argument: an optional one is left out.
+func null(name, want string, required bool) error {
+	if required {
+		return invalid("argument %q must be %s, not null", name, want)
+	}
+	return invalid("argument %q must be %s, not null; to leave it unset, omit it", name, want)
+}
+
 // String returns the string argument name. A missing required argument
 // or a value that is not a JSON string is declined.
 func (a *Args) String(name string, required bool) (string, error) {
+	return a.str(name, "a JSON string", required)
+}
+
+// str is String with want saying what the argument must be when null.
+func (a *Args) str(name, want string, required bool) (string, error) {
 	v, ok := a.raw[name]
 	if !ok {
 		if required {
 			return "", invalid("argument %q is required", name)
 		}
 		return "", nil
+	}
+	if isNull(v) {
+		return "", null(name, want, required)
 	}
 	if v[0] != '"' {
 		return "", invalid("argument %q must be a JSON string, not %s", name, kind(v))
@@ -111,7 +133,7 @@ func (a *Args) String(name string, required bool) (string, error) {
 // Date returns the date argument name, a "YYYY-MM-DD" string; the zero Date
 // when an optional one is absent.
 func (a *Args) Date(name string, required bool) (edgar13f.Date, error) {
-	s, err := a.String(name, required)
+	s, err := a.str(name, "a date YYYY-MM-DD", required)
 	if err != nil || !a.Has(name) {
 		return edgar13f.Date{}, err
 	}
@@ -122,11 +144,18 @@ func (a *Args) Date(name string, required bool) (edgar13f.Date, error) {
 	return d, nil
 }
 
-// Strings returns the optional argument name, a JSON array of strings.
-func (a *Args) Strings(name string) ([]string, error) {
+// Strings returns the argument name, a JSON array of strings; nil when
+// it is absent, which a required one may not be.
+func (a *Args) Strings(name string, required bool) ([]string, error) {
 	v, ok := a.raw[name]
 	if !ok {
+		if required {
+			return nil, invalid("argument %q is required", name)
+		}
 		return nil, nil
+	}
+	if isNull(v) {
+		return nil, null(name, "a JSON array of strings", required)
 	}
 	var items []json.RawMessage
 	if v[0] != '[' || json.Unmarshal(v, &items) != nil {
@@ -150,6 +179,12 @@ func (a *Args) Int(name string, lo, hi int) (int, error) {
 		return 0, nil
 	}
 	s := string(v)
+	if isNull(v) {
+		if lo == math.MinInt && hi == math.MaxInt {
+			return 0, null(name, "a JSON integer", false)
+		}
+		return 0, null(name, fmt.Sprintf("an integer from %d to %d", lo, hi), false)
+	}
 	digits := strings.TrimPrefix(s, "-")
 	if digits == "" || strings.TrimLeft(digits, "0123456789") != "" {
 		return 0, invalid("argument %q must be a JSON integer such as 10, not %s %s", name, kind(v), s)

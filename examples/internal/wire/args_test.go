@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,7 +46,7 @@ func parse(raw string) got {
 	if !d.IsZero() {
 		g.AsOf = d.String()
 	}
-	if g.CUSIPs, err = a.Strings("cusip"); err != nil {
+	if g.CUSIPs, err = a.Strings("cusip", false); err != nil {
 		return fail(err)
 	}
 	if g.Max, err = a.Int("max_positions", 1, edgar13f.MaxPositions); err != nil {
@@ -85,6 +86,11 @@ func TestArgs(t *testing.T) {
 		{`{"cik":"1","max_positions":1e1}`, got{CIK: "1", Reason: ia, Msg: `argument "max_positions" must be a JSON integer such as 10, not a number 1e1`}},
 		{`{"cik":"1","max_positions":"5"}`, got{CIK: "1", Reason: ia, Msg: `argument "max_positions" must be a JSON integer such as 10, not a string "5"`}},
 		{`{"cik":"1","max_positions":99999999999999999999}`, got{CIK: "1", Reason: ia, Msg: `argument "max_positions" must be 1 to 200, not 99999999999999999999`}},
+		// JSON null is no value of any type and never stands for an absent argument.
+		{`{"cik":"1","as_of":null}`, got{CIK: "1", Reason: ia, Msg: `argument "as_of" must be a date YYYY-MM-DD, not null; to leave it unset, omit it`}},
+		{`{"cik":"1","cusip":null}`, got{CIK: "1", Reason: ia, Msg: `argument "cusip" must be a JSON array of strings, not null; to leave it unset, omit it`}},
+		{`{"cik":"1","max_positions":null}`, got{CIK: "1", Reason: ia, Msg: `argument "max_positions" must be an integer from 1 to 200, not null; to leave it unset, omit it`}},
+		{`{"cik":"1","cusip":[null]}`, got{CIK: "1", Reason: ia, Msg: `argument "cusip" must be a JSON array of strings; item 0 is null`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.raw, func(t *testing.T) {
@@ -92,6 +98,38 @@ func TestArgs(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestArgsNull: each accessor declines null with a message saying what the
+// argument must be, and, for an optional one, to leave it out.
+func TestArgsNull(t *testing.T) {
+	a, err := ParseArgs(json.RawMessage(`{"s":null,"d":null,"l":null,"i":null,"n":null}`), "s", "d", "l", "i", "n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const omit = "; to leave it unset, omit it"
+	msg := func(_ any, err error) string {
+		d, ok := AsDecline(err)
+		if !ok || d.Reason != edgar13f.InvalidArgument {
+			t.Fatalf("error %v, want an invalid_argument decline", err)
+		}
+		return d.Message
+	}
+	tests := []struct{ got, want string }{
+		{msg(a.String("s", true)), `argument "s" must be a JSON string, not null`},
+		{msg(a.String("s", false)), `argument "s" must be a JSON string, not null` + omit},
+		{msg(a.Date("d", true)), `argument "d" must be a date YYYY-MM-DD, not null`},
+		{msg(a.Date("d", false)), `argument "d" must be a date YYYY-MM-DD, not null` + omit},
+		{msg(a.Strings("l", true)), `argument "l" must be a JSON array of strings, not null`},
+		{msg(a.Strings("l", false)), `argument "l" must be a JSON array of strings, not null` + omit},
+		{msg(a.Int("i", 0, 5)), `argument "i" must be an integer from 0 to 5, not null` + omit},
+		{msg(a.Int("n", math.MinInt, math.MaxInt)), `argument "n" must be a JSON integer, not null` + omit},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("message %q, want %q", tt.got, tt.want)
+		}
 	}
 }
 

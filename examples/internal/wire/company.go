@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/json"
 	"io"
+	"strings"
 
 	"github.com/edgar13f/edgar13f"
 )
@@ -43,16 +44,17 @@ func WriteDeclineWith(w io.Writer, d *edgar13f.DeclineError, disclaimer string) 
 	return o.done()
 }
 
-// WriteCompanySearch writes the search_company answer. cik is the 10-digit
-// CIK, as the ticker file gives it; ticker is the primary ticker (null when
-// the company has none) and tickers all of them.
+// WriteCompanySearch writes the search_company answer. cik is written
+// without leading zeros, as every tool answers a CIK, whatever the library
+// gives; ticker is the primary ticker (null when the company has none) and
+// tickers all of them.
 func WriteCompanySearch(w io.Writer, s *edgar13f.CompanySearch) error {
 	o := newWriter(w)
 	o.headWith("ok", "")
 	o.str("query", s.Query)
 	o.array("matches", len(s.Matches), func(i int) {
 		m := s.Matches[i]
-		o.str("cik", m.CIK)
+		o.str("cik", unpadded(m.CIK))
 		o.str("name", m.Name)
 		ticker := ""
 		if len(m.Tickers) > 0 {
@@ -132,4 +134,12 @@ func WriteSection(w io.Writer, s *edgar13f.Section) error {
 	o.str("source_url", s.SourceURL)
 	o.close()
 	return o.done()
+}
+
+// unpadded returns the CIK cik without leading zeros.
+func unpadded(cik string) string {
+	if t := strings.TrimLeft(cik, "0"); t != "" {
+		return t
+	}
+	return cik
 }

@@ -160,7 +160,7 @@ func AskFilings(ctx context.Context, c *edgar13f.Client, engine EngineFunc, mode
 	if err != nil {
 		return nil, err
 	}
-	tickers, err := a.Strings("tickers")
+	tickers, err := a.Strings("tickers", false)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/datasets"
@@ -98,10 +100,25 @@ func date(d edgar13f.Date) string {
 	return d.String()
 }
 
-// WriteFilings writes the list_13f_filings answer for cik on asOf; cik is
-// as the library returns it ([edgar13f.FilingList.CIK], without leading
-// zeros).
+// OldestFirst returns a copy of filings sorted by filing date, then
+// accession number, both ascending: the order of the filings of a
+// list_13f_filings answer, the reference server's frozen contract, whatever
+// order the library lists them in ([edgar13f.FilingList] is newest first).
+func OldestFirst(filings []edgar13f.Filing) []edgar13f.Filing {
+	return slices.SortedStableFunc(slices.Values(filings), func(a, b edgar13f.Filing) int {
+		if c := a.FilingDate.Compare(b.FilingDate); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Accession, b.Accession)
+	})
+}
+
+// WriteFilings writes the list_13f_filings answer for cik on asOf, its
+// filings in the contract's order (see [OldestFirst]) whatever their order
+// in filings; cik is as the library returns it ([edgar13f.FilingList.CIK],
+// without leading zeros).
 func WriteFilings(w io.Writer, cik string, asOf edgar13f.Date, filings []edgar13f.Filing) error {
+	filings = OldestFirst(filings)
 	o := newWriter(w)
 	o.head("ok")
 	o.str("cik", cik)
