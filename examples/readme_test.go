@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -89,7 +91,7 @@ var (
 	flagRE        = regexp.MustCompile(`^\s+-{1,2}([a-z][a-z0-9-]*)`)
 	commandRE     = regexp.MustCompile(`^\s+edgar13f ([a-z0-9-]+(?: [a-z]+)?)\b`)
 	envRE         = regexp.MustCompile(`\b(SEC_USER_AGENT|ANTHROPIC_API_KEY|EDGAR13F_[A-Z0-9_]+)\b`)
-	routeRE       = regexp.MustCompile(`\b(GET|POST|PUT|PATCH|DELETE) (/[A-Za-z0-9_{}./-]*)`)
+	routeRE       = regexp.MustCompile(`\b(GET|POST|PUT|PATCH|DELETE) +(/[A-Za-z0-9_{}./-]*)`)
 	toolRE        = regexp.MustCompile("`([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\\(")
 	inlineRE      = regexp.MustCompile("`([^`]+)`")
 	proseFlagRE   = regexp.MustCompile(`(?:^|[\s(\[,])(--[a-z][a-z0-9-]*)`)
@@ -111,8 +113,14 @@ func parseHelp(text string) (flags, commands, routes, env []string) {
 		if m := routeRE.FindStringSubmatch(line); m != nil && strings.HasPrefix(strings.TrimSpace(line), m[1]) {
 			routes = append(routes, m[1]+" "+m[2])
 		}
-		if f := strings.Fields(line); len(f) > 0 && strings.HasPrefix(line, "  ") && envRE.MatchString(f[0]) && envRE.FindString(f[0]) == f[0] {
-			env = append(env, f[0])
+		// A setting: "  NAME" or "  NAME, --flag".
+		if f := strings.Fields(line); len(f) > 0 && strings.HasPrefix(line, "  ") {
+			if name := strings.TrimSuffix(f[0], ","); envRE.FindString(name) == name {
+				env = append(env, name)
+				if len(f) > 1 && strings.HasPrefix(f[1], "--") {
+					flags = append(flags, f[1])
+				}
+			}
 		}
 	}
 	return flags, commands, routes, env
@@ -513,6 +521,8 @@ func readSurface(t *testing.T, bin string) surface {
 		t.Fatalf("read too little from the programs' help: %d commands, %d variables", len(s.commands), len(s.env))
 	}
 
+	checkRoutesServed(t, bin, s.routes)
+
 	cmd := testkit.Command(t, filepath.Join(bin, "edgar13f-mcp"), []string{
 		"EDGAR13F_FIXTURE_DIR=" + testkit.Mirror(), "EDGAR13F_CHAT_URL=http://127.0.0.1:9/v1", "EDGAR13F_AGENT_MODEL=m"})
 	session := testkit.Connect(t, cmd)
@@ -524,6 +534,58 @@ func readSurface(t *testing.T, bin string) surface {
 		s.tools[tool.Name] = true
 	}
 	return s
+}
+
+// checkRoutesServed starts the HTTP API over the mirror on a port of the
+// system's choosing and fails the test for each route its help lists that
+// it answers "no endpoint": the help is held to the server as the READMEs
+// are held to the help.
+func checkRoutesServed(t *testing.T, bin string, routes map[string]bool) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(testkit.Context(t))
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(bin, "edgar13f-http"), "--addr", "127.0.0.1:0")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "EDGAR13F_CACHE_DIR=" + t.TempDir(),
+		"EDGAR13F_FIXTURE_DIR=" + testkit.Mirror()}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cancel(); _ = cmd.Wait() }()
+	sc := bufio.NewScanner(stderr)
+	base := ""
+	for base == "" && sc.Scan() {
+		if _, addr, ok := strings.Cut(sc.Text(), "listening on "); ok {
+			base = addr
+		}
+	}
+	if base == "" {
+		t.Fatal("edgar13f-http did not say where it listens")
+	}
+	go func() { _, _ = io.Copy(io.Discard, stderr) }()
+	if len(routes) == 0 {
+		t.Fatal("edgar13f-http --help lists no routes")
+	}
+	for r := range routes {
+		method, path, _ := strings.Cut(r, " ")
+		path = strings.ReplaceAll(path, "{chunk_id}", "0123456789abcdef")
+		req, err := http.NewRequestWithContext(ctx, method, base+path, strings.NewReader("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", r, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusNotFound && bytes.Contains(body, []byte("no endpoint")) || resp.StatusCode == http.StatusMethodNotAllowed {
+			t.Errorf("edgar13f-http --help lists %s, which the server does not serve: %d %s", r, resp.StatusCode, body)
+		}
+	}
 }
 
 // TestREADMEsMatchPrograms fails when README.md or examples/README.md
