@@ -23,8 +23,8 @@ import (
 
 // askOpts are the flags and settings of ask and ask-eval.
 type askOpts struct {
-	tickers tickerList              // ask --ticker
-	dryRun  bool                    // ask-eval --dry-run
+	tickers tickerList // ask --ticker
+	dryRun  bool       // ask-eval --dry-run
 }
 
 var askDisclaimer = wire.AskDisclaimer
