@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -662,9 +663,17 @@ func TestOfflineREADMEBlocks(t *testing.T) {
 				"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "TMPDIR=" + t.TempDir(),
 				"GOPATH=" + goEnv(t, "GOPATH"), "GOCACHE=" + goEnv(t, "GOCACHE"), "GOMODCACHE=" + goEnv(t, "GOMODCACHE"),
 				"GOFLAGS=" + os.Getenv("GOFLAGS"), "GOTOOLCHAIN=local", "GOPROXY=off", "GOBIN=" + t.TempDir()}
+			// The block runs in a process group of its own, killed whole when
+			// it ends, so that a server it started in the background and did
+			// not stop (a block that failed half way) cannot outlive it.
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+			cmd.WaitDelay = 10 * time.Second
 			var out, errb bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &errb
-			if err := cmd.Run(); err != nil {
+			err := cmd.Run()
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			if err != nil {
 				t.Fatalf("block at %s:%d failed: %v\n--- block\n%s\n--- stdout\n%s\n--- stderr\n%s", b.file, b.line, err, b.text, out.String(), errb.String())
 			}
 			if strings.TrimSpace(out.String()) == "" {
