@@ -285,8 +285,11 @@ func parseAccession(s string) (string, bool) {
 
 // findFiling returns the entry of accession in cik's filing list if it was
 // filed on or before asOf, and the URL of the filing-list document that
-// lists it (the list itself or one of its older pages). Every page that can
-// hold a filing visible on asOf is searched. A filing not visible and one
+// lists it (the list itself or one of its older pages). An accession
+// number names one filing, listed once: where the filing is found, its
+// filing date alone decides, and no other page is read. The older pages
+// that can hold a filing visible on asOf are searched only when the
+// recent list does not hold the accession. A filing not visible and one
 // not listed are declined alike, naming only what the caller gave.
 func (c *Client) findFiling(ctx context.Context, cik, accession string, asOf Date) (listEntry, string, error) {
 	notYet := declinef(NotYetFiled, "CIK %s had filed no filing %s on or before %s", cik, accession, asOf)
@@ -294,16 +297,20 @@ func (c *Client) findFiling(ctx context.Context, cik, accession string, asOf Dat
 	if err != nil {
 		return listEntry{}, "", err
 	}
-	find := func(es []listEntry) (listEntry, bool) {
+	// find reports whether es lists accession, and its entry when it was
+	// filed on or before asOf.
+	find := func(es []listEntry) (e listEntry, listed, visible bool) {
 		for _, e := range es {
-			if e.Accession == accession && visibleOn(e.FilingDate, asOf) {
-				return e, true
+			if e.Accession == accession {
+				return e, true, visibleOn(e.FilingDate, asOf)
 			}
 		}
-		return listEntry{}, false
+		return listEntry{}, false, false
 	}
-	if e, ok := find(list.Entries); ok {
+	if e, listed, visible := find(list.Entries); visible {
 		return e, submissionsURL(cik), nil
+	} else if listed {
+		return listEntry{}, "", notYet
 	}
 	for _, p := range list.Pages {
 		if from, ok := parseISODate(p.FilingFrom); ok && !visibleOn(from, asOf) {
@@ -313,8 +320,10 @@ func (c *Client) findFiling(ctx context.Context, cik, accession string, asOf Dat
 		if err != nil {
 			return listEntry{}, "", err
 		}
-		if e, ok := find(entries); ok {
+		if e, listed, visible := find(entries); visible {
 			return e, submissionsBase + p.Name, nil
+		} else if listed {
+			return listEntry{}, "", notYet
 		}
 	}
 	return listEntry{}, "", notYet
