@@ -1,10 +1,12 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,13 +15,15 @@ import (
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/edgarid"
+	"github.com/edgar13f/edgar13f/internal/rootlink"
 	"github.com/edgar13f/edgar13f/internal/sections"
 	"github.com/edgar13f/edgar13f/search/internal/chunk"
 	"github.com/edgar13f/edgar13f/search/store"
 )
 
 // This file indexes filings: companies resolved to CIKs, their newest
-// filings of the forms asked for listed through the Client, each filing's
+// reports of the kinds asked for (original filings and their amendments)
+// listed through the Client, each filing's
 // Items read (one request for its primary document, through the Client's
 // access layer and cache), chunked, embedded and stored in one Put.
 
@@ -28,8 +32,8 @@ var errNilArgs = errors.New("search: New needs a Client and a Store")
 // lastDate is the latest Date: Filings(lastDate) lists every stored filing.
 var lastDate = edgar13f.Date{Year: 9999, Month: time.December, Day: 31}
 
-// defaultForms are the forms Index reads when given none.
-var defaultForms = []string{"10-K", "10-K/A"}
+// defaultForms are the report kinds Index reads when given none.
+var defaultForms = []string{"10-K"}
 
 // decline returns a decline of the root package's kind.
 func decline(r edgar13f.Reason, format string, args ...any) error {
@@ -65,9 +69,14 @@ type target struct {
 	byCIK  bool
 }
 
-// Index indexes, for each company (a ticker or a CIK), the newest filings
-// of each form made on or before asOf: [FilingsPerCompany] of each of
-// [Forms] (default one 10-K and one 10-K/A, when there are such filings).
+// Index indexes, for each company (a ticker or a CIK), its newest reports
+// of each kind made on or before asOf: for each of [Forms] (default
+// "10-K"), the [FilingsPerCompany] (default 1) newest original filings of
+// that form, plus every amendment of one of them (a "10-K/A" whose period
+// of report is the period of one of those originals) made by asOf. An
+// amendment of an older report is never picked, and an amendment alone,
+// with no original among those picked, is not indexed; likewise "10-Q"
+// with "10-Q/A".
 //
 // A ticker must be one of EDGAR's current tickers (company_tickers.json,
 // matched exactly: "brk.b" is BRK-B); it is not point in time. A CIK is 1
@@ -107,7 +116,7 @@ func (e *Engine) Index(ctx context.Context, companies []string, asOf edgar13f.Da
 			opt(&o)
 		}
 	}
-	forms, err := checkIndexArgs(companies, asOf, &o)
+	kinds, err := checkIndexArgs(companies, asOf, &o)
 	if err != nil {
 		return nil, err
 	}
@@ -155,17 +164,16 @@ func (e *Engine) Index(ctx context.Context, companies []string, asOf edgar13f.Da
 	}
 	var plans []plan
 	done := map[string]bool{} // accessions planned in this call
-	cs := e.client.Companies()
 	for _, t := range targets {
 		p.Company, p.Accession = t.arg, ""
 		pl := plan{t: t}
-		for _, form := range forms {
-			l, err := cs.Filings(ctx, t.cik, asOf, edgar13f.FormType(edgar13f.Form(form)), edgar13f.Limit(o.perForm))
+		for _, kind := range kinds {
+			l, reports, err := e.reports(ctx, t.cik, kind, asOf, o.perForm)
 			if err != nil {
 				return nil, err
 			}
 			pl.list = l
-			for _, f := range l.Filings {
+			for _, f := range reports {
 				if !done[f.Accession] {
 					done[f.Accession] = true
 					pl.filings = append(pl.filings, f)
@@ -200,8 +208,56 @@ func (e *Engine) Index(ctx context.Context, companies []string, asOf edgar13f.Da
 	return res, nil
 }
 
+// reports lists the reports of one kind ("10-K") that Index picks for
+// cik: the n newest original filings of that form made on or before asOf,
+// and every amendment of one of them ([pickReports]). Amendments are
+// listed only when there is an original, and only those filed on or after
+// the oldest original picked (an amendment follows its report), so that
+// the older pages of the filing list are read only when they can hold
+// one. It returns the filing list of the originals with them.
+func (e *Engine) reports(ctx context.Context, cik, kind string, asOf edgar13f.Date, n int) (*edgar13f.CompanyFilingList, []edgar13f.CompanyFiling, error) {
+	orig, err := e.client.Companies().Filings(ctx, cik, asOf, edgar13f.FormType(edgar13f.Form(kind)), edgar13f.Limit(n))
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(orig.Filings) == 0 {
+		return orig, nil, nil
+	}
+	since := orig.Filings[len(orig.Filings)-1].FilingDate
+	a, err := rootlink.FilingsSince(ctx, e.client, cik, asOf, since, kind+"/A", edgar13f.MaxFilings)
+	if err != nil {
+		return nil, nil, err
+	}
+	return orig, pickReports(orig.Filings, a.(*edgar13f.CompanyFilingList).Filings), nil
+}
+
+// pickReports returns originals (a company's newest original filings of
+// one report kind) and those of amendments (filings of its amendment form)
+// whose period of report is the period of one of the originals, newest
+// first (filing date, then accession, both descending). An amendment
+// without a period of report amends no report known here and is left out.
+func pickReports(originals, amendments []edgar13f.CompanyFiling) []edgar13f.CompanyFiling {
+	periods := map[edgar13f.Date]bool{}
+	for _, f := range originals {
+		if !f.Period.IsZero() {
+			periods[f.Period] = true
+		}
+	}
+	out := slices.Clone(originals)
+	for _, f := range amendments {
+		if !f.Period.IsZero() && periods[f.Period] {
+			out = append(out, f)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b edgar13f.CompanyFiling) int {
+		return cmp.Or(b.FilingDate.Compare(a.FilingDate), cmp.Compare(b.Accession, a.Accession))
+	})
+	return slices.CompactFunc(out, func(a, b edgar13f.CompanyFiling) bool { return a.Accession == b.Accession })
+}
+
 // checkIndexArgs checks what Index is given before anything is read and
-// returns the forms, upper case, without duplicates.
+// returns the report kinds, upper case, without duplicates: the forms
+// given, an amendment form ("10-K/A") taken as its report's ("10-K").
 func checkIndexArgs(companies []string, asOf edgar13f.Date, o *indexOptions) ([]string, error) {
 	if err := checkAsOf(asOf); err != nil {
 		return nil, err
@@ -221,6 +277,7 @@ func checkIndexArgs(companies []string, asOf edgar13f.Date, o *indexOptions) ([]
 		if err != nil {
 			return nil, err
 		}
+		form = strings.TrimSuffix(form, "/A")
 		if !contains(forms, form) {
 			forms = append(forms, form)
 		}

@@ -272,3 +272,43 @@ func TestSearchWithEmbedder(t *testing.T) {
 		t.Error("the embedder server embedded nothing")
 	}
 }
+
+// TestIndexHelpOfflineExamples runs the offline examples of "index --help"
+// as written (default forms): Apple's and NVIDIA's newest 10-K reports are
+// indexed, not Apple's 10-K/A of 2010, which amends its report of 2009.
+func TestIndexHelpOfflineExamples(t *testing.T) {
+	help, _, code := exe(t, nil, "index", "--help")
+	if code != 0 {
+		t.Fatalf("index --help: exit %d", code)
+	}
+	ran := 0
+	for _, line := range strings.Split(help, "\n") {
+		cmd, ok := strings.CutSuffix(strings.TrimSpace(line), "# offline")
+		if !ok {
+			continue
+		}
+		args := strings.Fields(strings.TrimPrefix(strings.TrimSpace(cmd), "edgar13f "))
+		for i, a := range args {
+			if a == "testdata/mirror" {
+				args[i] = mirror
+			}
+		}
+		args = append(args, "--cache-dir", t.TempDir(), "--format", "json")
+		stdout, stderr, code := exe(t, nil, args...)
+		if code != 0 {
+			t.Errorf("%s: exit %d: %s", cmd, code, stderr)
+			continue
+		}
+		ran++
+		var got []string
+		for _, x := range decodeJSON(t, stdout)["indexed"].([]any) {
+			got = append(got, x.(map[string]any)["accession_number"].(string))
+		}
+		if strings.Join(got, " ") != appleAccession+" "+nvidiaAccession {
+			t.Errorf("%s indexed %v; want Apple's and NVIDIA's 10-K", cmd, got)
+		}
+	}
+	if ran == 0 {
+		t.Errorf("index --help shows no offline example:\n%s", help)
+	}
+}
