@@ -83,10 +83,8 @@ func (cs *Companies) Section(ctx context.Context, cik, accession, item string, a
 	// The item must name an Item of some periodic report before anything is
 	// read; whether it fits the filing's form is told only once the filing
 	// is known to be visible (else the decline would hint at its form).
-	_, errK := sections.ParseItem("10-K", item)
-	_, errQ := sections.ParseItem("10-Q", item)
-	if errK != nil && errQ != nil {
-		return nil, declinef(InvalidArgument, "item %q is no Item of a 10-K or a 10-Q (write it as \"1A\", \"Item 7\" or, for a 10-Q, \"II-1A\")", item)
+	if _, _, _, _, err := sections.ItemsNamed(item); err != nil {
+		return nil, declinef(InvalidArgument, "%s", sections.NoItemMessage(item))
 	}
 
 	e, listedOn, err := cs.c.findReport(ctx, id, acc, asOf)

@@ -254,3 +254,40 @@ func TestSectionBeforeFilingWithoutOlderPage(t *testing.T) {
 		t.Errorf("without the older page: %v; with it: %v; want the same decline", errOne, errFull)
 	}
 }
+
+// TestSectionItemNames: Section reads every name of the shared table of
+// Item names (edgartest.ItemNames) as the filing search's Item filter
+// does: on Apple's 10-K of 2024 and its 10-Q of 2025-08-01 (the real
+// document, served as the primary document of a synthetic filing list),
+// the Item the table gives, or invalid_argument where it gives none.
+func TestSectionItemNames(t *testing.T) {
+	gz, err := os.ReadFile("testdata/documents/aapl-10-q-2025-08-01.htm.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tenQ = "0000320193-25-900001"
+	list := `{"cik":"320193","name":"Apple Inc.","filings":{"recent":{"accessionNumber":["` + tenQ + `","` + apple10K2024 + `"],"filingDate":["2025-08-01","2024-11-01"],"reportDate":["2025-06-28","2024-09-28"],"acceptanceDateTime":["",""],"form":["10-Q","10-K"],"primaryDocument":["aapl-20250628.htm","aapl-20240928.htm"],"size":[1,1]},"files":[]}}`
+	c := overlayClient(t, appleCIK, list, "https://www.sec.gov/Archives/edgar/data/320193/000032019325900001/aapl-20250628.htm", doc)
+	ctx := context.Background()
+	for _, tc := range edgartest.ItemNames {
+		for _, f := range []struct{ form, acc, want string }{{"10-K", apple10K2024, tc.TenK}, {"10-Q", tenQ, tc.TenQ}} {
+			s, err := c.Companies().Section(ctx, appleCIK, f.acc, tc.Name, date("2025-08-01"), edgar13f.MaxChars(100))
+			switch {
+			case f.want == "":
+				if !errors.Is(err, edgar13f.ErrInvalidArgument) {
+					t.Errorf("Section(%s, %q) = %+v, %v; want invalid_argument", f.form, tc.Name, s, err)
+				}
+			case err != nil || s.Item != f.want || s.Filing.Form != edgar13f.Form(f.form):
+				t.Errorf("Section(%s, %q) = %+v, %v; want Item %s", f.form, tc.Name, s, err, f.want)
+			}
+		}
+	}
+}

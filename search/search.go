@@ -248,9 +248,15 @@ func CIK(cik string) SearchOption { return func(o *searchOptions) { o.cik, o.cik
 // "10-K" is not "10-K/A").
 func Form(form string) SearchOption { return func(o *searchOptions) { o.form, o.formSet = form, true } }
 
-// Item keeps chunks of that Item, written "1A" or "7" for a 10-K and with
-// its Part for a 10-Q ("I-2", "II-1A"); "Item 7" and lower case are taken
-// too.
+// Item keeps chunks of that Item, named as [edgar13f.Companies.Section]
+// names Items: "7", "Item 7", "1A", "I-2", "II-1A", case-insensitive. The
+// name keeps, of each form, the Item it names in that form: in a 10-K a
+// Part-qualified name is the Item of that Part ("II-7" is Item 7, "I-2"
+// Item 2, Properties); in a 10-Q a name without Part is the Item when only
+// one Part has it ("1A" is "II-1A"). So "1A" keeps the risk factors of
+// 10-Ks and 10-Qs alike. With [Form], a name that no report of that form
+// can have ("7" of a 10-Q) declines [edgar13f.InvalidArgument]; without,
+// so does a name of neither form.
 func Item(item string) SearchOption { return func(o *searchOptions) { o.item, o.itemSet = item, true } }
 
 // FiscalYear keeps chunks of reports of that fiscal year (the company's
