@@ -466,7 +466,7 @@ func (e *Engine) embedderMeta(ctx context.Context) (store.Meta, error) {
 	dim := e.dim
 	e.mu.Unlock()
 	if dim == 0 {
-		v, err := e.embed(ctx, []string{"dimension probe"}, 0)
+		v, err := e.embed(ctx, []string{"dimension probe"}, 0, 0)
 		if err != nil {
 			return store.Meta{}, err
 		}
@@ -487,7 +487,7 @@ func (e *Engine) embedChunks(ctx context.Context, chunks []store.Chunk, meta sto
 		for _, c := range chunks[start:min(start+EmbedBatch, len(chunks))] {
 			texts = append(texts, c.Text)
 		}
-		v, err := e.embed(ctx, texts, meta.Dim)
+		v, err := e.embed(ctx, texts, meta.Dim, start)
 		if err != nil {
 			return nil, err
 		}
@@ -497,8 +497,11 @@ func (e *Engine) embedChunks(ctx context.Context, chunks []store.Chunk, meta sto
 }
 
 // embed calls the embedder and checks its answer: one finite vector per
-// text, each of dimension dim (when dim is not 0), all of one dimension.
-func (e *Engine) embed(ctx context.Context, texts []string, dim int) ([][]float32, error) {
+// text, each of dimension dim (when dim is not 0), all of one dimension,
+// none all zeros (a vector without direction, whose cosine similarity to
+// anything is undefined). first is the place of texts[0] among the texts
+// being embedded (a filing's chunks), by which an error names a text.
+func (e *Engine) embed(ctx context.Context, texts []string, dim, first int) ([][]float32, error) {
 	v, err := e.embedder.Embed(ctx, texts)
 	if err != nil {
 		return nil, fmt.Errorf("search: embedder %s: %w", e.embedder.Model(), err)
@@ -511,12 +514,17 @@ func (e *Engine) embed(ctx context.Context, texts []string, dim int) ([][]float3
 	}
 	for i, x := range v {
 		if len(x) != dim || dim == 0 {
-			return nil, fmt.Errorf("search: embedder %s returned a vector of dimension %d where %d was expected (text %d)", e.embedder.Model(), len(x), dim, i)
+			return nil, fmt.Errorf("search: embedder %s returned a vector of dimension %d where %d was expected (text %d)", e.embedder.Model(), len(x), dim, first+i)
 		}
+		zero := true
 		for _, f := range x {
 			if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-				return nil, fmt.Errorf("search: embedder %s returned a vector with NaN or infinite values (text %d)", e.embedder.Model(), i)
+				return nil, fmt.Errorf("search: embedder %s returned a vector with NaN or infinite values (text %d)", e.embedder.Model(), first+i)
 			}
+			zero = zero && f == 0
+		}
+		if zero {
+			return nil, fmt.Errorf("search: embedder %s returned an all-zero vector for text %d: it has no direction, so its cosine similarity to anything is undefined", e.embedder.Model(), first+i)
 		}
 	}
 	return v, nil

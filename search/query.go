@@ -232,7 +232,7 @@ func (e *Engine) nearest(ctx context.Context, q string, f store.Filter, k int) (
 	if err != nil {
 		return nil, err
 	}
-	v, err := e.embed(ctx, []string{q}, 0)
+	v, err := e.embed(ctx, []string{q}, 0, 0)
 	if err != nil {
 		return nil, err
 	}
