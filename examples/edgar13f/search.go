@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -180,12 +179,7 @@ func runChunk(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (
 }
 
 func runEval(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
-	f, err := os.Open(args[0])
-	if err != nil {
-		return nil, usagef("%v", err)
-	}
-	qs, err := eval.Load(f)
-	f.Close()
+	qs, err := eval.LoadFile(args[0])
 	if err != nil {
 		return nil, usagef("%s", strings.TrimPrefix(err.Error(), "eval: "))
 	}
