@@ -41,10 +41,12 @@ type Section struct {
 // Part may be left out when only one Part has the number, as for "1A").
 // accession is dashed ("0000320193-24-000123") or its 18 digits.
 //
-// The filing is looked up in the CIK's filing list (every page). A filing
-// filed after asOf, or one the list does not hold, is declined with
-// [NotYetFiled], and the decline says nothing of it: not its date, form or
-// text. The primary document the list names is read once and cached forever
+// The filing is looked up in the CIK's filing list: its recent filings,
+// then, only when they do not list it, the older pages that can hold a
+// filing made by asOf. A filing filed after asOf (which its row alone
+// tells, no other page being read), or one the list does not hold, is
+// declined with [NotYetFiled], and the decline says nothing of it: not its
+// date, form or text. The primary document the list names is read once and cached forever
 // (a filing's documents never change). For a filing whose row names none,
 // the filing folder's index.json is read (once, cached alike) and the
 // primary document chosen from it only on evidence: the document named
