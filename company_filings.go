@@ -65,12 +65,35 @@ func (cs *Companies) Filings(ctx context.Context, cik string, asOf Date, opts ..
 	if o.formSet && (form == "" || len(form) > 20 || strings.ContainsFunc(form, func(r rune) bool { return r < ' ' || r > '~' })) {
 		return nil, declinef(InvalidArgument, "form type %q must be 1 to 20 printable ASCII characters", o.form)
 	}
-	list, err := cs.c.filingList(ctx, id, asOf)
+	picked, list, err := cs.c.companyFilings(ctx, id, asOf, Date{}, form, limit)
 	if err != nil {
 		return nil, err
 	}
+	return companyFilingList(id, asOf, form, list, picked), nil
+}
+
+// companyFilingList is the answer listing picked, filings of cik's list
+// of form ("" for any).
+func companyFilingList(cik string, asOf Date, form string, list *cachedList, picked []listEntry) *CompanyFilingList {
+	out := &CompanyFilingList{CIK: cik, EntityName: list.Name, FiscalYearEnd: list.FiscalYearEnd, AsOf: asOf, FormType: Form(form), Filings: make([]CompanyFiling, len(picked))}
+	for i, e := range picked {
+		out.Filings[i] = companyFiling(cik, e)
+	}
+	return out
+}
+
+// companyFilings returns cik's filings of form (any form when "") filed
+// from since (zero: the first) to asOf, newest first (filing date, then
+// accession, both descending), at most limit, and the filing list. The
+// older pages are read, newest first, only while the answer is not full,
+// and only those whose range meets [since, asOf].
+func (c *Client) companyFilings(ctx context.Context, id string, asOf, since Date, form string, limit int) ([]listEntry, *cachedList, error) {
+	list, err := c.filingList(ctx, id, asOf)
+	if err != nil {
+		return nil, nil, err
+	}
 	want := func(e listEntry) bool {
-		return visibleOn(e.FilingDate, asOf) && (form == "" || strings.EqualFold(string(e.Form), form))
+		return visibleOn(e.FilingDate, asOf) && !e.FilingDate.Before(since) && (form == "" || strings.EqualFold(string(e.Form), form))
 	}
 	var picked []listEntry
 	for _, e := range list.Entries {
@@ -79,7 +102,8 @@ func (cs *Companies) Filings(ctx context.Context, cik string, asOf Date, opts ..
 		}
 	}
 	// Older pages hold older filings: read them, newest first, while the
-	// answer is not full. Pages starting after asOf cannot add anything.
+	// answer is not full. Pages starting after asOf or ending before since
+	// cannot add anything.
 	pages := slices.Clone(list.Pages)
 	slices.SortFunc(pages, func(a, b submissions.Page) int { return -cmp.Compare(a.FilingTo, b.FilingTo) })
 	for _, p := range pages {
@@ -89,9 +113,12 @@ func (cs *Companies) Filings(ctx context.Context, cik string, asOf Date, opts ..
 		if from, ok := parseISODate(p.FilingFrom); ok && !visibleOn(from, asOf) {
 			continue
 		}
-		entries, err := cs.c.page(ctx, p)
+		if to, ok := parseISODate(p.FilingTo); ok && !since.IsZero() && to.Before(since) {
+			continue
+		}
+		entries, err := c.page(ctx, p)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, e := range entries {
 			if want(e) {
@@ -109,11 +136,7 @@ func (cs *Companies) Filings(ctx context.Context, cik string, asOf Date, opts ..
 	if len(picked) > limit {
 		picked = picked[:limit]
 	}
-	out := &CompanyFilingList{CIK: id, EntityName: list.Name, FiscalYearEnd: list.FiscalYearEnd, AsOf: asOf, FormType: Form(form), Filings: make([]CompanyFiling, len(picked))}
-	for i, e := range picked {
-		out.Filings[i] = companyFiling(id, e)
-	}
-	return out, nil
+	return picked, list, nil
 }
 
 // companyFiling turns a list entry of cik into a CompanyFiling.

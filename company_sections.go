@@ -41,10 +41,12 @@ type Section struct {
 // Part may be left out when only one Part has the number, as for "1A").
 // accession is dashed ("0000320193-24-000123") or its 18 digits.
 //
-// The filing is looked up in the CIK's filing list (every page). A filing
-// filed after asOf, or one the list does not hold, is declined with
-// [NotYetFiled], and the decline says nothing of it: not its date, form or
-// text. The primary document the list names is read once and cached forever
+// The filing is looked up in the CIK's filing list: its recent filings,
+// then, only when they do not list it, the older pages that can hold a
+// filing made by asOf. A filing filed after asOf (which its row alone
+// tells, no other page being read), or one the list does not hold, is
+// declined with [NotYetFiled], and the decline says nothing of it: not its
+// date, form or text. The primary document the list names is read once and cached forever
 // (a filing's documents never change). For a filing whose row names none,
 // the filing folder's index.json is read (once, cached alike) and the
 // primary document chosen from it only on evidence: the document named
@@ -83,10 +85,8 @@ func (cs *Companies) Section(ctx context.Context, cik, accession, item string, a
 	// The item must name an Item of some periodic report before anything is
 	// read; whether it fits the filing's form is told only once the filing
 	// is known to be visible (else the decline would hint at its form).
-	_, errK := sections.ParseItem("10-K", item)
-	_, errQ := sections.ParseItem("10-Q", item)
-	if errK != nil && errQ != nil {
-		return nil, declinef(InvalidArgument, "item %q is no Item of a 10-K or a 10-Q (write it as \"1A\", \"Item 7\" or, for a 10-Q, \"II-1A\")", item)
+	if _, _, _, _, err := sections.ItemsNamed(item); err != nil {
+		return nil, declinef(InvalidArgument, "%s", sections.NoItemMessage(item))
 	}
 
 	e, listedOn, err := cs.c.findReport(ctx, id, acc, asOf)
@@ -285,8 +285,11 @@ func parseAccession(s string) (string, bool) {
 
 // findFiling returns the entry of accession in cik's filing list if it was
 // filed on or before asOf, and the URL of the filing-list document that
-// lists it (the list itself or one of its older pages). Every page that can
-// hold a filing visible on asOf is searched. A filing not visible and one
+// lists it (the list itself or one of its older pages). An accession
+// number names one filing, listed once: where the filing is found, its
+// filing date alone decides, and no other page is read. The older pages
+// that can hold a filing visible on asOf are searched only when the
+// recent list does not hold the accession. A filing not visible and one
 // not listed are declined alike, naming only what the caller gave.
 func (c *Client) findFiling(ctx context.Context, cik, accession string, asOf Date) (listEntry, string, error) {
 	notYet := declinef(NotYetFiled, "CIK %s had filed no filing %s on or before %s", cik, accession, asOf)
@@ -294,16 +297,20 @@ func (c *Client) findFiling(ctx context.Context, cik, accession string, asOf Dat
 	if err != nil {
 		return listEntry{}, "", err
 	}
-	find := func(es []listEntry) (listEntry, bool) {
+	// find reports whether es lists accession, and its entry when it was
+	// filed on or before asOf.
+	find := func(es []listEntry) (e listEntry, listed, visible bool) {
 		for _, e := range es {
-			if e.Accession == accession && visibleOn(e.FilingDate, asOf) {
-				return e, true
+			if e.Accession == accession {
+				return e, true, visibleOn(e.FilingDate, asOf)
 			}
 		}
-		return listEntry{}, false
+		return listEntry{}, false, false
 	}
-	if e, ok := find(list.Entries); ok {
+	if e, listed, visible := find(list.Entries); visible {
 		return e, submissionsURL(cik), nil
+	} else if listed {
+		return listEntry{}, "", notYet
 	}
 	for _, p := range list.Pages {
 		if from, ok := parseISODate(p.FilingFrom); ok && !visibleOn(from, asOf) {
@@ -313,8 +320,10 @@ func (c *Client) findFiling(ctx context.Context, cik, accession string, asOf Dat
 		if err != nil {
 			return listEntry{}, "", err
 		}
-		if e, ok := find(entries); ok {
+		if e, listed, visible := find(entries); visible {
 			return e, submissionsBase + p.Name, nil
+		} else if listed {
+			return listEntry{}, "", notYet
 		}
 	}
 	return listEntry{}, "", notYet

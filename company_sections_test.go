@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"testing"
@@ -194,5 +195,99 @@ func TestCompanySectionsCrossReference(t *testing.T) {
 	ss, err := c.Companies().Sections(context.Background(), "40545", "0000040545-24-000010", date("2024-03-01"))
 	if !errors.Is(err, edgar13f.ErrSectionNotFound) || !strings.Contains(err.Error(), "cross-reference index") || ss != nil {
 		t.Errorf("GE: %v, %v; want section_not_found naming the cross-reference index", ss, err)
+	}
+}
+
+// withoutFiles is a mirror tree in which the files named in hide are
+// missing.
+type withoutFiles struct {
+	fsys fs.FS
+	hide map[string]bool
+}
+
+func (w withoutFiles) Open(name string) (fs.File, error) {
+	if w.hide[name] {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return w.fsys.Open(name)
+}
+
+// TestSectionBeforeFilingWithoutOlderPage: Apple's real filing list (its
+// recent rows, as the mirror holds them) lists the 10-K 0000320193-24-000123
+// with filing date 2024-11-01. Asked on 2024-10-31, Section and Sections
+// decline not_yet_filed from that row alone: the older page of the list
+// (absent here, as on a mirror holding only the submissions JSON) cannot
+// hold the filing and is not read. The decline reads like that of an
+// accession no page lists, and tells nothing of the filing.
+func TestSectionBeforeFilingWithoutOlderPage(t *testing.T) {
+	const page = "data.sec.gov/submissions/CIK0000320193-submissions-001.json"
+	f := &edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(withoutFiles{edgartest.MirrorFS(t), map[string]bool{page: true}})}
+	c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := c.Companies()
+	ctx := context.Background()
+	asOf := date("2024-10-31")
+	_, errOne := cs.Section(ctx, appleCIK, apple10K2024, "1A", asOf)
+	_, errAll := cs.Sections(ctx, appleCIK, apple10K2024, asOf)
+	for name, err := range map[string]error{"Section": errOne, "Sections": errAll} {
+		if !errors.Is(err, edgar13f.ErrNotYetFiled) {
+			t.Errorf("%s(%s, 1A, %s) = %v; want not_yet_filed", name, apple10K2024, asOf, err)
+			continue
+		}
+		for _, leak := range []string{"2024-11-01", "2024-09-28", "10-K", "aapl-20240928", "Apple", "submissions-001"} {
+			if strings.Contains(err.Error(), leak) {
+				t.Errorf("%s: not_yet_filed decline %q tells %q", name, err, leak)
+			}
+		}
+	}
+	for _, u := range f.Take() {
+		if strings.Contains(u, "submissions-001") || strings.Contains(u, "Archives") {
+			t.Errorf("a filing the recent list dates after asOf read %s", u)
+		}
+	}
+	// The same question on the full mirror declines alike.
+	full, _ := edgartest.MirrorClient(t)
+	_, errFull := full.Companies().Section(ctx, appleCIK, apple10K2024, "1A", asOf)
+	if errOne == nil || errFull == nil || errOne.Error() != errFull.Error() {
+		t.Errorf("without the older page: %v; with it: %v; want the same decline", errOne, errFull)
+	}
+}
+
+// TestSectionItemNames: Section reads every name of the shared table of
+// Item names (edgartest.ItemNames) as the filing search's Item filter
+// does: on Apple's 10-K of 2024 and its 10-Q of 2025-08-01 (the real
+// document, served as the primary document of a synthetic filing list),
+// the Item the table gives, or invalid_argument where it gives none.
+func TestSectionItemNames(t *testing.T) {
+	gz, err := os.ReadFile("testdata/documents/aapl-10-q-2025-08-01.htm.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tenQ = "0000320193-25-900001"
+	list := `{"cik":"320193","name":"Apple Inc.","filings":{"recent":{"accessionNumber":["` + tenQ + `","` + apple10K2024 + `"],"filingDate":["2025-08-01","2024-11-01"],"reportDate":["2025-06-28","2024-09-28"],"acceptanceDateTime":["",""],"form":["10-Q","10-K"],"primaryDocument":["aapl-20250628.htm","aapl-20240928.htm"],"size":[1,1]},"files":[]}}`
+	c := overlayClient(t, appleCIK, list, "https://www.sec.gov/Archives/edgar/data/320193/000032019325900001/aapl-20250628.htm", doc)
+	ctx := context.Background()
+	for _, tc := range edgartest.ItemNames {
+		for _, f := range []struct{ form, acc, want string }{{"10-K", apple10K2024, tc.TenK}, {"10-Q", tenQ, tc.TenQ}} {
+			s, err := c.Companies().Section(ctx, appleCIK, f.acc, tc.Name, date("2025-08-01"), edgar13f.MaxChars(100))
+			switch {
+			case f.want == "":
+				if !errors.Is(err, edgar13f.ErrInvalidArgument) {
+					t.Errorf("Section(%s, %q) = %+v, %v; want invalid_argument", f.form, tc.Name, s, err)
+				}
+			case err != nil || s.Item != f.want || s.Filing.Form != edgar13f.Form(f.form):
+				t.Errorf("Section(%s, %q) = %+v, %v; want Item %s", f.form, tc.Name, s, err, f.want)
+			}
+		}
 	}
 }

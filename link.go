@@ -1,16 +1,18 @@
 package edgar13f
 
 import (
+	"context"
 	"errors"
+	"strings"
 
 	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/rootlink"
 )
 
-// This file lends package datasets, through internal/rootlink, what it
-// needs of this package and users do not: the Client's parts, the
-// amendment rule, the checks of dates and periods and the checks and
-// filters of Holdings. The bulk source
+// This file lends packages datasets and search, through internal/rootlink,
+// what they need of this package and users do not: the Client's parts, the
+// amendment rule, the checks of dates and periods, the checks and filters
+// of Holdings, and a company's filings of one form filed since a date. The bulk source
 // lives in its own package so that a program asking only per-manager
 // questions does not link its Parquet store.
 
@@ -22,6 +24,19 @@ func init() {
 	rootlink.Resolve = resolveCovered
 	rootlink.CheckDate = func(name string, d any) error { return checkDate(name, d.(Date)) }
 	rootlink.CheckQuarterEnd = func(period any) error { return checkQuarterEnd(period.(Date)) }
+	rootlink.FilingsSince = func(ctx context.Context, client any, cik string, asOf, since any, form string, limit int) (any, error) {
+		a := asOf.(Date)
+		_, id, err := companyQuery[CompanyFilingsOption](nil, nil, cik, a)
+		if err != nil {
+			return nil, err
+		}
+		f := strings.ToUpper(strings.TrimSpace(form))
+		picked, list, err := client.(*Client).companyFilings(ctx, id, a, since.(Date), f, limit)
+		if err != nil {
+			return nil, err
+		}
+		return companyFilingList(id, a, f, list, picked), nil
+	}
 	rootlink.HoldingsQuery = func(cik string, period, asOf, opts any) (string, func(any), error) {
 		p, a := period.(Date), asOf.(Date)
 		q, err := newQuery(cik, map[string]Date{"period": p, "asOf": a}, []Date{p}, opts.([]Option))

@@ -70,8 +70,9 @@ const maxHashDim = 1 << 16
 // A HashEmbedder embeds texts by feature hashing, with no model and no
 // server: each lower-cased word (a run of letters and digits) and each pair
 // of neighbouring words adds ±1 to one of Dim components chosen by its
-// FNV-1a hash, and the vector is scaled to length 1 (a text without words
-// is the zero vector).
+// FNV-1a hash, and the vector is scaled to length 1. A text without words
+// has the vector of one feature of its own, the same for all of them: never
+// the zero vector, which has no direction (an Engine refuses it).
 //
 // It is deterministic and fast, and texts that share words are near, but
 // it is not semantic: "revenue" and "sales" are as far apart as any two
@@ -121,6 +122,9 @@ func (h HashEmbedder) vector(text string) []float32 {
 			add(prev + " " + w)
 		}
 		prev = w
+	}
+	if prev == "" {
+		add("") // no words: the empty text's feature, never the zero vector
 	}
 	var norm float64
 	for _, x := range acc {

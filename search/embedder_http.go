@@ -108,7 +108,8 @@ func (e *EmbedError) Unwrap() error { return e.Err }
 
 // ErrEmbedResponse is wrapped by the [*EmbedError] for an answer that is
 // not one usable vector per text: a count, index or dimension that does not
-// match, a non-finite number, or a body that is not the wire format.
+// match, a non-finite number, an all-zero vector, or a body that is not the
+// wire format.
 var ErrEmbedResponse = errors.New("unusable embeddings response")
 
 // ErrEmbedTooLarge is wrapped by the [*EmbedError] for a response body over
@@ -191,6 +192,11 @@ func (c *embedClient) embed(ctx context.Context, texts []string) ([][]float32, e
 		}
 		if len(out) > 0 && len(vs[0]) != len(out[0]) {
 			return nil, c.fail(0, 1, "", fmt.Errorf("%w: vectors of dimension %d, then %d", ErrEmbedResponse, len(out[0]), len(vs[0])))
+		}
+		for i, v := range vs {
+			if !slices.ContainsFunc(v, func(x float32) bool { return x != 0 }) {
+				return nil, c.fail(0, 1, "", fmt.Errorf("%w: model %q returned an all-zero vector for text %d: it has no direction, so its cosine similarity to anything is undefined", ErrEmbedResponse, c.model, len(out)+i))
+			}
 		}
 		out = append(out, vs...)
 	}

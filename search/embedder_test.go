@@ -15,6 +15,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/search/internal/chunk"
 )
 
 // fakeVector is the vector the test servers give a text: its length and
@@ -676,7 +679,7 @@ func TestHashEmbedder(t *testing.T) {
 	if err := checkVectors(vs, len(in)); err != nil {
 		t.Error(err)
 	}
-	for i, v := range vs[:3] {
+	for i, v := range vs {
 		var n float64
 		for _, x := range v {
 			n += float64(x) * float64(x)
@@ -685,8 +688,8 @@ func TestHashEmbedder(t *testing.T) {
 			t.Errorf("vector %d has squared length %v; want 1", i, n)
 		}
 	}
-	if slices.ContainsFunc(vs[3], func(x float32) bool { return x != 0 }) {
-		t.Error("the vector of a text without words is not zero")
+	if none, _ := h.Embed(context.Background(), []string{"--- | ---"}); !slices.Equal(none[0], vs[3]) {
+		t.Error("two texts without words have different vectors")
 	}
 	if near, far := cosine(vs[0], vs[1]), cosine(vs[0], vs[2]); near <= far {
 		t.Errorf("texts sharing words: cosine %v; unrelated: %v", near, far)
@@ -779,5 +782,98 @@ func TestCheckVectors(t *testing.T) {
 	}
 	if err := checkVectors([][]float32{{1, 2}, {3, 4}}, 2); err != nil {
 		t.Errorf("checkVectors of good vectors = %v", err)
+	}
+}
+
+// zeroEmbedder gives the all-zero vector to texts holding "zero", and a
+// unit vector to others.
+type zeroEmbedder struct{}
+
+func (zeroEmbedder) Model() string { return "zero-test" }
+
+func (zeroEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		out[i] = []float32{1, 0}
+		if strings.Contains(t, "zero") {
+			out[i] = []float32{0, 0}
+		}
+	}
+	return out, nil
+}
+
+// TestZeroVectorRefused: an all-zero vector has no direction (cosine
+// similarity is undefined), so the Engine refuses one from any embedder,
+// naming the embedder and the text: a query's, and a chunk's while
+// indexing (by its place among the filing's chunks); nothing is stored.
+func TestZeroVectorRefused(t *testing.T) {
+	ctx := context.Background()
+	st := newMemStore()
+	e := newTestEngine(t, st, WithEmbedder(zeroEmbedder{}))
+	putSynth(t, st, zeroEmbedder{}, threeFilings()[0])
+	_, err := e.Search(ctx, "a zero query", day("2025-03-01"), WithMode(KNN))
+	if err == nil || !strings.Contains(err.Error(), "zero-test") || !strings.Contains(err.Error(), "all-zero vector for text 0") {
+		t.Errorf("KNN search with a zero query vector: %v; want an error naming the embedder and text 0", err)
+	}
+
+	ix, _, _ := fakeEngine(t, newMemStore(), WithEmbedder(zeroEmbedder{}))
+	its := fakeItemTexts("320193", "0000320193-24-000123")
+	its[1].text += "\n\nA last paragraph that the embedder maps to zero."
+	ix.items = func(ctx context.Context, cik, accession string, asOf edgar13f.Date) ([]itemText, error) {
+		return its, nil
+	}
+	chunks, n := -1, 0 // the place of the chunk holding "zero" among the filing's
+	for _, it := range its {
+		for _, p := range chunk.Split(it.text, chunk.MaxTokens, chunk.Overlap) {
+			if chunks < 0 && strings.Contains(p.Text, "zero") {
+				chunks = n
+			}
+			n++
+		}
+	}
+	_, err = ix.Index(ctx, []string{"AAPL"}, day("2025-03-01"), Forms("10-K"))
+	var ie *IndexError
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "zero-test") || !strings.Contains(err.Error(), fmt.Sprintf("all-zero vector for text %d", chunks)) {
+		t.Errorf("Index with a zero chunk vector: %v; want an IndexError naming the embedder and text %d", err, chunks)
+	}
+	if fs, _ := ix.store.Filings(ctx, day("2025-03-01")); len(fs) != 0 {
+		t.Errorf("stored %v", fs)
+	}
+}
+
+// TestHTTPEmbedderZeroVector: an embedding server answering an all-zero
+// vector fails the call with ErrEmbedResponse naming the model and the
+// text's place among all the texts given (across batches), in both wire
+// formats.
+func TestHTTPEmbedderZeroVector(t *testing.T) {
+	for _, wire := range []string{"openai", "ollama"} {
+		t.Run(wire, func(t *testing.T) {
+			s := newWireServer(t, wire)
+			s.respond = func(n int, w http.ResponseWriter, req embedRequest) bool {
+				writeVectors(w, wire, req.Input, func(vs [][]float32) [][]float32 {
+					for i, text := range req.Input {
+						if text == "zero" {
+							vs[i] = make([]float32, len(vs[i]))
+						}
+					}
+					return vs
+				})
+				return true
+			}
+			var e Embedder
+			var err error
+			if wire == "ollama" {
+				e, err = NewOllamaEmbedder(s.URL, "m-zero", WithBatchSize(2))
+			} else {
+				e, err = NewOpenAIEmbedder(s.URL+"/v1", "m-zero", "", WithBatchSize(2))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = e.Embed(context.Background(), []string{"a", "bb", "ccc", "zero"})
+			if !errors.Is(err, ErrEmbedResponse) || !strings.Contains(err.Error(), `"m-zero"`) || !strings.Contains(err.Error(), "text 3") {
+				t.Errorf("Embed = %v; want ErrEmbedResponse naming model m-zero and text 3", err)
+			}
+		})
 	}
 }

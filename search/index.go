@@ -1,10 +1,12 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,13 +15,15 @@ import (
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/edgarid"
+	"github.com/edgar13f/edgar13f/internal/rootlink"
 	"github.com/edgar13f/edgar13f/internal/sections"
 	"github.com/edgar13f/edgar13f/search/internal/chunk"
 	"github.com/edgar13f/edgar13f/search/store"
 )
 
 // This file indexes filings: companies resolved to CIKs, their newest
-// filings of the forms asked for listed through the Client, each filing's
+// reports of the kinds asked for (original filings and their amendments)
+// listed through the Client, each filing's
 // Items read (one request for its primary document, through the Client's
 // access layer and cache), chunked, embedded and stored in one Put.
 
@@ -28,8 +32,8 @@ var errNilArgs = errors.New("search: New needs a Client and a Store")
 // lastDate is the latest Date: Filings(lastDate) lists every stored filing.
 var lastDate = edgar13f.Date{Year: 9999, Month: time.December, Day: 31}
 
-// defaultForms are the forms Index reads when given none.
-var defaultForms = []string{"10-K", "10-K/A"}
+// defaultForms are the report kinds Index reads when given none.
+var defaultForms = []string{"10-K"}
 
 // decline returns a decline of the root package's kind.
 func decline(r edgar13f.Reason, format string, args ...any) error {
@@ -65,9 +69,14 @@ type target struct {
 	byCIK  bool
 }
 
-// Index indexes, for each company (a ticker or a CIK), the newest filings
-// of each form made on or before asOf: [FilingsPerCompany] of each of
-// [Forms] (default one 10-K and one 10-K/A, when there are such filings).
+// Index indexes, for each company (a ticker or a CIK), its newest reports
+// of each kind made on or before asOf: for each of [Forms] (default
+// "10-K"), the [FilingsPerCompany] (default 1) newest original filings of
+// that form, plus every amendment of one of them (a "10-K/A" whose period
+// of report is the period of one of those originals) made by asOf. An
+// amendment of an older report is never picked, and an amendment alone,
+// with no original among those picked, is not indexed; likewise "10-Q"
+// with "10-Q/A".
 //
 // A ticker must be one of EDGAR's current tickers (company_tickers.json,
 // matched exactly: "brk.b" is BRK-B); it is not point in time. A CIK is 1
@@ -107,7 +116,7 @@ func (e *Engine) Index(ctx context.Context, companies []string, asOf edgar13f.Da
 			opt(&o)
 		}
 	}
-	forms, err := checkIndexArgs(companies, asOf, &o)
+	kinds, err := checkIndexArgs(companies, asOf, &o)
 	if err != nil {
 		return nil, err
 	}
@@ -155,17 +164,16 @@ func (e *Engine) Index(ctx context.Context, companies []string, asOf edgar13f.Da
 	}
 	var plans []plan
 	done := map[string]bool{} // accessions planned in this call
-	cs := e.client.Companies()
 	for _, t := range targets {
 		p.Company, p.Accession = t.arg, ""
 		pl := plan{t: t}
-		for _, form := range forms {
-			l, err := cs.Filings(ctx, t.cik, asOf, edgar13f.FormType(edgar13f.Form(form)), edgar13f.Limit(o.perForm))
+		for _, kind := range kinds {
+			l, reports, err := e.reports(ctx, t.cik, kind, asOf, o.perForm)
 			if err != nil {
 				return nil, err
 			}
 			pl.list = l
-			for _, f := range l.Filings {
+			for _, f := range reports {
 				if !done[f.Accession] {
 					done[f.Accession] = true
 					pl.filings = append(pl.filings, f)
@@ -200,8 +208,56 @@ func (e *Engine) Index(ctx context.Context, companies []string, asOf edgar13f.Da
 	return res, nil
 }
 
+// reports lists the reports of one kind ("10-K") that Index picks for
+// cik: the n newest original filings of that form made on or before asOf,
+// and every amendment of one of them ([pickReports]). Amendments are
+// listed only when there is an original, and only those filed on or after
+// the oldest original picked (an amendment follows its report), so that
+// the older pages of the filing list are read only when they can hold
+// one. It returns the filing list of the originals with them.
+func (e *Engine) reports(ctx context.Context, cik, kind string, asOf edgar13f.Date, n int) (*edgar13f.CompanyFilingList, []edgar13f.CompanyFiling, error) {
+	orig, err := e.client.Companies().Filings(ctx, cik, asOf, edgar13f.FormType(edgar13f.Form(kind)), edgar13f.Limit(n))
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(orig.Filings) == 0 {
+		return orig, nil, nil
+	}
+	since := orig.Filings[len(orig.Filings)-1].FilingDate
+	a, err := rootlink.FilingsSince(ctx, e.client, cik, asOf, since, kind+"/A", edgar13f.MaxFilings)
+	if err != nil {
+		return nil, nil, err
+	}
+	return orig, pickReports(orig.Filings, a.(*edgar13f.CompanyFilingList).Filings), nil
+}
+
+// pickReports returns originals (a company's newest original filings of
+// one report kind) and those of amendments (filings of its amendment form)
+// whose period of report is the period of one of the originals, newest
+// first (filing date, then accession, both descending). An amendment
+// without a period of report amends no report known here and is left out.
+func pickReports(originals, amendments []edgar13f.CompanyFiling) []edgar13f.CompanyFiling {
+	periods := map[edgar13f.Date]bool{}
+	for _, f := range originals {
+		if !f.Period.IsZero() {
+			periods[f.Period] = true
+		}
+	}
+	out := slices.Clone(originals)
+	for _, f := range amendments {
+		if !f.Period.IsZero() && periods[f.Period] {
+			out = append(out, f)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b edgar13f.CompanyFiling) int {
+		return cmp.Or(b.FilingDate.Compare(a.FilingDate), cmp.Compare(b.Accession, a.Accession))
+	})
+	return slices.CompactFunc(out, func(a, b edgar13f.CompanyFiling) bool { return a.Accession == b.Accession })
+}
+
 // checkIndexArgs checks what Index is given before anything is read and
-// returns the forms, upper case, without duplicates.
+// returns the report kinds, upper case, without duplicates: the forms
+// given, an amendment form ("10-K/A") taken as its report's ("10-K").
 func checkIndexArgs(companies []string, asOf edgar13f.Date, o *indexOptions) ([]string, error) {
 	if err := checkAsOf(asOf); err != nil {
 		return nil, err
@@ -221,6 +277,7 @@ func checkIndexArgs(companies []string, asOf edgar13f.Date, o *indexOptions) ([]
 		if err != nil {
 			return nil, err
 		}
+		form = strings.TrimSuffix(form, "/A")
 		if !contains(forms, form) {
 			forms = append(forms, form)
 		}
@@ -409,7 +466,7 @@ func (e *Engine) embedderMeta(ctx context.Context) (store.Meta, error) {
 	dim := e.dim
 	e.mu.Unlock()
 	if dim == 0 {
-		v, err := e.embed(ctx, []string{"dimension probe"}, 0)
+		v, err := e.embed(ctx, []string{"dimension probe"}, 0, 0)
 		if err != nil {
 			return store.Meta{}, err
 		}
@@ -430,7 +487,7 @@ func (e *Engine) embedChunks(ctx context.Context, chunks []store.Chunk, meta sto
 		for _, c := range chunks[start:min(start+EmbedBatch, len(chunks))] {
 			texts = append(texts, c.Text)
 		}
-		v, err := e.embed(ctx, texts, meta.Dim)
+		v, err := e.embed(ctx, texts, meta.Dim, start)
 		if err != nil {
 			return nil, err
 		}
@@ -440,8 +497,11 @@ func (e *Engine) embedChunks(ctx context.Context, chunks []store.Chunk, meta sto
 }
 
 // embed calls the embedder and checks its answer: one finite vector per
-// text, each of dimension dim (when dim is not 0), all of one dimension.
-func (e *Engine) embed(ctx context.Context, texts []string, dim int) ([][]float32, error) {
+// text, each of dimension dim (when dim is not 0), all of one dimension,
+// none all zeros (a vector without direction, whose cosine similarity to
+// anything is undefined). first is the place of texts[0] among the texts
+// being embedded (a filing's chunks), by which an error names a text.
+func (e *Engine) embed(ctx context.Context, texts []string, dim, first int) ([][]float32, error) {
 	v, err := e.embedder.Embed(ctx, texts)
 	if err != nil {
 		return nil, fmt.Errorf("search: embedder %s: %w", e.embedder.Model(), err)
@@ -454,12 +514,17 @@ func (e *Engine) embed(ctx context.Context, texts []string, dim int) ([][]float3
 	}
 	for i, x := range v {
 		if len(x) != dim || dim == 0 {
-			return nil, fmt.Errorf("search: embedder %s returned a vector of dimension %d where %d was expected (text %d)", e.embedder.Model(), len(x), dim, i)
+			return nil, fmt.Errorf("search: embedder %s returned a vector of dimension %d where %d was expected (text %d)", e.embedder.Model(), len(x), dim, first+i)
 		}
+		zero := true
 		for _, f := range x {
 			if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-				return nil, fmt.Errorf("search: embedder %s returned a vector with NaN or infinite values (text %d)", e.embedder.Model(), i)
+				return nil, fmt.Errorf("search: embedder %s returned a vector with NaN or infinite values (text %d)", e.embedder.Model(), first+i)
 			}
+			zero = zero && f == 0
+		}
+		if zero {
+			return nil, fmt.Errorf("search: embedder %s returned an all-zero vector for text %d: it has no direction, so its cosine similarity to anything is undefined", e.embedder.Model(), first+i)
 		}
 	}
 	return v, nil

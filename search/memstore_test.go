@@ -87,7 +87,7 @@ func (s *memStore) visible(f store.Filter, fn func(c store.Chunk, fl store.Filin
 		}
 		for _, c := range cs {
 			pass := (f.Ticker == "" || fl.Ticker == f.Ticker) && (f.CIK == "" || fl.CIK == f.CIK) &&
-				(f.Form == "" || fl.Form == f.Form) && (f.Item == "" || c.Item == f.Item) &&
+				(f.Form == "" || fl.Form == f.Form) && f.KeepsItem(c.Item) &&
 				(f.FiscalYear == 0 || fl.FiscalYear == f.FiscalYear)
 			fn(c, fl, pass)
 		}

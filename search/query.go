@@ -177,11 +177,15 @@ func (o searchOptions) filter(asOf edgar13f.Date) (store.Filter, error) {
 		f.Form = form
 	}
 	if o.itemSet {
-		it, err := parseItem(o.item)
+		items, err := itemNames(o.item, f.Form)
 		if err != nil {
 			return f, err
 		}
-		f.Item = it
+		if len(items) == 1 {
+			f.Item = items[0]
+		} else {
+			f.Items = items
+		}
 	}
 	if o.fySet {
 		if o.fiscalYear < minFiscalYear || o.fiscalYear > maxFiscalYear {
@@ -192,29 +196,32 @@ func (o searchOptions) filter(asOf edgar13f.Date) (store.Filter, error) {
 	return f, nil
 }
 
-// parseItem returns an Item filter as stored: "1A" for a 10-K Item, "II-1A"
-// for a 10-Q Item, which must name its Part. "Item 7", "item 1a" and
-// "ii-1a" are taken too.
-func parseItem(arg string) (string, error) {
-	s := strings.ToUpper(strings.TrimSpace(arg))
-	s = strings.TrimSpace(strings.TrimPrefix(s, "ITEM"))
-	bad := decline(edgar13f.InvalidArgument, "item %q is no Item of a 10-K (\"1A\", \"7\") or of a 10-Q with its Part (\"I-2\", \"II-1A\")", arg)
-	part, number, found := strings.Cut(s, "-")
-	if !found {
-		part, number = "", s
+// itemNames returns the Items, as stored, that an Item filter keeps: the
+// Item arg names in a 10-K ("7") and the one it names in a 10-Q ("I-2"),
+// read in the one vocabulary of Item names ([sections.ItemsNamed]) that
+// Companies.Section reads too; with a form filter, only the Item it names
+// in that form. It declines an argument that names no Item of the form
+// (of neither form without one).
+func itemNames(arg, form string) ([]string, error) {
+	if form != "" {
+		it, err := sections.ParseItem(form, arg)
+		if err != nil {
+			return nil, decline(edgar13f.InvalidArgument, "item %q for a %s: %s", arg, form, strings.TrimPrefix(err.Error(), "sections: "))
+		}
+		return []string{it.String()}, nil
 	}
-	if part != "" && part != "I" && part != "II" || number == "" || strings.ContainsAny(number, " -") {
-		return "", bad
+	a, aOK, q, qOK, err := sections.ItemsNamed(arg)
+	if err != nil {
+		return nil, decline(edgar13f.InvalidArgument, "%s", sections.NoItemMessage(arg))
 	}
-	form := "10-K"
-	if part != "" {
-		form = "10-Q"
+	var out []string
+	if aOK {
+		out = append(out, a.String())
 	}
-	it, err := sections.ParseItem(form, s)
-	if err != nil || it.String() != s {
-		return "", bad
+	if qOK {
+		out = append(out, q.String())
 	}
-	return s, nil
+	return out, nil
 }
 
 // nearest embeds the query and asks the store for its nearest chunks. A
@@ -225,7 +232,7 @@ func (e *Engine) nearest(ctx context.Context, q string, f store.Filter, k int) (
 	if err != nil {
 		return nil, err
 	}
-	v, err := e.embed(ctx, []string{q}, 0)
+	v, err := e.embed(ctx, []string{q}, 0, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -251,7 +258,7 @@ func (e *Engine) checkMatches(ms []store.Match, f store.Filter, asOf edgar13f.Da
 			f.Ticker != "" && fl.Ticker != f.Ticker ||
 			f.CIK != "" && fl.CIK != f.CIK ||
 			f.Form != "" && fl.Form != f.Form ||
-			f.Item != "" && m.Chunk.Item != f.Item ||
+			!f.KeepsItem(m.Chunk.Item) ||
 			f.FiscalYear != 0 && fl.FiscalYear != f.FiscalYear {
 			return errLeak
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -166,16 +167,9 @@ func TestSearchDeclines(t *testing.T) {
 }
 
 func TestSearchFiltersNormalised(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"1a", "1A"}, {"Item 7", "7"}, {"ITEM 7A", "7A"}, {"ii-1a", "II-1A"}, {"I-2", "I-2"}, {"16", "16"},
-	} {
-		if got, err := parseItem(tc.in); err != nil || got != tc.want {
-			t.Errorf("parseItem(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
-		}
-	}
-	for _, bad := range []string{"I-1A", "II-7", "17", "0", "1AA", "Part II", "II-", "-1", "1 A"} {
-		if got, err := parseItem(bad); err == nil {
-			t.Errorf("parseItem(%q) = %q; want a decline", bad, got)
+	for _, bad := range []string{"III-1A", "17", "0", "1AA", "Part II", "II-", "-1"} {
+		if got, err := itemNames(bad, ""); err == nil {
+			t.Errorf("itemNames(%q) = %q; want a decline", bad, got)
 		}
 	}
 	f, err := searchOptions{ticker: "brk.b", tickerSet: true, cik: "0000320193", cikSet: true, form: "10-k/a", formSet: true}.filter(day("2024-01-01"))
@@ -502,6 +496,67 @@ func TestFiscalYear(t *testing.T) {
 		}
 		if got := fiscalYear(tc.form, report, tc.fye); got != tc.want {
 			t.Errorf("fiscalYear(%s, %s, %q) = %d; want %d", tc.form, tc.report, tc.fye, got, tc.want)
+		}
+	}
+}
+
+// TestSearchItemNames: the Item filter reads every name of the shared table
+// of Item names (edgartest.ItemNames) as Companies.Section does. Over a
+// 10-K and a 10-Q holding a chunk of each of their Items, a filter with
+// the form keeps exactly the chunks of the Item the table gives for it
+// (invalid_argument where it gives none); without a form, the chunks of
+// both (invalid_argument when the name is an Item of neither).
+func TestSearchItemNames(t *testing.T) {
+	st := newMemStore()
+	items := func(names ...string) map[string][]string {
+		m := map[string][]string{}
+		for _, n := range names {
+			m[n] = []string{"Revenue discussed in Item " + n + "."}
+		}
+		return m
+	}
+	putSynth(t, st, nil,
+		synthFiling{f: store.Filing{Accession: "0000320193-24-000123", CIK: "320193", Ticker: "AAPL", Form: "10-K", FilingDate: day("2024-11-01"), FiscalYear: 2024},
+			items: items("1", "1A", "1B", "1C", "2", "3", "4", "5", "6", "7", "7A", "8", "9", "9A", "9B", "9C", "10", "11", "12", "13", "14", "15", "16")},
+		synthFiling{f: store.Filing{Accession: "0000320193-25-000073", CIK: "320193", Ticker: "AAPL", Form: "10-Q", FilingDate: day("2025-08-01"), FiscalYear: 2025},
+			items: items("I-1", "I-2", "I-3", "I-4", "II-1", "II-1A", "II-2", "II-3", "II-4", "II-5", "II-6")},
+	)
+	e := newTestEngine(t, st)
+	ctx := context.Background()
+	found := func(opts ...SearchOption) ([]string, error) {
+		r, err := e.Search(ctx, "revenue", day("2025-08-01"), append(opts, K(MaxK))...)
+		if err != nil {
+			return nil, err
+		}
+		var got []string
+		for _, h := range r.Hits {
+			got = append(got, h.Form+" "+h.Item)
+		}
+		slices.Sort(got)
+		return got, nil
+	}
+	for _, tc := range edgartest.ItemNames {
+		var all []string
+		for _, f := range []struct{ form, want string }{{"10-K", tc.TenK}, {"10-Q", tc.TenQ}} {
+			got, err := found(Form(f.form), Item(tc.Name))
+			switch {
+			case f.want == "":
+				if edgartest.Reason(err) != edgar13f.InvalidArgument {
+					t.Errorf("Search(Form %s, Item %q) = %v, %v; want invalid_argument", f.form, tc.Name, got, err)
+				}
+			case err != nil || !slices.Equal(got, []string{f.form + " " + f.want}):
+				t.Errorf("Search(Form %s, Item %q) = %v, %v; want the chunk of Item %s", f.form, tc.Name, got, err, f.want)
+			default:
+				all = append(all, f.form+" "+f.want)
+			}
+		}
+		got, err := found(Item(tc.Name))
+		if len(all) == 0 {
+			if edgartest.Reason(err) != edgar13f.InvalidArgument {
+				t.Errorf("Search(Item %q) = %v, %v; want invalid_argument", tc.Name, got, err)
+			}
+		} else if err != nil || !slices.Equal(got, all) {
+			t.Errorf("Search(Item %q) = %v, %v; want %v", tc.Name, got, err, all)
 		}
 	}
 }

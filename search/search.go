@@ -16,9 +16,10 @@
 //
 // # Use
 //
-// [Engine.Index] fills the store: for each company (a ticker or a CIK) the
-// newest 10-K and 10-K/A filings (or the forms asked for) made on or
-// before asOf. It is idempotent per accession number and may be run again
+// [Engine.Index] fills the store: for each company (a ticker or a CIK) its
+// newest reports made on or before asOf: the newest original 10-K (or of
+// the report kinds asked for, such as 10-Q) with every amendment of it
+// (10-K/A) made by asOf. It is idempotent per accession number and may be run again
 // at any time; a filing becomes searchable only when all its chunks are
 // stored. [Engine.Search] ranks chunks by [BM25], [KNN] or [Hybrid]
 // (reciprocal rank fusion) with exact filters, and states its [Coverage];
@@ -149,15 +150,18 @@ type indexOptions struct {
 	progress func(Progress)
 }
 
-// Forms sets the forms to index (default "10-K" and "10-K/A"): forms with
-// 10-K or 10-Q Items, matched exactly but case-insensitively ("10-K" does
-// not include "10-K/A").
+// Forms sets the kinds of report to index (default "10-K"): forms with
+// 10-K or 10-Q Items ("10-K", "10-Q", "10-KT", ...), case-insensitive. A
+// kind is indexed as reports, its original filings with their amendments
+// (see [Engine.Index]); an amendment form ("10-K/A") names the same kind
+// as its original ("10-K").
 func Forms(forms ...string) IndexOption {
 	return func(o *indexOptions) { o.forms, o.formsSet = forms, true }
 }
 
-// FilingsPerCompany sets how many of the newest filings of each form are
-// indexed per company (1 to [MaxFilingsPerCompany], default 1).
+// FilingsPerCompany sets how many of the newest reports of each kind are
+// indexed per company (1 to [MaxFilingsPerCompany], default 1): so many
+// original filings, each with its amendments.
 func FilingsPerCompany(n int) IndexOption {
 	return func(o *indexOptions) { o.perForm, o.perSet = n, true }
 }
@@ -183,7 +187,7 @@ type IndexedFiling struct {
 	FiscalYear int // the company's own; 0 when unknown
 	Chunks     int
 	Reused     bool // already in the store: not fetched or embedded again
-	// Skipped says why a filing of the forms asked for has no chunks (its
+	// Skipped says why a filing of the reports asked for has no chunks (its
 	// document has no Item headings, or its Items no text); such a filing
 	// is not stored, so that a later Index with a better splitter reads it
 	// again. "" for every stored filing.
@@ -193,7 +197,7 @@ type IndexedFiling struct {
 // An IndexResult is the answer of [Engine.Index].
 type IndexResult struct {
 	AsOf        edgar13f.Date
-	Indexed     []IndexedFiling // per company in the order given, per form, newest first
+	Indexed     []IndexedFiling // per company in the order given, per report kind, newest filing first
 	ChunksTotal int             // chunks of the filings in Indexed, reused ones included
 	Embedder    *store.Meta     // nil when the Engine has no embedder
 }
@@ -244,9 +248,15 @@ func CIK(cik string) SearchOption { return func(o *searchOptions) { o.cik, o.cik
 // "10-K" is not "10-K/A").
 func Form(form string) SearchOption { return func(o *searchOptions) { o.form, o.formSet = form, true } }
 
-// Item keeps chunks of that Item, written "1A" or "7" for a 10-K and with
-// its Part for a 10-Q ("I-2", "II-1A"); "Item 7" and lower case are taken
-// too.
+// Item keeps chunks of that Item, named as [edgar13f.Companies.Section]
+// names Items: "7", "Item 7", "1A", "I-2", "II-1A", case-insensitive. The
+// name keeps, of each form, the Item it names in that form: in a 10-K a
+// Part-qualified name is the Item of that Part ("II-7" is Item 7, "I-2"
+// Item 2, Properties); in a 10-Q a name without Part is the Item when only
+// one Part has it ("1A" is "II-1A"). So "1A" keeps the risk factors of
+// 10-Ks and 10-Qs alike. With [Form], a name that no report of that form
+// can have ("7" of a 10-Q) declines [edgar13f.InvalidArgument]; without,
+// so does a name of neither form.
 func Item(item string) SearchOption { return func(o *searchOptions) { o.item, o.itemSet = item, true } }
 
 // FiscalYear keeps chunks of reports of that fiscal year (the company's

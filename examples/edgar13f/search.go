@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,17 +30,19 @@ var searchCommands = []command{
 	{
 		name: "index", args: "TICKER|CIK...", positional: -1, disclaimer: &searchDisclaimer, search: true,
 		about: "Index companies' reports for \"edgar13f search\": for each company (a current ticker or a\n" +
-			"CIK) the newest --filings filings of each --form made on or before --as-of, read from\n" +
-			"EDGAR once each, split into Items and chunks of at most 450 tokens, embedded when an\n" +
-			"embedder is configured (EDGAR13F_EMBED_URL), and stored under the cache directory. A\n" +
-			"filing already indexed is reused, not read again; a filing is searchable only once all\n" +
-			"its chunks are stored. Progress (filings and chunks) is shown on stderr on a terminal.",
+			"CIK) its newest --filings reports of each --form made on or before --as-of: so many\n" +
+			"original 10-K (or 10-Q) filings, each with its amendments (10-K/A) made by --as-of; an\n" +
+			"amendment of an older report is never indexed. Each filing is read from EDGAR once,\n" +
+			"split into Items and chunks of at most 450 tokens, embedded when an embedder is\n" +
+			"configured (EDGAR13F_EMBED_URL), and stored under the cache directory. A filing\n" +
+			"already indexed is reused, not read again; a filing is searchable only once all its\n" +
+			"chunks are stored. Progress (filings and chunks) is shown on stderr on a terminal.",
 		examples: "  edgar13f index AAPL NVDA --as-of 2025-03-01\n" +
 			"  edgar13f index TSLA 200406 --form 10-K,10-Q --filings 2\n" +
 			"  edgar13f index AAPL NVDA --as-of 2025-03-01 --fixture-dir testdata/mirror   # offline\n",
 		flags: func(fs *flag.FlagSet, o *opts) {
-			fs.Var(listFlag{&o.forms, "form"}, "form", "forms to index (repeat, or separate with commas; default 10-K,10-K/A): exact, 10-K is not 10-K/A")
-			fs.IntVar(&o.filingsN, "filings", 0, "newest filings of each form per company (1-20, default 1)")
+			fs.Var(listFlag{&o.forms, "form"}, "form", "kinds of report to index (repeat, or separate with commas; default 10-K): 10-K, 10-Q, ...; 10-K/A is the same as 10-K")
+			fs.IntVar(&o.filingsN, "filings", 0, "newest reports of each kind per company, each with its amendments (1-20, default 1)")
 			fs.BoolVar(&o.reindex, "reindex", false, "read, chunk and store again filings already indexed")
 			fs.BoolVar(&o.showProgress, "progress", false, "report progress on stderr even when it is not a terminal")
 		},
@@ -228,12 +229,7 @@ func runChunk(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (
 }
 
 func runEval(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
-	f, err := os.Open(args[0])
-	if err != nil {
-		return nil, usagef("%v", err)
-	}
-	qs, err := eval.Load(f)
-	f.Close()
+	qs, err := eval.LoadFile(args[0])
 	if err != nil {
 		return nil, usagef("%s", strings.TrimPrefix(err.Error(), "eval: "))
 	}

@@ -334,3 +334,80 @@ func TestSearchWithEmbedder(t *testing.T) {
 		t.Error("the embedder server embedded nothing")
 	}
 }
+
+// TestIndexHelpOfflineExamples runs the offline examples of "index --help"
+// as written (default forms): Apple's and NVIDIA's newest 10-K reports are
+// indexed, not Apple's 10-K/A of 2010, which amends its report of 2009.
+func TestIndexHelpOfflineExamples(t *testing.T) {
+	help, _, code := exe(t, nil, "index", "--help")
+	if code != 0 {
+		t.Fatalf("index --help: exit %d", code)
+	}
+	ran := 0
+	for _, line := range strings.Split(help, "\n") {
+		cmd, ok := strings.CutSuffix(strings.TrimSpace(line), "# offline")
+		if !ok {
+			continue
+		}
+		args := strings.Fields(strings.TrimPrefix(strings.TrimSpace(cmd), "edgar13f "))
+		for i, a := range args {
+			if a == "testdata/mirror" {
+				args[i] = mirror
+			}
+		}
+		args = append(args, "--cache-dir", t.TempDir(), "--format", "json")
+		stdout, stderr, code := exe(t, nil, args...)
+		if code != 0 {
+			t.Errorf("%s: exit %d: %s", cmd, code, stderr)
+			continue
+		}
+		ran++
+		var got []string
+		for _, x := range decodeJSON(t, stdout)["indexed"].([]any) {
+			got = append(got, x.(map[string]any)["accession_number"].(string))
+		}
+		if strings.Join(got, " ") != appleAccession+" "+nvidiaAccession {
+			t.Errorf("%s indexed %v; want Apple's and NVIDIA's 10-K", cmd, got)
+		}
+	}
+	if ran == 0 {
+		t.Errorf("index --help shows no offline example:\n%s", help)
+	}
+}
+
+// TestItemNamesSectionAndSearch: section and search read Item names alike.
+// On Apple's 10-K, "II-7" is Item 7 and "I-2" Item 2 (Properties) in both;
+// "II-1A" (a 10-Q's risk factors) is a usage error in both when asked of a
+// 10-K.
+func TestItemNamesSectionAndSearch(t *testing.T) {
+	env := searchEnv(t)
+	if _, stderr, code := exe(t, env, "index", "AAPL", "--as-of", "2025-03-01"); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, stderr)
+	}
+	for _, tc := range []struct{ name, want string }{{"II-7", "7"}, {"I-2", "2"}, {"item 1a", "1A"}, {"II-1A", ""}} {
+		stdout, stderr, code := exe(t, env, "section", "320193", appleAccession, tc.name, "--as-of", "2025-03-01", "--format", "json")
+		var sectionItem string
+		if code == 0 {
+			sectionItem = decodeJSON(t, stdout)["item"].(string)
+		}
+		if sectionItem != tc.want || tc.want == "" && code != 2 {
+			t.Errorf("section %s: exit %d, item %q, %s; want item %q", tc.name, code, sectionItem, stderr, tc.want)
+		}
+		stdout, stderr, code = exe(t, env, "search", "the", "company", "--item", tc.name, "--form", "10-K", "--as-of", "2025-03-01", "--format", "json")
+		if tc.want == "" {
+			if code != 2 {
+				t.Errorf("search --item %s: exit %d, %s; want a usage error", tc.name, code, stderr)
+			}
+			continue
+		}
+		hits, _ := decodeJSON(t, stdout)["hits"].([]any)
+		if code != 0 || len(hits) == 0 {
+			t.Errorf("search --item %s: exit %d, %d hits, %s", tc.name, code, len(hits), stderr)
+		}
+		for _, h := range hits {
+			if it := h.(map[string]any)["item"]; it != tc.want {
+				t.Errorf("search --item %s: a hit of Item %v; want %s", tc.name, it, tc.want)
+			}
+		}
+	}
+}

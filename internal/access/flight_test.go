@@ -35,7 +35,7 @@ func TestFlightShares(t *testing.T) {
 			if k != "k" {
 				t.Fatalf("joined %q", k)
 			}
-		case <-time.After(10 * time.Second): // a guard against hanging, not a wait
+		case <-time.After(2 * time.Minute): // a guard against hanging, not a wait
 			t.Fatal("the second caller did not join the call in progress")
 		}
 	}

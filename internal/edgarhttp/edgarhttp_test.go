@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/edgar13f/edgar13f/internal/sleep"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -443,24 +444,34 @@ func withinHangGuard(t *testing.T, f func()) {
 	}
 }
 
+// TestGetContext: a Get whose context ends before the request, during a
+// backoff, while the server holds the request, or midway through the body
+// returns context.Canceled itself. The context is cancelled at the moment
+// under test (by the server's handler or as the backoff starts), never
+// after a fixed delay, so a slow machine cannot move it elsewhere.
 func TestGetContext(t *testing.T) {
+	// cancelNow cancels the running subtest's context.
+	var cancelNow func()
 	tests := []struct {
-		name     string
-		step     step
-		cancelIn time.Duration // 0: cancelled before Get
-		wantHits int
+		name          string
+		step          step
+		cancelBackoff bool // cancel as the first backoff starts
+		cancelBefore  bool // cancelled before Get
+		wantHits      int
 	}{
-		{"before request", status(503, nil, ""), 0, 0},
-		{"during backoff", status(503, nil, ""), 50 * time.Millisecond, 1},
+		{"before request", status(503, nil, ""), false, true, 0},
+		{"during backoff", status(503, nil, ""), true, false, 1},
 		{"during request", func(w http.ResponseWriter, r *http.Request) {
+			cancelNow()
 			<-r.Context().Done()
-		}, 50 * time.Millisecond, 1},
+		}, false, false, 1},
 		{"during body", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Length", "100")
 			_, _ = io.WriteString(w, "{")
 			w.(http.Flusher).Flush()
+			cancelNow()
 			<-r.Context().Done()
-		}, 50 * time.Millisecond, 1},
+		}, false, false, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -472,10 +483,17 @@ func TestGetContext(t *testing.T) {
 			}
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			if tc.cancelIn == 0 {
+			cancelNow = cancel
+			if tc.cancelBefore {
 				cancel()
-			} else {
-				time.AfterFunc(tc.cancelIn, cancel)
+			}
+			if tc.cancelBackoff {
+				c.sleep = func(ctx context.Context, d time.Duration) error {
+					if d >= time.Minute {
+						cancel()
+					}
+					return sleep.For(ctx, d)
+				}
 			}
 			var got []byte
 			withinHangGuard(t, func() { got, err = c.Get(ctx, srv.URL+jsonPath) })

@@ -1,7 +1,8 @@
-// Package rootlink lends the public sub-packages of the module (package
-// datasets) what package edgar13f keeps unexported: a Client's access
-// layer, clock and redaction rule, the amendment rule, the checks of dates
-// and periods, and the checks and filters of a holdings question. A sub-package that answers by the rules
+// Package rootlink lends the public sub-packages of the module (packages
+// datasets and search) what package edgar13f keeps unexported: a Client's
+// access layer, clock and redaction rule, the amendment rule, the checks
+// of dates and periods, the checks and filters of a holdings question, and
+// a company's filings of one form filed since a date. A sub-package that answers by the rules
 // of package edgar13f must run the very code that package runs, not a
 // copy of it, yet none of this is API for users.
 //
@@ -13,6 +14,7 @@
 package rootlink
 
 import (
+	"context"
 	"time"
 
 	"github.com/edgar13f/edgar13f/internal/access"
@@ -66,4 +68,13 @@ var (
 	// returns the CIK without leading zeros and the function that applies
 	// the options to an *edgar13f.Snapshot, or the decline.
 	HoldingsQuery func(cik string, period, asOf, opts any) (string, func(snapshot any), error)
+
+	// FilingsSince lists, as Companies.Filings does, the filings of form
+	// (exact, case-insensitive) that cik made from since to asOf
+	// (edgar13f.Date values), newest first, at most limit, through client
+	// (an *edgar13f.Client); of the filing list's older pages it reads only
+	// those whose range meets [since, asOf]. It returns an
+	// *edgar13f.CompanyFilingList, or the decline of Companies.Filings for
+	// a malformed CIK or date, or an unknown CIK.
+	FilingsSince func(ctx context.Context, client any, cik string, asOf, since any, form string, limit int) (any, error)
 )

@@ -278,3 +278,28 @@ func romanPrefix(s string) (string, int) {
 func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
 
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+// ItemsNamed reads an item argument in the one vocabulary of Item names
+// that Sections, Search, Chunk and their commands share ("7", "Item 7",
+// "1A", "I-2", "II-1A", case-insensitive): it returns the Item the
+// argument names in a 10-K (annual) and the one it names in a 10-Q
+// (quarterly), each with ok set when the argument names one there. A
+// Part-qualified name names in a 10-K the Item of that Part ("II-7" is
+// "7", "I-2" is "2"; "II-1A" names none, 10-K Item 1A being in Part I); a
+// name without Part names in a 10-Q the Item when only one Part has it
+// ("1A" is "II-1A"). An argument that names an Item of neither form is an
+// *ArgumentError whose message is [NoItemMessage].
+func ItemsNamed(arg string) (annual Item, annualOK bool, quarterly Item, quarterlyOK bool, err error) {
+	a, errA := ParseItem("10-K", arg)
+	q, errQ := ParseItem("10-Q", arg)
+	if errA != nil && errQ != nil {
+		return Item{}, false, Item{}, false, &ArgumentError{Arg: arg, Msg: NoItemMessage(arg)}
+	}
+	return a, errA == nil, q, errQ == nil, nil
+}
+
+// NoItemMessage says that arg is an Item of neither a 10-K nor a 10-Q, and
+// how Items are written.
+func NoItemMessage(arg string) string {
+	return fmt.Sprintf("item %q is no Item of a 10-K or a 10-Q (write it as \"1A\", \"Item 7\" or, for a 10-Q, \"II-1A\")", arg)
+}

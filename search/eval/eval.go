@@ -4,10 +4,11 @@
 //
 // A query file is a JSON array of objects with the fields of the reference
 // retrieval system's published query set: "q" (the query), "ticker",
-// "item" (null or absent: any Item) and "must" (a phrase the relevant
-// chunk contains, case-insensitive). A hit is relevant when its ticker is
-// the label's, its Item is the label's (when the label names one) and its
-// text contains the phrase.
+// "item" (an Item name as the filing search reads it, "7" or "II-1A";
+// null or absent: any Item) and "must" (a phrase the relevant chunk
+// contains, case-insensitive). A hit is relevant when its ticker is the
+// label's, its Item is the one the label names in the hit's form (when
+// the label names one) and its text contains the phrase.
 package eval
 
 import (
@@ -15,10 +16,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/sections"
 	"github.com/edgar13f/edgar13f/search"
 )
 
@@ -30,8 +33,33 @@ type Query struct {
 	Must   string `json:"must"`
 }
 
-// Load reads a query file. Every query needs q, ticker and must.
+// Load reads a query file. Every query needs q, ticker and must; an item,
+// when given (not null), must be an Item name of the one vocabulary the
+// filing search and Companies.Section read ("7", "Item 7", "1A", "I-2",
+// "II-1A"): a label naming no Item of a 10-K or a 10-Q ("99") is refused,
+// naming the query.
 func Load(r io.Reader) ([]Query, error) {
+	return load(r, "")
+}
+
+// LoadFile reads the query file at path as [Load] does; its errors name
+// the file too.
+func LoadFile(path string) ([]Query, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	defer f.Close()
+	return load(f, path)
+}
+
+// load reads a query file; errors name it when name is not "".
+func load(r io.Reader, name string) ([]Query, error) {
+	file := "the query file"
+	where := "eval: "
+	if name != "" {
+		file, where = name, "eval: "+name+": "
+	}
 	var raw []struct {
 		Q      string  `json:"q"`
 		Ticker string  `json:"ticker"`
@@ -41,34 +69,50 @@ func Load(r io.Reader) ([]Query, error) {
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("eval: reading the query file: %w", err)
+		return nil, fmt.Errorf("eval: reading %s: %w", file, err)
 	}
 	qs := make([]Query, 0, len(raw))
 	for i, q := range raw {
 		if strings.TrimSpace(q.Q) == "" || q.Ticker == "" || q.Must == "" {
-			return nil, fmt.Errorf("eval: query %d needs q, ticker and must", i+1)
+			return nil, fmt.Errorf("%squery %d needs q, ticker and must", where, i+1)
 		}
 		item := ""
 		if q.Item != nil {
 			item = *q.Item
+			if _, _, _, _, err := sections.ItemsNamed(item); err != nil {
+				return nil, fmt.Errorf("%squery %d (%q): %s; write null for any Item", where, i+1, q.Q, sections.NoItemMessage(item))
+			}
 		}
 		qs = append(qs, Query{Q: q.Q, Ticker: strings.ToUpper(q.Ticker), Item: item, Must: q.Must})
 	}
 	if len(qs) == 0 {
-		return nil, fmt.Errorf("eval: the query file holds no query")
+		return nil, fmt.Errorf("%s%s holds no query", where, file)
 	}
 	return qs, nil
 }
 
-// Relevant reports whether h answers q by the labels' rule.
+// Relevant reports whether h answers q by the labels' rule. The label's
+// item is read in the one vocabulary of Item names, for the hit's form: a
+// label "1A" names Item 1A of a 10-K and Item II-1A of a 10-Q.
 func Relevant(q Query, h search.Hit) bool {
 	if !strings.EqualFold(h.Ticker, q.Ticker) {
 		return false
 	}
-	if q.Item != "" && h.Item != q.Item {
+	if q.Item != "" && !itemMatches(q.Item, h.Form, h.Item) {
 		return false
 	}
 	return strings.Contains(strings.ToLower(h.Text), strings.ToLower(q.Must))
+}
+
+// itemMatches reports whether the label names item in a report of form
+// (of either form when form is none with Items, as for a hit without one).
+func itemMatches(label, form, item string) bool {
+	if sections.FormKind(form) != sections.Unsupported {
+		it, err := sections.ParseItem(form, label)
+		return err == nil && it.String() == item
+	}
+	a, aOK, q, qOK, err := sections.ItemsNamed(label)
+	return err == nil && (aOK && a.String() == item || qOK && q.String() == item)
 }
 
 // A Row is the figures of one mode and setting.

@@ -147,3 +147,55 @@ func TestShippedQuerySet(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadRefusesUnknownItem: a label's item must be an Item name of the
+// one vocabulary (that of Companies.Section and the search's Item filter);
+// "99" is refused, the error naming the query (and with LoadFile the file).
+func TestLoadRefusesUnknownItem(t *testing.T) {
+	const file = `[
+	 {"q": "Apple iPhone net sales", "ticker": "AAPL", "item": "II-7", "must": "iPhone"},
+	 {"q": "Apple properties", "ticker": "AAPL", "item": "99", "must": "Cupertino"}]`
+	for _, bad := range []string{"99", "17", "I-5", "risk factors", ""} {
+		_, err := Load(strings.NewReader(strings.Replace(file, `"99"`, `"`+bad+`"`, 1)))
+		if err == nil || !strings.Contains(err.Error(), "query 2") || !strings.Contains(err.Error(), `"Apple properties"`) || !strings.Contains(err.Error(), `item "`+bad+`"`) {
+			t.Errorf("Load with item %q: %v; want an error naming query 2 and the item", bad, err)
+		}
+	}
+	path := t.TempDir() + "/queries.json"
+	if err := os.WriteFile(path, []byte(file), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadFile(path); err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "query 2") {
+		t.Errorf("LoadFile: %v; want an error naming %s and query 2", err, path)
+	}
+	for _, good := range []string{"7", "Item 7", "1a", "i-2", "II-1A", "Part II, Item 1A"} {
+		if qs, err := Load(strings.NewReader(strings.Replace(file, `"99"`, `"`+good+`"`, 1))); err != nil || qs[1].Item != good {
+			t.Errorf("Load with item %q: %v, %v", good, qs, err)
+		}
+	}
+}
+
+// TestRelevantItemNames: a label's item names the Item of the hit's form
+// in the one vocabulary.
+func TestRelevantItemNames(t *testing.T) {
+	for _, tc := range []struct {
+		label, form, item string
+		want              bool
+	}{
+		{"1A", "10-K", "1A", true},
+		{"1A", "10-Q", "II-1A", true},
+		{"Item 7", "10-K", "7", true},
+		{"II-7", "10-K", "7", true},
+		{"I-2", "10-K", "2", true},
+		{"I-2", "10-Q", "I-2", true},
+		{"I-2", "10-Q", "2", false},
+		{"7", "10-Q", "7", false},
+		{"II-1A", "10-K", "1A", false},
+		{"7", "", "7", true},
+	} {
+		q := Query{Q: "x", Ticker: "AAPL", Item: tc.label, Must: "m"}
+		if got := Relevant(q, search.Hit{Ticker: "AAPL", Form: tc.form, Item: tc.item, Text: "m"}); got != tc.want {
+			t.Errorf("label %q, hit of %s Item %q: relevant %v, want %v", tc.label, tc.form, tc.item, got, tc.want)
+		}
+	}
+}

@@ -123,6 +123,9 @@ func filterClauses(f store.Filter) []any {
 	if f.Item != "" {
 		c = append(c, term("item", f.Item))
 	}
+	if len(f.Items) > 0 {
+		c = append(c, map[string]any{"terms": map[string]any{"item": f.Items}})
+	}
 	if f.FiscalYear != 0 {
 		c = append(c, term("fiscal_year", f.FiscalYear))
 	}

@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/edgar13f/edgar13f"
 )
@@ -48,12 +49,23 @@ type Chunk struct {
 // A Filter narrows a query. AsOf is required; every other field is exact
 // and ignored when zero.
 type Filter struct {
-	AsOf       edgar13f.Date // only filings with FilingDate on or before AsOf
-	Ticker     string        // upper case
-	CIK        string        // without leading zeros
-	Form       string        // exact, as stored ("10-K" does not include "10-K/A")
-	Item       string        // exact, as stored
+	AsOf   edgar13f.Date // only filings with FilingDate on or before AsOf
+	Ticker string        // upper case
+	CIK    string        // without leading zeros
+	Form   string        // exact, as stored ("10-K" does not include "10-K/A")
+	Item   string        // exact, as stored
+	// Items, when not empty, keeps chunks whose Item is one of these
+	// (exact, as stored): an Item argument that names an Item of a 10-K
+	// and one of a 10-Q ("1A" is "1A" in a 10-K and "II-1A" in a 10-Q)
+	// keeps the chunks of both. With Item set as well, both apply.
+	Items      []string
 	FiscalYear int
+}
+
+// KeepsItem reports whether a chunk of the Item item passes f's Item and
+// Items filters.
+func (f Filter) KeepsItem(item string) bool {
+	return (f.Item == "" || item == f.Item) && (len(f.Items) == 0 || slices.Contains(f.Items, item))
 }
 
 // A Match is a chunk found by a query, with its filing and score.

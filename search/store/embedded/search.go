@@ -219,7 +219,7 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 				if d >= uint64(len(chunks)) {
 					return nil, damageErr(sc.h, fmt.Errorf("document %d of %d", d, len(chunks)))
 				}
-				if f.Item != "" && chunks[d].Item != f.Item {
+				if !f.KeepsItem(chunks[d].Item) {
 					continue
 				}
 				tf := float64(p.Frequency())
@@ -301,7 +301,7 @@ func (s *Store) nearest(v *view, q []float32, f store.Filter, k int) ([]store.Ma
 			for i := w; i < len(hs); i += workers {
 				h := hs[i]
 				for d, c := range h.sh.rec.Chunks {
-					if f.Item != "" && c.Item != f.Item {
+					if !f.KeepsItem(c.Item) {
 						continue
 					}
 					score := 0.0

@@ -112,6 +112,9 @@ func drawFilter(t *rapid.T) store.Filter {
 	if rapid.Bool().Draw(t, "by item") {
 		f.Item = rapid.SampledFrom(pitItems).Draw(t, "item")
 	}
+	if rapid.Bool().Draw(t, "by items") {
+		f.Items = []string{rapid.SampledFrom(pitItems).Draw(t, "items 1"), rapid.SampledFrom(pitItems).Draw(t, "items 2")}
+	}
 	if rapid.Bool().Draw(t, "by fiscal year") {
 		f.FiscalYear = rapid.IntRange(2022, 2024).Draw(t, "fiscal year")
 	}
@@ -124,7 +127,7 @@ func passes(m store.Match, f store.Filter) bool {
 		(f.Ticker == "" || m.Filing.Ticker == f.Ticker) &&
 		(f.CIK == "" || m.Filing.CIK == f.CIK) &&
 		(f.Form == "" || m.Filing.Form == f.Form) &&
-		(f.Item == "" || m.Chunk.Item == f.Item) &&
+		f.KeepsItem(m.Chunk.Item) &&
 		(f.FiscalYear == 0 || m.Filing.FiscalYear == f.FiscalYear)
 }
 

@@ -1,0 +1,192 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
+)
+
+// Index indexes reports, not forms: the newest original filings of a kind
+// with the amendments of those reports, never "the newest 10-K/A" alone.
+
+// filing is a CompanyFiling of the selection tests: accession, form,
+// filing date, period of report ("" for none).
+func filing(acc, form, filed, period string) edgar13f.CompanyFiling {
+	f := edgar13f.CompanyFiling{Accession: acc, Form: edgar13f.Form(form), FilingDate: day(filed)}
+	if period != "" {
+		f.Period = day(period)
+	}
+	return f
+}
+
+func TestPickReports(t *testing.T) {
+	apple10K := filing("0000320193-24-000123", "10-K", "2024-11-01", "2024-09-28")
+	apple10K23 := filing("0000320193-23-000106", "10-K", "2023-11-03", "2023-09-30")
+	apple10KA := filing("0001193125-10-012091", "10-K/A", "2010-01-25", "2009-09-26")
+	amends23 := filing("0000320193-24-000200", "10-K/A", "2024-12-02", "2023-09-30")
+	amends24 := filing("0000320193-25-000001", "10-K/A", "2025-01-10", "2024-09-28")
+	noPeriod := filing("0000320193-25-000002", "10-K/A", "2025-01-11", "")
+	q := filing("0000320193-24-000081", "10-Q", "2024-08-02", "2024-06-29")
+	qa := filing("0000320193-24-000090", "10-Q/A", "2024-09-01", "2024-06-29")
+	qaOld := filing("0000320193-24-000091", "10-Q/A", "2024-09-02", "2024-03-30")
+	for _, tc := range []struct {
+		name                  string
+		originals, amendments []edgar13f.CompanyFiling
+		want                  []edgar13f.CompanyFiling
+	}{
+		{"the 10-K/A of 2010 amends an older report", []edgar13f.CompanyFiling{apple10K}, []edgar13f.CompanyFiling{apple10KA}, []edgar13f.CompanyFiling{apple10K}},
+		{"an amendment of the newest report", []edgar13f.CompanyFiling{apple10K}, []edgar13f.CompanyFiling{amends24, apple10KA}, []edgar13f.CompanyFiling{amends24, apple10K}},
+		{"an amendment of the second of two reports", []edgar13f.CompanyFiling{apple10K, apple10K23}, []edgar13f.CompanyFiling{amends23, apple10KA}, []edgar13f.CompanyFiling{amends23, apple10K, apple10K23}},
+		{"the amendment of the second report is not picked with one", []edgar13f.CompanyFiling{apple10K}, []edgar13f.CompanyFiling{amends23}, []edgar13f.CompanyFiling{apple10K}},
+		{"a lone 10-K/A", nil, []edgar13f.CompanyFiling{amends24}, nil},
+		{"an amendment without a period", []edgar13f.CompanyFiling{apple10K}, []edgar13f.CompanyFiling{noPeriod}, []edgar13f.CompanyFiling{apple10K}},
+		{"a 10-Q and its 10-Q/A", []edgar13f.CompanyFiling{q}, []edgar13f.CompanyFiling{qaOld, qa}, []edgar13f.CompanyFiling{qaOld, qa, q}[1:]},
+		{"a lone 10-Q/A", nil, []edgar13f.CompanyFiling{qa}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := pickReports(tc.originals, tc.amendments)
+			var g, w []string
+			for _, f := range got {
+				g = append(g, f.Accession)
+			}
+			for _, f := range tc.want {
+				w = append(w, f.Accession)
+			}
+			if !slices.Equal(g, w) {
+				t.Errorf("pickReports = %v; want %v", g, w)
+			}
+		})
+	}
+}
+
+// listJSON is a filing list of EDGAR's submissions API holding rows
+// (accession, form, filing date, report date) and the older pages named.
+func listJSON(t *testing.T, cik, name string, rows [][4]string, pages ...map[string]any) []byte {
+	t.Helper()
+	cols := map[string][]any{}
+	for _, r := range rows {
+		for i, k := range []string{"accessionNumber", "form", "filingDate", "reportDate"} {
+			cols[k] = append(cols[k], r[i])
+		}
+		cols["acceptanceDateTime"] = append(cols["acceptanceDateTime"], "")
+		cols["primaryDocument"] = append(cols["primaryDocument"], "doc.htm")
+		cols["size"] = append(cols["size"], 1)
+	}
+	if pages == nil {
+		pages = []map[string]any{}
+	}
+	b, err := json.Marshal(map[string]any{"cik": cik, "name": name, "fiscalYearEnd": "1231", "filings": map[string]any{"recent": cols, "files": pages}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// listFetcher serves some filing lists from memory, the rest from the
+// mirror.
+type listFetcher struct {
+	next  edgar13f.Fetcher
+	files map[string][]byte
+}
+
+func (f listFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
+	if b, ok := f.files[url]; ok {
+		return b, nil
+	}
+	return f.next.Fetch(ctx, url)
+}
+
+// TestIndexReports indexes synthetic filing lists: the newest 10-K with its
+// 10-K/A, never an amendment of an older report nor a 10-K/A alone, and the
+// same for 10-Q; an older page of the list that ends before the reports
+// picked is not read (it is absent here, so reading it would fail).
+func TestIndexReports(t *testing.T) {
+	const page = "CIK0009999991-submissions-001.json"
+	one := listJSON(t, "9999991", "Synthetic Reports Inc.", [][4]string{
+		{"0009999991-25-000001", "10-K/A", "2025-02-01", "2023-12-31"}, // after asOf
+		{"0009999991-24-000050", "10-Q/A", "2024-08-01", "2023-09-30"}, // amends a 10-Q of 2023
+		{"0009999991-24-000040", "10-Q/A", "2024-07-01", "2024-03-31"},
+		{"0009999991-24-000030", "10-Q", "2024-05-01", "2024-03-31"},
+		{"0009999991-24-000025", "10-K/A", "2024-04-01", "2022-12-31"}, // amends the 10-K of 2023
+		{"0009999991-24-000020", "10-K/A", "2024-03-20", "2023-12-31"},
+		{"0009999991-24-000010", "10-K", "2024-03-01", "2023-12-31"},
+		{"0009999991-23-000020", "10-Q", "2023-11-01", "2023-09-30"},
+		{"0009999991-23-000010", "10-K", "2023-03-01", "2022-12-31"},
+	}, map[string]any{"name": page, "filingCount": 5, "filingFrom": "2001-01-02", "filingTo": "2022-12-30"})
+	lone := listJSON(t, "9999992", "Synthetic Amendments Inc.", [][4]string{
+		{"0009999992-24-000020", "10-K/A", "2024-03-20", "2023-12-31"},
+		{"0009999992-24-000010", "10-Q/A", "2024-03-01", "2023-09-30"},
+		{"0009999992-24-000005", "8-K", "2024-02-01", ""},
+	})
+	fetch := &edgartest.CountingFetcher{Next: listFetcher{next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t)), files: map[string][]byte{
+		"https://data.sec.gov/submissions/CIK0009999991.json": one,
+		"https://data.sec.gov/submissions/CIK0009999992.json": lone,
+	}}}
+	c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(fetch))
+	if err != nil {
+		t.Fatal(err)
+	}
+	asOf := day("2024-12-31")
+	for _, tc := range []struct {
+		name string
+		opts []IndexOption
+		want []string // accession form, in Indexed order
+	}{
+		{"default", nil, []string{"0009999991-24-000020 10-K/A", "0009999991-24-000010 10-K"}},
+		{"10-K/A names the 10-K reports", []IndexOption{Forms("10-k/a")}, []string{"0009999991-24-000020 10-K/A", "0009999991-24-000010 10-K"}},
+		{"two 10-K reports", []IndexOption{FilingsPerCompany(2)}, []string{"0009999991-24-000025 10-K/A", "0009999991-24-000020 10-K/A", "0009999991-24-000010 10-K", "0009999991-23-000010 10-K"}},
+		{"10-Q", []IndexOption{Forms("10-Q")}, []string{"0009999991-24-000040 10-Q/A", "0009999991-24-000030 10-Q"}},
+		{"10-Q and 10-Q/A are one kind", []IndexOption{Forms("10-Q/A", "10-Q")}, []string{"0009999991-24-000040 10-Q/A", "0009999991-24-000030 10-Q"}},
+		{"both kinds", []IndexOption{Forms("10-K", "10-Q")}, []string{"0009999991-24-000020 10-K/A", "0009999991-24-000010 10-K", "0009999991-24-000040 10-Q/A", "0009999991-24-000030 10-Q"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, err := New(c, newMemStore())
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := &fakeItems{fail: map[string]error{}}
+			e.items = r.read
+			res, err := e.Index(context.Background(), []string{"9999991", "9999992"}, asOf, tc.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, x := range res.Indexed {
+				got = append(got, fmt.Sprintf("%s %s", x.Accession, x.Form))
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("indexed %q; want %q", got, tc.want)
+			}
+			for _, u := range fetch.Take() {
+				if strings.HasSuffix(u, page) {
+					t.Errorf("read %s, which ends before every report picked", u)
+				}
+			}
+		})
+	}
+}
+
+// TestIndexDefaultFormsMirror: with the default forms, Apple on the
+// repository's mirror as of 2025-03-01 is its 10-K of 2024 alone, not
+// beside the 10-K/A of 2010 (which amends the report of 2009); NVIDIA's
+// is its 10-K of 2025.
+func TestIndexDefaultFormsMirror(t *testing.T) {
+	e, items, _ := fakeEngine(t, newMemStore())
+	res, err := e.Index(context.Background(), []string{"AAPL", "NVDA"}, day("2025-03-01"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"0000320193-24-000123", "0001045810-25-000023"}
+	if got := accessionsOf(res.Indexed); !slices.Equal(got, want) {
+		t.Errorf("indexed %v; want %v", got, want)
+	}
+	if got := items.take(); !slices.Equal(got, want) {
+		t.Errorf("read %v; want %v", got, want)
+	}
+}
