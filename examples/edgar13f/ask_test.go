@@ -147,8 +147,8 @@ func TestAskEvalDryRun(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("index: exit %d\n%s", code, stderr)
 	}
-	if n := len(decodeJSON(t, stdout)["indexed"].([]any)); n != 8 {
-		t.Fatalf("indexed %d filings, want the 8 reports of the questions", n)
+	if n := len(decodeJSON(t, stdout)["indexed"].([]any)); n != 9 {
+		t.Fatalf("indexed %d filings, want the 9 filings of the questions' 8 reports (Tesla's 10-K with its 10-K/A)", n)
 	}
 	stdout, stderr, code = exe(t, env, "ask-eval", questionsFile, "--dry-run")
 	if code != 0 || stderr != "" || !strings.Contains(stdout, "10 questions: 10 pass, 0 fail; expected figures in tool outputs 30/30; reference answers grounded 10/10; leaks 0") ||
