@@ -89,7 +89,7 @@ var searchCommands = []command{
 			"reference system's published figures, then the queries each row missed. Index the\n" +
 			"companies first.",
 		examples: "  edgar13f eval search/eval/testdata/reference-queries.json --as-of 2025-09-01\n" +
-			"  edgar13f eval queries.json --modes bm25,hybrid --format csv\n",
+			"  edgar13f eval search/eval/testdata/reference-queries.json --modes bm25 --format csv\n",
 		flags: func(fs *flag.FlagSet, o *opts) {
 			fs.StringVar(&o.modes, "modes", "", "modes to measure, comma-separated (default bm25, and knn,hybrid with an embedder)")
 		},

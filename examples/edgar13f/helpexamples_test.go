@@ -1,0 +1,129 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/edgar13f/edgar13f/examples/internal/testkit"
+)
+
+// helpExamples returns the example lines of a command's --help (the lines
+// after "Examples:" up to the first blank one), each as the environment
+// assignments before it and the words after "edgar13f", with a redirection
+// ("> panel.csv") and a comment cut off.
+func helpExamples(help string) (lines [][2][]string) {
+	_, after, ok := strings.Cut(help, "\nExamples:\n")
+	if !ok {
+		return nil
+	}
+	for _, line := range strings.Split(after, "\n") {
+		if strings.TrimSpace(line) == "" {
+			break
+		}
+		line, _, _ = strings.Cut(line, "#")
+		line, _, _ = strings.Cut(line, ">")
+		words := splitWords(line)
+		var env []string
+		for len(words) > 0 && strings.Contains(words[0], "=") {
+			env, words = append(env, words[0]), words[1:]
+		}
+		if len(words) == 0 || words[0] != "edgar13f" {
+			continue
+		}
+		lines = append(lines, [2][]string{env, words[1:]})
+	}
+	return lines
+}
+
+// splitWords splits a shell line into words, keeping a quoted string
+// (single or double quotes) as one word.
+func splitWords(line string) []string {
+	var words []string
+	var cur strings.Builder
+	quote, in := rune(0), false
+	for _, r := range line {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != 0:
+			cur.WriteRune(r)
+		case r == '\'' || r == '"':
+			quote, in = r, true
+		case r == ' ' || r == '\t':
+			if in {
+				words, in = append(words, cur.String()), false
+				cur.Reset()
+			}
+		default:
+			cur.WriteRune(r)
+			in = true
+		}
+	}
+	if in {
+		words = append(words, cur.String())
+	}
+	return words
+}
+
+// TestHelpExamples runs every example line of every command's --help, in
+// the order of the usage text, against the repository's mirror with one
+// cache directory (so that index comes before search) and a scripted
+// model for ask: no example may be a usage error (exit 2), which would
+// mean the help shows a command line the program refuses. An example
+// whose placeholder stands for the user's own text ("...") is only parsed
+// by its command's help.
+func TestHelpExamples(t *testing.T) {
+	model := testkit.NewChatModel(t, testkit.RevenueScript("$130,497 million"))
+	work := t.TempDir()
+	env := append([]string{"EDGAR13F_FIXTURE_DIR=" + mirror, "EDGAR13F_CACHE_DIR=" + t.TempDir()}, model.Env()...)
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := 0
+	for _, cmd := range commands {
+		help, _, code := exe(t, nil, append(strings.Fields(cmd.name), "--help")...)
+		if code != 0 {
+			t.Fatalf("%s --help: exit %d", cmd.name, code)
+		}
+		examples := helpExamples(help)
+		if len(examples) == 0 {
+			t.Errorf("%s --help shows no example", cmd.name)
+		}
+		for _, ex := range examples {
+			lineEnv, args := ex[0], ex[1]
+			if strings.Join(args, " ") == "" || containsWord(args, "...") || containsWord(lineEnv, "...") {
+				continue
+			}
+			for i, a := range args {
+				if a == "testdata/mirror" || strings.HasPrefix(a, "search/") || strings.HasPrefix(a, "agent/") {
+					args[i] = filepath.Join(root, a) // paths in the examples are the repository's
+				}
+			}
+			c := testkit.Command(t, bin, append(append([]string{}, env...), lineEnv...), args...)
+			c.Dir = work
+			_, stderr, code := testkit.Run(t, c)
+			ran++
+			if code == exitUsage {
+				t.Errorf("edgar13f %s (from %s --help): a usage error:\n%s", strings.Join(args, " "), cmd.name, stderr)
+			}
+		}
+	}
+	if ran < len(commands) {
+		t.Errorf("ran %d examples for %d commands", ran, len(commands))
+	}
+	if _, err := os.Stat(filepath.Join(work, "panel.csv")); err == nil {
+		t.Error("an example's redirection was run as an argument")
+	}
+}
+
+func containsWord(words []string, w string) bool {
+	for _, x := range words {
+		if x == w || strings.HasSuffix(x, "="+w) {
+			return true
+		}
+	}
+	return false
+}
