@@ -96,7 +96,8 @@ func (b *rowBuilder) collecting() bool {
 	return b.depth == 3
 }
 
-// start handles a start tag with local name local.
+// start handles a start tag with local name local, which it does not
+// keep (so that a caller's conversion to []byte need not escape).
 func (b *rowBuilder) start(local []byte) error {
 	if b.depth == maxDepth {
 		return fmt.Errorf("infotable: elements nested deeper than %d", maxDepth)
@@ -104,13 +105,13 @@ func (b *rowBuilder) start(local []byte) error {
 	b.depth++
 	if !b.sawRoot {
 		if string(local) != "informationTable" {
-			return fmt.Errorf("infotable: root element is <%s>, want <informationTable>", local)
+			return fmt.Errorf("infotable: root element is <%s>, want <informationTable>", string(local))
 		}
 		b.sawRoot = true
 		return nil
 	}
 	if b.rootEnd {
-		return fmt.Errorf("infotable: element <%s> after the root element", local)
+		return fmt.Errorf("infotable: element <%s> after the root element", string(local))
 	}
 	switch {
 	case b.depth == 2:
