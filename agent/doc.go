@@ -35,11 +35,11 @@
 //
 // # Models
 //
-// The language model is a [model.Model], from package
-// github.com/edgar13f/edgar13f/agent/model: the Anthropic Messages API or
-// an OpenAI-compatible chat completions API with tools (such as a local
-// model served by Ollama, vLLM or llama.cpp), chosen by [model.New] from a
-// [model.Config]. Any other implementation of the interface works too.
+// The language model is a Model of package
+// [github.com/edgar13f/edgar13f/agent/model]: the Anthropic Messages API
+// or an OpenAI-compatible chat completions API with tools (such as a local
+// model served by Ollama, vLLM or llama.cpp), chosen by model.New from a
+// model.Config. Any other implementation of the interface works too.
 //
 // # Evaluation
 //
