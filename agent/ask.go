@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/agent/model"
 )
 
 // An Agent answers questions about filings with a language model that
@@ -18,18 +19,18 @@ import (
 type Agent struct {
 	companies *edgar13f.Companies
 	searcher  Searcher
-	model     Model
+	model     model.Model
 	opts      options
 }
 
 // Limits and defaults of [Agent.Ask].
 const (
-	DefaultMaxTurns  = 8     // model turns of a question, the repair round included
-	MaxMaxTurns      = 32    // the most turns an Option may allow
-	DefaultMaxTokens = 4096  // tokens the model may write in one turn
-	MaxQuestionRunes = 4000  // the longest question, in characters
-	maxTickers       = 20    // tickers a question may be limited to
-	maxMaxTokens     = 64000 // the most tokens an Option may allow for one turn
+	DefaultMaxTurns  = 8                      // model turns of a question, the repair round included
+	MaxMaxTurns      = 32                     // the most turns an Option may allow
+	DefaultMaxTokens = model.DefaultMaxTokens // tokens the model may write in one turn
+	MaxQuestionRunes = 4000                   // the longest question, in characters
+	maxTickers       = 20                     // tickers a question may be limited to
+	maxMaxTokens     = 64000                  // the most tokens an Option may allow for one turn
 )
 
 // An Option configures [New] (for every question) or [Agent.Ask] (for
@@ -106,11 +107,11 @@ func containsString(s []string, v string) bool {
 }
 
 // New returns an Agent whose tools read company data through c and search
-// filings with s, asking model. s may be nil: the Agent then offers only
+// filings with s, asking m. s may be nil: the Agent then offers only
 // resolve_company and get_financial_facts. An invalid Option declines with
 // [edgar13f.InvalidArgument].
-func New(c *edgar13f.Client, s Searcher, model Model, opts ...Option) (*Agent, error) {
-	if c == nil || model == nil {
+func New(c *edgar13f.Client, s Searcher, m model.Model, opts ...Option) (*Agent, error) {
+	if c == nil || m == nil {
 		return nil, errors.New("agent: New needs a Client and a Model")
 	}
 	o := options{maxTurns: DefaultMaxTurns, maxTokens: DefaultMaxTokens}
@@ -122,7 +123,7 @@ func New(c *edgar13f.Client, s Searcher, model Model, opts ...Option) (*Agent, e
 	if o.err != nil {
 		return nil, invalid("%v", o.err)
 	}
-	return &Agent{companies: c.Companies(), searcher: s, model: model, opts: o}, nil
+	return &Agent{companies: c.Companies(), searcher: s, model: m, opts: o}, nil
 }
 
 func invalid(format string, args ...any) error {
@@ -206,7 +207,7 @@ type Result struct {
 	Repaired         bool       // a repair round ran
 	ToolCalls        []ToolStep // in the order the model made them
 	Turns            int        // model turns taken
-	Usage            Usage
+	Usage            model.Usage
 	Model            string // the model that answered, as its API names it
 }
 
@@ -221,7 +222,7 @@ type Result struct {
 // Tool failures and declines go back to the model as tool results and are
 // listed in [Result.ToolCalls].
 //
-// Ask returns an error when the model's API fails (a [*ModelError] after
+// Ask returns an error when the model's API fails (a [*model.Error] after
 // the retries), when ctx ends (ctx.Err()), and declines with
 // [edgar13f.InvalidArgument] an empty or too long question, an invalid
 // asOf or Option.
@@ -264,9 +265,9 @@ type session struct {
 }
 
 func (s *session) run(ctx context.Context, question string) error {
-	req := &Request{
+	req := &model.Request{
 		System:    systemPrompt(s.asOf, s.o.tickers),
-		Messages:  []Message{{Role: User, Text: question}},
+		Messages:  []model.Message{{Role: model.User, Text: question}},
 		Tools:     toolSpecs(s.a.searcher != nil),
 		MaxTokens: s.o.maxTokens,
 	}
@@ -295,21 +296,21 @@ func (s *session) run(ctx context.Context, question string) error {
 		if resp.Model != "" {
 			res.Model = resp.Model
 		}
-		if len(resp.ToolCalls) > 0 && resp.Stop != StopMaxTokens {
-			req.Messages = append(req.Messages, Message{Role: Assistant, Text: resp.Text, ToolCalls: resp.ToolCalls})
+		if len(resp.ToolCalls) > 0 && resp.Stop != model.StopMaxTokens {
+			req.Messages = append(req.Messages, model.Message{Role: model.Assistant, Text: resp.Text, ToolCalls: resp.ToolCalls})
 			results, err := s.runTools(ctx, res.Turns, resp.ToolCalls)
 			if err != nil {
 				return err
 			}
-			req.Messages = append(req.Messages, Message{Role: User, ToolResults: results})
+			req.Messages = append(req.Messages, model.Message{Role: model.User, ToolResults: results})
 			continue
 		}
 		res.Answer = strings.TrimSpace(resp.Text)
 		switch {
-		case resp.Stop == StopRefusal:
+		case resp.Stop == model.StopRefusal:
 			res.Status = StatusRefused
 			return nil
-		case resp.Stop == StopMaxTokens:
+		case resp.Stop == model.StopMaxTokens:
 			s.check()
 			res.Status = StatusTruncated
 			return nil
@@ -327,19 +328,19 @@ func (s *session) run(ctx context.Context, question string) error {
 		}
 		res.Repaired = true
 		req.Messages = append(req.Messages,
-			Message{Role: Assistant, Text: resp.Text},
-			Message{Role: User, Text: repairPrompt(res)})
+			model.Message{Role: model.Assistant, Text: resp.Text},
+			model.Message{Role: model.User, Text: repairPrompt(res)})
 	}
 }
 
 // runTools runs the calls of one turn in order.
-func (s *session) runTools(ctx context.Context, turn int, calls []ToolCall) ([]ToolResult, error) {
-	results := make([]ToolResult, 0, len(calls))
+func (s *session) runTools(ctx context.Context, turn int, calls []model.ToolCall) ([]model.ToolResult, error) {
+	results := make([]model.ToolResult, 0, len(calls))
 	for i, c := range calls {
-		var r ToolResult
+		var r model.ToolResult
 		var summary string
 		if i >= maxToolsPerTurn {
-			r = ToolResult{CallID: c.ID, IsError: true, Content: fmt.Sprintf("error: at most %d tool calls are run in one turn; call this one again", maxToolsPerTurn)}
+			r = model.ToolResult{CallID: c.ID, IsError: true, Content: fmt.Sprintf("error: at most %d tool calls are run in one turn; call this one again", maxToolsPerTurn)}
 			summary = "refused: too many calls in one turn"
 		} else {
 			var err error

@@ -12,6 +12,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent"
+	"github.com/edgar13f/edgar13f/agent/model"
 )
 
 // fixture is what a scripted question needs.
@@ -35,7 +36,7 @@ func newFixture(t *testing.T) *fixture {
 	}
 }
 
-func (f *fixture) agent(t *testing.T, m agent.Model, opts ...agent.Option) *agent.Agent {
+func (f *fixture) agent(t *testing.T, m model.Model, opts ...agent.Option) *agent.Agent {
 	t.Helper()
 	a, err := agent.New(f.client, f.ix, m, opts...)
 	if err != nil {
@@ -100,7 +101,7 @@ func TestAskAnswered(t *testing.T) {
 		if !strings.Contains(res.ToolCalls[0].Summary, "Apple Inc.") || !strings.Contains(res.ToolCalls[2].Summary, "391035000000") {
 			t.Errorf("summaries %q, %q do not say what the tools found", res.ToolCalls[0].Summary, res.ToolCalls[2].Summary)
 		}
-		if want := (agent.Usage{InputTokens: 1000 + 2000 + 3000 + 4000, OutputTokens: 10 + 20 + 30 + 40}); res.Usage != want || res.Turns != 4 {
+		if want := (model.Usage{InputTokens: 1000 + 2000 + 3000 + 4000, OutputTokens: 10 + 20 + 30 + 40}); res.Usage != want || res.Turns != 4 {
 			t.Errorf("usage %+v over %d turns, want %+v over 4", res.Usage, res.Turns, want)
 		}
 		if !strings.HasSuffix(res.Model, "-test") {
@@ -392,7 +393,7 @@ func TestAskServerError(t *testing.T) {
 		f := newFixture(t)
 		s := newScripted(t, w, turn{status: 500}, turn{status: 500}, turn{status: 500})
 		res, err := f.agent(t, s.model()).Ask(context.Background(), "Anything?", askDate)
-		var me *agent.ModelError
+		var me *model.Error
 		if !errors.As(err, &me) || me.StatusCode != 500 || me.Attempts != 3 || res != nil {
 			t.Fatalf("Ask = %v, %v; want a ModelError with status 500 after 3 attempts", res, err)
 		}

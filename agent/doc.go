@@ -10,8 +10,8 @@
 // tool takes a date: the model cannot move the question in time, and a
 // date among its arguments is refused.
 //
-//	m, err := agent.NewModel(agent.ConfigFrom(os.Getenv))
-//	if errors.Is(err, agent.ErrNoModel) {
+//	m, err := model.New(model.FromEnv(os.Getenv))
+//	if errors.Is(err, model.ErrNoModel) {
 //		log.Fatal(err) // the message says which variables to set
 //	}
 //	a, err := agent.New(client, engine, m)
@@ -35,14 +35,11 @@
 //
 // # Models
 //
-// [NewAnthropic] calls the Anthropic Messages API through the official Go
-// SDK; [NewOpenAI] calls an OpenAI-compatible chat completions API with
-// tools, such as a local model served by Ollama, vLLM or llama.cpp.
-// [NewModel] chooses from a [Config], which [ConfigFrom] fills from the
-// environment variables the example programs use (ANTHROPIC_API_KEY,
-// EDGAR13F_AGENT_MODEL, EDGAR13F_CHAT_URL, EDGAR13F_CHAT_API_KEY). The
-// package reads no environment variable itself. Both models retry 429 and
-// 5xx responses; a request that still fails is a [*ModelError].
+// The language model is a Model of package
+// [github.com/edgar13f/edgar13f/agent/model]: the Anthropic Messages API
+// or an OpenAI-compatible chat completions API with tools (such as a local
+// model served by Ollama, vLLM or llama.cpp), chosen by model.New from a
+// model.Config. Any other implementation of the interface works too.
 //
 // # Evaluation
 //

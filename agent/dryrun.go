@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/agent/model"
 )
 
 // This file is the dry run of an evaluation file: each question's oracle
@@ -180,7 +181,7 @@ func replay(ctx context.Context, companies *edgar13f.Companies, s Searcher, q Qu
 	r := &Replay{Question: q}
 	var outputs []string // the text each step returned
 	for i, st := range q.Plan {
-		call := ToolCall{ID: fmt.Sprintf("plan_%d", i+1), Name: st.Tool, Arguments: st.Arguments}
+		call := model.ToolCall{ID: fmt.Sprintf("plan_%d", i+1), Name: st.Tool, Arguments: st.Arguments}
 		res, summary, err := tb.run(ctx, call)
 		if err != nil {
 			return nil, err

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/agent/model"
 )
 
 // This file is the grounding evaluation: a file of analyst questions run
@@ -98,7 +99,7 @@ type Evaluation struct {
 	ExpectedFound, ExpectedTotal int
 	Leaks                        int // Absent figures found in answers of any status
 	MeanLatency                  time.Duration
-	Usage                        Usage // summed over the runs
+	Usage                        model.Usage // summed over the runs
 }
 
 // Evaluate asks every question in order (with its Tickers and as_of, and

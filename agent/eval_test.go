@@ -10,6 +10,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent"
+	"github.com/edgar13f/edgar13f/agent/model"
 )
 
 func loadQuestions(t *testing.T) []agent.Question {
@@ -130,7 +131,7 @@ func TestEvaluate(t *testing.T) {
 	if ev.CitationsPerAnswer != 0.5 || ev.ToolCallsPerAnswer != 0.5 {
 		t.Errorf("citations per answer %.2f, tool calls per answer %.2f, want 0.5 and 0.5", ev.CitationsPerAnswer, ev.ToolCallsPerAnswer)
 	}
-	if want := (agent.Usage{InputTokens: 1000 + 2000 + 3000 + 4000, OutputTokens: 10 + 20 + 30 + 40}); ev.Usage != want {
+	if want := (model.Usage{InputTokens: 1000 + 2000 + 3000 + 4000, OutputTokens: 10 + 20 + 30 + 40}); ev.Usage != want {
 		t.Errorf("usage %+v, want %+v", ev.Usage, want)
 	}
 	if ev.Runs[2].Err == nil || ev.Runs[0].Latency <= 0 || ev.MeanLatency <= 0 {

@@ -3,7 +3,6 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log"
 	"net/http"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent"
+	"github.com/edgar13f/edgar13f/agent/model"
 )
 
 // A figure copied from the cited text is grounded, in any written form of
@@ -26,14 +26,6 @@ func ExampleGround() {
 	// $391.035 billion amount   391035000000   grounded=true
 	// 2%               percent  2              grounded=true
 	// $391.0B          amount   391000000000   grounded=false
-}
-
-// With nothing configured, NewModel says what to set.
-func ExampleNewModel() {
-	_, err := agent.NewModel(agent.Config{})
-	fmt.Println(errors.Is(err, agent.ErrNoModel))
-	// Output:
-	// true
 }
 
 // A question answered by a model that reads Apple's XBRL revenue and
@@ -65,7 +57,7 @@ func ExampleAgent_Ask() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	m, err := agent.NewModel(agent.Config{ChatURL: srv.URL + "/v1", Model: "scripted"})
+	m, err := model.New(model.Config{ChatURL: srv.URL + "/v1", Model: "scripted"})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/edgar13f/edgar13f"
-	"github.com/edgar13f/edgar13f/agent"
+	"github.com/edgar13f/edgar13f/agent/model"
 	"github.com/edgar13f/edgar13f/search"
 )
 
@@ -264,7 +264,7 @@ func (s sent) lastResults() []sentResult { return s.Messages[len(s.Messages)-1].
 // A wire is one model API's wire format.
 type wire interface {
 	String() string
-	model(t *testing.T, url string) agent.Model
+	model(t *testing.T, url string) model.Model
 	reply(tn turn, n int) []byte             // the body of a successful turn (the n-th, from 1)
 	fail(w http.ResponseWriter, status int)  // an error response the client may retry at once
 	decode(t *testing.T, body []byte) sent   // a request
@@ -323,15 +323,15 @@ func (s *scripted) requests() []sent {
 	return append([]sent(nil), s.reqs...)
 }
 
-func (s *scripted) model() agent.Model { return s.w.model(s.t, s.srv.URL) }
+func (s *scripted) model() model.Model { return s.w.model(s.t, s.srv.URL) }
 
 // anthropicWire is the Anthropic Messages API.
 type anthropicWire struct{}
 
 func (anthropicWire) String() string { return "anthropic" }
 
-func (anthropicWire) model(t *testing.T, url string) agent.Model {
-	m, err := agent.NewAnthropic("test-key", "claude-test", agent.WithBaseURL(url))
+func (anthropicWire) model(t *testing.T, url string) model.Model {
+	m, err := model.NewAnthropic("test-key", "claude-test", model.WithBaseURL(url))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -443,8 +443,8 @@ type openAIWire struct{}
 
 func (openAIWire) String() string { return "openai" }
 
-func (openAIWire) model(t *testing.T, url string) agent.Model {
-	m, err := agent.NewOpenAI(url+"/v1", "llama-test", "local-key")
+func (openAIWire) model(t *testing.T, url string) model.Model {
+	m, err := model.NewOpenAI(url+"/v1", "llama-test", "local-key")
 	if err != nil {
 		t.Fatal(err)
 	}

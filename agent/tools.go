@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/agent/model"
 	"github.com/edgar13f/edgar13f/search"
 )
 
@@ -60,8 +61,8 @@ func object(required []string, props map[string]any) map[string]any {
 
 // toolSpecs returns the tools the model is offered; the search tools only
 // when there is a Searcher.
-func toolSpecs(withSearch bool) []Tool {
-	tools := []Tool{{
+func toolSpecs(withSearch bool) []model.Tool {
+	tools := []model.Tool{{
 		Name: ToolResolveCompany,
 		Description: "Find companies by name or ticker in EDGAR's list of companies. Returns CIK, name and tickers. " +
 			"Names and tickers are EDGAR's current ones, not as of the question's date: a company may have been named differently then.",
@@ -71,7 +72,7 @@ func toolSpecs(withSearch bool) []Tool {
 		}),
 	}}
 	if withSearch {
-		tools = append(tools, Tool{
+		tools = append(tools, model.Tool{
 			Name: ToolSearchFilings,
 			Description: "Search the text of the indexed 10-K and 10-Q reports filed on or before the question's date. " +
 				"Returns chunks with chunk_id, company, form, fiscal year, Item, filing date and text. Filter by ticker and Item to focus " +
@@ -87,7 +88,7 @@ func toolSpecs(withSearch bool) []Tool {
 				"mode":        map[string]any{"type": "string", "enum": []string{"bm25", "knn", "hybrid"}, "description": "bm25 for exact words and figures, knn for meaning, hybrid for both (default when available)"},
 				"k":           map[string]any{"type": "integer", "minimum": 1, "maximum": maxSearchK, "description": "number of chunks, default 6"},
 			}),
-		}, Tool{
+		}, model.Tool{
 			Name:        ToolGetChunk,
 			Description: "Return a chunk by its chunk_id with its neighbours in the same Item, to read a passage that was cut off.",
 			Parameters: object([]string{"chunk_id"}, map[string]any{
@@ -96,7 +97,7 @@ func toolSpecs(withSearch bool) []Tool {
 			}),
 		})
 	}
-	return append(tools, Tool{
+	return append(tools, model.Tool{
 		Name: ToolFinancialFacts,
 		Description: "Return a company's annual XBRL values of one concept as known on the question's date, newest first, each with the " +
 			"accession number of the filing it comes from and the value first reported. Values are as filed, in the unit named (USD are whole dollars).",
@@ -144,7 +145,7 @@ func toolErrorf(format string, args ...any) error { return &errTool{msg: fmt.Spr
 
 // run executes one tool call. The error is non-nil only when ctx ended;
 // every other failure is a result with IsError set.
-func (tb *toolbox) run(ctx context.Context, call ToolCall) (ToolResult, string, error) {
+func (tb *toolbox) run(ctx context.Context, call model.ToolCall) (model.ToolResult, string, error) {
 	var (
 		content any
 		summary string
@@ -167,17 +168,17 @@ func (tb *toolbox) run(ctx context.Context, call ToolCall) (ToolResult, string, 
 		err = toolErrorf("there is no tool named %q", call.Name)
 	}
 	if ctx.Err() != nil {
-		return ToolResult{}, "", ctx.Err()
+		return model.ToolResult{}, "", ctx.Err()
 	}
 	if err != nil {
 		msg, short := toolError(err)
-		return ToolResult{CallID: call.ID, Content: msg, IsError: true}, short, nil
+		return model.ToolResult{CallID: call.ID, Content: msg, IsError: true}, short, nil
 	}
 	b, jerr := json.Marshal(content)
 	if jerr != nil {
-		return ToolResult{CallID: call.ID, Content: "error: " + jerr.Error(), IsError: true}, "error", nil
+		return model.ToolResult{CallID: call.ID, Content: "error: " + jerr.Error(), IsError: true}, "error", nil
 	}
-	return ToolResult{CallID: call.ID, Content: string(b)}, summary, nil
+	return model.ToolResult{CallID: call.ID, Content: string(b)}, summary, nil
 }
 
 // toolError turns an error into the message for the model and a short

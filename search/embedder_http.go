@@ -12,10 +12,10 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/edgar13f/edgar13f/internal/retryafter"
 	"github.com/edgar13f/edgar13f/internal/sleep"
 )
 
@@ -275,7 +275,7 @@ func (c *embedClient) attempt(ctx context.Context, body []byte, n int) ([][]floa
 			http.StatusInternalServerError, http.StatusBadGateway,
 			http.StatusServiceUnavailable, http.StatusGatewayTimeout:
 			o.retry = true
-			o.retryAfter = retryAfter(resp.Header.Get("Retry-After"), c.now())
+			o.retryAfter = retryafter.Parse(resp.Header.Get("Retry-After"), c.now())
 		}
 		return nil, o
 	}
@@ -359,25 +359,6 @@ func clip(s string) string {
 		cut--
 	}
 	return s[:cut] + "…"
-}
-
-// retryAfter parses a Retry-After value, delta-seconds or an HTTP date,
-// into a wait from now; 0 when absent or invalid.
-func retryAfter(v string, now time.Time) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0
-	}
-	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if secs <= 0 {
-			return 0
-		}
-		return time.Duration(min(secs, int64(24*time.Hour/time.Second))) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
 }
 
 // An OpenAIEmbedder embeds texts through an OpenAI-compatible

@@ -17,6 +17,7 @@ import (
 	"github.com/edgar13f/edgar13f/internal/edgarid"
 	"github.com/edgar13f/edgar13f/internal/rootlink"
 	"github.com/edgar13f/edgar13f/internal/sections"
+	"github.com/edgar13f/edgar13f/internal/tickers"
 	"github.com/edgar13f/edgar13f/search/internal/chunk"
 	"github.com/edgar13f/edgar13f/search/store"
 )
@@ -321,7 +322,7 @@ func (e *Engine) resolve(ctx context.Context, companies []string) ([]target, err
 			}
 			t = target{arg: a, cik: strconv.FormatUint(n, 10), byCIK: true}
 		case isTicker(a):
-			want := normTicker(a)
+			want := tickers.Norm(a)
 			s, err := e.client.Companies().Search(ctx, a, edgar13f.Limit(1))
 			if err != nil {
 				return nil, err
@@ -354,18 +355,6 @@ func isTicker(s string) bool {
 		}
 	}
 	return true
-}
-
-// normTicker writes a ticker as EDGAR does: upper case, class separators
-// '.' and '/' as '-'.
-func normTicker(t string) string {
-	return strings.Map(func(r rune) rune {
-		switch r {
-		case '.', '/', ' ':
-			return '-'
-		}
-		return unicode.ToUpper(r)
-	}, strings.TrimSpace(t))
 }
 
 // primaryTicker returns the current primary ticker of cik, found by its

@@ -13,6 +13,7 @@ import (
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/edgarid"
 	"github.com/edgar13f/edgar13f/internal/sections"
+	"github.com/edgar13f/edgar13f/internal/tickers"
 	"github.com/edgar13f/edgar13f/search/store"
 )
 
@@ -160,7 +161,7 @@ func (o searchOptions) filter(asOf edgar13f.Date) (store.Filter, error) {
 		if !isTicker(strings.TrimSpace(o.ticker)) {
 			return f, decline(edgar13f.InvalidArgument, "ticker %q must be 1 to 10 letters, digits, '.' or '-', starting with a letter", o.ticker)
 		}
-		f.Ticker = normTicker(o.ticker)
+		f.Ticker = tickers.Norm(o.ticker)
 	}
 	if o.cikSet {
 		n, ok := edgarid.ParseCIK(strings.TrimSpace(o.cik))

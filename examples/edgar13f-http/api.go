@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/edgar13f/edgar13f"
-	"github.com/edgar13f/edgar13f/agent"
+	"github.com/edgar13f/edgar13f/agent/model"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 	"github.com/edgar13f/edgar13f/search"
 )
@@ -208,7 +208,7 @@ func (a *api) answer(w http.ResponseWriter, r *http.Request, disclaimer string, 
 // the embedder, the model), else 500.
 func failureStatus(err error) int {
 	var fe *edgar13f.FetchError
-	var me *agent.ModelError
+	var me *model.Error
 	var ee *search.EmbedError
 	if errors.As(err, &fe) || errors.As(err, &me) || errors.As(err, &ee) {
 		return http.StatusBadGateway

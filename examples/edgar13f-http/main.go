@@ -34,7 +34,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f"
-	"github.com/edgar13f/edgar13f/agent"
+	"github.com/edgar13f/edgar13f/agent/model"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 	"github.com/edgar13f/edgar13f/search"
 )
@@ -114,7 +114,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 type api struct {
 	cfg     wire.Config
 	c       *edgar13f.Client
-	model   agent.Model // nil when none is configured
+	model   model.Model // nil when none is configured
 	noModel string      // then: what to set
 
 	once    sync.Once // opens the filing search on first use
@@ -161,9 +161,9 @@ func start(args []string, stdout, stderr io.Writer, getenv func(string) string) 
 	// No model only makes /ask answer 503 saying what to set; a model
 	// setting that is wrong otherwise stops the server, as it stops the
 	// MCP server.
-	a.model, err = agent.NewModel(cfg.Model)
+	a.model, err = model.New(cfg.Model)
 	switch {
-	case errors.Is(err, agent.ErrNoModel):
+	case errors.Is(err, model.ErrNoModel):
 		a.noModel = strings.TrimPrefix(err.Error(), "agent: ")
 	case err != nil:
 		fmt.Fprintf(stderr, "edgar13f-http: %v\n", err)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/edgar13f/edgar13f/agent"
+	"github.com/edgar13f/edgar13f/agent/model"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 	"github.com/edgar13f/edgar13f/search"
 )
@@ -22,7 +22,7 @@ const askTitle = "Ask a question of filings, answered with grounded citations"
 // askTools returns ask_filings when the settings name a model, else none:
 // a client never sees a tool that can only fail.
 func (s *server) askTools() []tool {
-	model, err := agent.NewModel(s.cfg.Model)
+	model, err := model.New(s.cfg.Model)
 	if err != nil {
 		return nil
 	}
@@ -58,7 +58,7 @@ func (s *server) askTools() []tool {
 
 // ask answers ask_filings with model, calling progress once per indexed
 // filing and once per tool call of the model, numbered from 1.
-func (s *server) ask(ctx context.Context, raw json.RawMessage, model agent.Model, progress func(step int, msg string)) (answer, error) {
+func (s *server) ask(ctx context.Context, raw json.RawMessage, model model.Model, progress func(step int, msg string)) (answer, error) {
 	write, err := wire.AskFilings(ctx, s.c, s.engine, model, raw, progress)
 	return answer(write), err
 }

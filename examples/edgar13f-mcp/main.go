@@ -34,7 +34,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/edgar13f/edgar13f/agent"
+	"github.com/edgar13f/edgar13f/agent/model"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 )
 
@@ -121,7 +121,7 @@ func startServer(args []string, stdout, stderr io.Writer, getenv func(string) st
 	}
 	// So does a model setting that names no usable model; none at all (or
 	// a chat URL without a model name) only leaves ask_filings out.
-	if _, err := agent.NewModel(cfg.Model); err != nil && !errors.Is(err, agent.ErrNoModel) {
+	if _, err := model.New(cfg.Model); err != nil && !errors.Is(err, model.ErrNoModel) {
 		fmt.Fprintf(stderr, "edgar13f-mcp: %v\n", err)
 		return nil, 2
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent"
+	"github.com/edgar13f/edgar13f/agent/model"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 )
 
@@ -95,9 +96,9 @@ var askCommands = []command{
 
 // model returns the model the environment names. None is a usage error
 // saying what to set.
-func (o *opts) model() (agent.Model, error) {
-	m, err := agent.NewModel(o.cfg.Model)
-	if errors.Is(err, agent.ErrNoModel) {
+func (o *opts) model() (model.Model, error) {
+	m, err := model.New(o.cfg.Model)
+	if errors.Is(err, model.ErrNoModel) {
 		return nil, usagef("%s", strings.TrimPrefix(err.Error(), "agent: "))
 	}
 	if err != nil {
@@ -223,7 +224,7 @@ func runAskEval(ctx context.Context, c *edgar13f.Client, o *opts, args []string)
 	if err != nil {
 		return nil, usagef("%s: %s", args[0], strings.TrimPrefix(err.Error(), "agent: "))
 	}
-	var model agent.Model
+	var model model.Model
 	if !o.ask.dryRun {
 		if model, err = o.model(); err != nil {
 			return nil, err

@@ -20,11 +20,11 @@ import (
 	"net/http"
 	"net/url"
 	"path"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/edgar13f/edgar13f/internal/docerr"
+	"github.com/edgar13f/edgar13f/internal/retryafter"
 	"github.com/edgar13f/edgar13f/internal/sleep"
 )
 
@@ -303,7 +303,7 @@ func (c *Client) attempt(ctx context.Context, rawURL string, rd reader) ([]byte,
 	case code == http.StatusForbidden || code == http.StatusTooManyRequests || code >= 500:
 		drain(resp.Body)
 		return nil, outcome{status: code, err: statusError(code), retry: true,
-			retryAfter: retryAfter(resp.Header.Get("Retry-After"), c.now())}
+			retryAfter: retryafter.Parse(resp.Header.Get("Retry-After"), c.now())}
 	case code < 200 || code > 299:
 		drain(resp.Body)
 		return nil, outcome{status: code, err: statusError(code)}
@@ -338,7 +338,7 @@ func truncated(code int, err error) outcome {
 // like a rate-limit response.
 func (c *Client) htmlPage(resp *http.Response) outcome {
 	return outcome{status: resp.StatusCode, err: errHTMLPage, retry: true,
-		retryAfter: retryAfter(resp.Header.Get("Retry-After"), c.now())}
+		retryAfter: retryafter.Parse(resp.Header.Get("Retry-After"), c.now())}
 }
 
 // read returns the whole (decoded) body, or with a non-nil enough the
@@ -439,25 +439,6 @@ func statusError(code int) error {
 // drain reads a little of an unwanted body so the connection can be reused.
 func drain(r io.Reader) {
 	_, _ = io.Copy(io.Discard, io.LimitReader(r, drainLimit))
-}
-
-// retryAfter parses a Retry-After header value, either delta-seconds or an
-// HTTP-date, into a wait from now; it returns 0 when absent or invalid.
-func retryAfter(v string, now time.Time) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0
-	}
-	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if secs <= 0 {
-			return 0
-		}
-		return time.Duration(min(secs, int64(24*time.Hour/time.Second))) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
 }
 
 // htmlInPlaceOfData reports whether a 2xx body is an HTML page, such as a

@@ -553,28 +553,6 @@ func TestErrorString(t *testing.T) {
 	}
 }
 
-func TestRetryAfter(t *testing.T) {
-	tests := []struct {
-		in   string
-		want time.Duration
-	}{
-		{"", 0},
-		{"0", 0},
-		{"-5", 0},
-		{" 120 ", 2 * time.Minute},
-		{"soon", 0},
-		{fixedNow.Add(90 * time.Second).Format(http.TimeFormat), 90 * time.Second},
-		{fixedNow.Add(-time.Hour).Format(http.TimeFormat), 0},
-		{fixedNow.Add(30 * time.Second).Format(time.RFC850), 30 * time.Second},
-		{"99999999999999999999", 0},
-	}
-	for _, tc := range tests {
-		if got := retryAfter(tc.in, fixedNow); got != tc.want {
-			t.Errorf("retryAfter(%q) = %v, want %v", tc.in, got, tc.want)
-		}
-	}
-}
-
 func TestBackoffJitter(t *testing.T) {
 	tests := []struct {
 		jitter  float64

@@ -72,3 +72,20 @@ func validGrouping(s string) bool {
 		rest = more
 	}
 }
+
+// parseNumberBytes is parseNumber for bytes, without allocating for plain
+// digit strings.
+func parseNumberBytes(s []byte) (int64, error) {
+	if len(s) > 0 && len(s) <= 18 {
+		var n int64
+		for _, c := range s {
+			if c < '0' || c > '9' {
+				goto general
+			}
+			n = n*10 + int64(c-'0')
+		}
+		return n, nil
+	}
+general:
+	return parseNumber(string(s))
+}

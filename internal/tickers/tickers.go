@@ -142,7 +142,7 @@ func Decode(data []byte) (*Index, error) {
 		e := &x.companies[i]
 		if t := strings.TrimSpace(k.row.Ticker); t != "" && !slices.Contains(e.Tickers, t) {
 			e.Tickers = append(e.Tickers, t)
-			e.tickers = append(e.tickers, normTicker(t))
+			e.tickers = append(e.tickers, Norm(t))
 		}
 	}
 	return x, nil
@@ -208,7 +208,7 @@ func (x *Index) Search(query string, limit int) []Match {
 		limit = DefaultLimit
 	}
 	limit = min(limit, MaxLimit)
-	qt := normTicker(strings.TrimSpace(query))
+	qt := Norm(query)
 	qwords := fold(query)
 	qname := strings.Join(qwords, " ")
 	qsqueeze := strings.Join(qwords, "")
@@ -306,16 +306,17 @@ func fold(s string) []string {
 	return words
 }
 
-// normTicker upper-cases a ticker and writes the class separators '.', '/'
-// and ' ' as EDGAR does, '-'.
-func normTicker(t string) string {
+// Norm writes a ticker as EDGAR does: surrounding white space removed,
+// upper case, and the class separators '.', '/' and ' ' as '-' ("brk.b"
+// is "BRK-B"). Tickers are compared in this form.
+func Norm(t string) string {
 	return strings.Map(func(r rune) rune {
 		switch r {
 		case '.', '/', ' ':
 			return '-'
 		}
 		return unicode.ToUpper(r)
-	}, t)
+	}, strings.TrimSpace(t))
 }
 
 // significant reports whether a folded word can make two names similar:

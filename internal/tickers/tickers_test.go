@@ -205,7 +205,7 @@ func FuzzSearch(f *testing.F) {
 			if i > 0 && m.Rank < ms[i-1].Rank {
 				t.Fatalf("rank %v after %v", m.Rank, ms[i-1].Rank)
 			}
-			if m.Rank == ExactTicker && !slices.Contains(m.Tickers, normTicker(strings.TrimSpace(q))) {
+			if m.Rank == ExactTicker && !slices.Contains(m.Tickers, Norm(q)) {
 				t.Fatalf("exact ticker %q not among %v", q, m.Tickers)
 			}
 			if m.Rank == NamePrefix || m.Rank == NameSubstring {
@@ -215,4 +215,19 @@ func FuzzSearch(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestNorm(t *testing.T) {
+	for in, want := range map[string]string{
+		"aapl":     "AAPL",
+		" brk.b\n": "BRK-B",
+		"BF/A":     "BF-A",
+		"bf b":     "BF-B",
+		"RDS-A":    "RDS-A",
+		"":         "",
+	} {
+		if got := Norm(in); got != want {
+			t.Errorf("Norm(%q) = %q, want %q", in, got, want)
+		}
+	}
 }

@@ -47,17 +47,8 @@ func validateFiling(f store.Filing, meta store.Meta) error {
 // *store.MismatchError whatever its chunks.
 func validateChunks(f store.Filing, chunks []store.Chunk, vectors [][]float32, meta store.Meta) error {
 	bad := func(format string, args ...any) error { return badPut(f, format, args...) }
-	seen := make(map[string]bool, len(chunks))
-	for i, c := range chunks {
-		switch {
-		case c.ID == "":
-			return bad("chunk %d has no id", i)
-		case seen[c.ID]:
-			return bad("chunk id %s appears twice", c.ID)
-		case c.Accession != f.Accession:
-			return bad("chunk %s belongs to accession %s", c.ID, c.Accession)
-		}
-		seen[c.ID] = true
+	if err := store.ValidateChunks(f.Accession, chunks); err != nil {
+		return bad("%w", err)
 	}
 	if meta.Dim == 0 {
 		if vectors != nil {

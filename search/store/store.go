@@ -46,6 +46,26 @@ type Chunk struct {
 	Text      string
 }
 
+// ValidateChunks checks the chunks of one Put of the filing with accession
+// number accession: every chunk has an ID, no ID appears twice, and every
+// chunk belongs to that filing. The error names the first chunk at fault; a
+// store wraps it in the error of the Put it refuses.
+func ValidateChunks(accession string, chunks []Chunk) error {
+	seen := make(map[string]bool, len(chunks))
+	for i, c := range chunks {
+		switch {
+		case c.ID == "":
+			return fmt.Errorf("chunk %d has no id", i)
+		case seen[c.ID]:
+			return fmt.Errorf("chunk id %s appears twice", c.ID)
+		case c.Accession != accession:
+			return fmt.Errorf("chunk %s belongs to accession %s", c.ID, c.Accession)
+		}
+		seen[c.ID] = true
+	}
+	return nil
+}
+
 // A Filter narrows a query. AsOf is required; every other field is exact
 // and ignored when zero.
 type Filter struct {

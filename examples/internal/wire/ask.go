@@ -9,6 +9,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent"
+	"github.com/edgar13f/edgar13f/agent/model"
 	"github.com/edgar13f/edgar13f/search"
 )
 
@@ -18,7 +19,7 @@ const AskDisclaimer = "Answered by a language model from 10-K and 10-Q text and 
 
 // AgentHelp describes the model settings, for the binaries' usage texts.
 const AgentHelp = `  ANTHROPIC_API_KEY       the question-answering agent's model: the Anthropic Messages API
-  EDGAR13F_AGENT_MODEL    the model's name (default ` + agent.DefaultAnthropicModel + ` for Anthropic)
+  EDGAR13F_AGENT_MODEL    the model's name (default ` + model.DefaultAnthropic + ` for Anthropic)
   EDGAR13F_CHAT_URL       or an OpenAI-compatible chat API with tools, ending in /v1
                           (e.g. http://localhost:11434/v1 for Ollama; needs EDGAR13F_AGENT_MODEL)
   EDGAR13F_CHAT_API_KEY   optional key sent to that API
@@ -161,7 +162,7 @@ func strconvQuote(s string) string {
 // first, then the agent is asked with the search limited to them.
 // progress, when not nil, is called with a step number from 1 and a line
 // for each filing indexed and each tool call of the model.
-func Ask(ctx context.Context, c *edgar13f.Client, e *search.Engine, model agent.Model, question string, asOf edgar13f.Date, tickers []string, progress func(step int, line string)) (*agent.Result, error) {
+func Ask(ctx context.Context, c *edgar13f.Client, e *search.Engine, model model.Model, question string, asOf edgar13f.Date, tickers []string, progress func(step int, line string)) (*agent.Result, error) {
 	step := 0
 	note := func(line string) {
 		if progress != nil {

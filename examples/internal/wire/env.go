@@ -8,7 +8,7 @@ import (
 	"unicode"
 
 	"github.com/edgar13f/edgar13f"
-	"github.com/edgar13f/edgar13f/agent"
+	"github.com/edgar13f/edgar13f/agent/model"
 )
 
 // Version is the version both example binaries report.
@@ -29,8 +29,8 @@ type Config struct {
 	EmbedAPIKey string // EDGAR13F_EMBED_API_KEY
 
 	// Model is the question-answering agent's language model (see
-	// agent.ConfigFrom); its zero value names none.
-	Model agent.Config
+	// model.FromEnv); its zero value names none.
+	Model model.Config
 
 	// Addr is the address the HTTP API listens on (EDGAR13F_HTTP_ADDR).
 	Addr string
@@ -77,7 +77,7 @@ func ConfigFromEnv(getenv func(string) string) Config {
 		EmbedModel:  getenv("EDGAR13F_EMBED_MODEL"),
 		EmbedAPIKey: getenv("EDGAR13F_EMBED_API_KEY"),
 
-		Model: agent.ConfigFrom(getenv),
+		Model: model.FromEnv(getenv),
 	}
 }
 

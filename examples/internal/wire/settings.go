@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f"
-	"github.com/edgar13f/edgar13f/agent"
+	"github.com/edgar13f/edgar13f/agent/model"
 )
 
 // A Program is one of the example programs, or a set of them.
@@ -87,13 +87,13 @@ var Settings = []Setting{
 		"the embedding model, e.g. nomic-embed-text (needed with an embedder URL but hash:DIM); recorded in the store, which refuses another one naming both"},
 	{"embedder API key", "EDGAR13F_EMBED_API_KEY", "", "", AllPrograms,
 		"optional API key sent to the embedder (Authorization: Bearer)"},
-	{"Anthropic API key", agent.EnvAnthropicAPIKey, "", "", AllPrograms,
+	{"Anthropic API key", model.EnvAnthropicAPIKey, "", "", AllPrograms,
 		"the question-answering agent's model: the Anthropic Messages API"},
-	{"agent model", agent.EnvModel, "", "", AllPrograms,
-		"the model's name (default " + agent.DefaultAnthropicModel + " for Anthropic; needed with a chat URL)"},
-	{"chat URL", agent.EnvChatURL, "", "", AllPrograms,
+	{"agent model", model.EnvModel, "", "", AllPrograms,
+		"the model's name (default " + model.DefaultAnthropic + " for Anthropic; needed with a chat URL)"},
+	{"chat URL", model.EnvChatURL, "", "", AllPrograms,
 		"or an OpenAI-compatible chat completions API with tools, ending in /v1 (e.g. http://localhost:11434/v1 for Ollama, vLLM, llama.cpp); preferred over ANTHROPIC_API_KEY when both are set"},
-	{"chat API key", agent.EnvChatAPIKey, "", "", AllPrograms,
+	{"chat API key", model.EnvChatAPIKey, "", "", AllPrograms,
 		"optional key sent to that chat API"},
 	{"address", "EDGAR13F_HTTP_ADDR", "addr", "", HTTP,
 		"HOST:PORT the HTTP API listens on (default " + DefaultAddr + ")"},
@@ -236,7 +236,7 @@ func (f *Flags) Config(getenv func(string) string) (Config, error) {
 		EmbedModel:  value("EDGAR13F_EMBED_MODEL"),
 		EmbedAPIKey: value("EDGAR13F_EMBED_API_KEY"),
 
-		Model: agent.ConfigFrom(func(env string) string { return value(env) }),
+		Model: model.FromEnv(func(env string) string { return value(env) }),
 		Addr:  value("EDGAR13F_HTTP_ADDR"),
 	}
 	if empty != nil {

@@ -8,7 +8,7 @@ import (
 	"math"
 
 	"github.com/edgar13f/edgar13f"
-	"github.com/edgar13f/edgar13f/agent"
+	"github.com/edgar13f/edgar13f/agent/model"
 	"github.com/edgar13f/edgar13f/search"
 )
 
@@ -147,7 +147,7 @@ func GetChunk(ctx context.Context, engine EngineFunc, raw json.RawMessage) (Answ
 // AskFilings answers ask_filings (question, as_of[, tickers]) with model
 // over c and the engine of engine, calling progress (when not nil) once
 // per indexed filing and once per tool call of the model, numbered from 1.
-func AskFilings(ctx context.Context, c *edgar13f.Client, engine EngineFunc, model agent.Model, raw json.RawMessage, progress func(step int, msg string)) (Answer, error) {
+func AskFilings(ctx context.Context, c *edgar13f.Client, engine EngineFunc, model model.Model, raw json.RawMessage, progress func(step int, msg string)) (Answer, error) {
 	a, err := ParseArgs(raw, "question", "as_of", "tickers")
 	if err != nil {
 		return nil, err

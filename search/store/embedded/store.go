@@ -844,17 +844,8 @@ func checkPut(f store.Filing, chunks []store.Chunk, vectors [][]float32, meta st
 			}
 		}
 	}
-	seen := make(map[string]bool, len(chunks))
-	for i, c := range chunks {
-		switch {
-		case c.ID == "":
-			return bad("chunk %d has no id", i)
-		case seen[c.ID]:
-			return bad("chunk id %s twice", c.ID)
-		case c.Accession != f.Accession:
-			return bad("chunk %s belongs to %s", c.ID, c.Accession)
-		}
-		seen[c.ID] = true
+	if err := store.ValidateChunks(f.Accession, chunks); err != nil {
+		return bad("%v", err)
 	}
 	return nil
 }

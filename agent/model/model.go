@@ -1,4 +1,18 @@
-package agent
+// Package model is the language model of package
+// github.com/edgar13f/edgar13f/agent: the [Model] interface its tool loop
+// talks to, in terms of its own (one [Request], one [Response], tool calls
+// and their results), and two implementations.
+//
+// [NewAnthropic] calls the Anthropic Messages API through the official Go
+// SDK; [NewOpenAI] calls an OpenAI-compatible chat completions API with
+// tools, such as a local model served by Ollama, vLLM or llama.cpp.
+// [New] chooses from a [Config], which [FromEnv] fills from the
+// environment variables the example programs use (ANTHROPIC_API_KEY,
+// EDGAR13F_AGENT_MODEL, EDGAR13F_CHAT_URL, EDGAR13F_CHAT_API_KEY). The
+// package reads no environment variable itself. Both models retry 429 and
+// 5xx responses; a request that still fails is an [*Error]. Error texts
+// begin with "agent:", as the agent's own do.
+package model
 
 import (
 	"context"
@@ -8,12 +22,8 @@ import (
 	"strings"
 )
 
-// This file defines what the tool loop needs of a language model, in terms
-// of its own: one request, one response, tool calls and their results.
-// anthropic.go and openai.go translate it to each API's wire format.
-
 // A Model is a chat model that can call tools. [NewAnthropic] and
-// [NewOpenAI] return the two implementations; [NewModel] picks one from
+// [NewOpenAI] return the two implementations; [New] picks one from
 // configuration. Implementations must be safe for concurrent use.
 type Model interface {
 	// Chat sends one request and returns the model's next turn.
@@ -25,8 +35,12 @@ type Request struct {
 	System    string
 	Messages  []Message
 	Tools     []Tool
-	MaxTokens int // the most tokens the model may write in its turn
+	MaxTokens int // the most tokens the model may write in its turn; 0 means DefaultMaxTokens
 }
+
+// DefaultMaxTokens is the most tokens a model writes in one turn when the
+// Request does not say.
+const DefaultMaxTokens = 4096
 
 // A Role says who wrote a [Message].
 type Role string
@@ -102,9 +116,9 @@ func (u Usage) Add(v Usage) Usage {
 	return Usage{InputTokens: u.InputTokens + v.InputTokens, OutputTokens: u.OutputTokens + v.OutputTokens}
 }
 
-// A ModelError reports a failed model request: an HTTP error status after
+// An Error reports a failed model request: an HTTP error status after
 // the retries, or a response that could not be read.
-type ModelError struct {
+type Error struct {
 	Provider   string // "anthropic" or "openai"
 	StatusCode int    // the last HTTP status; 0 when no response was read
 	Attempts   int    // requests made, retries included; 0 when not known
@@ -113,7 +127,7 @@ type ModelError struct {
 }
 
 // Error describes the failure.
-func (e *ModelError) Error() string {
+func (e *Error) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "agent: %s model request failed", e.Provider)
 	if e.StatusCode != 0 {
@@ -131,8 +145,8 @@ func (e *ModelError) Error() string {
 }
 
 // Unwrap returns the underlying error.
-func (e *ModelError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
-// ErrNoModel is matched (with [errors.Is]) by the error of [NewModel] when
+// ErrNoModel is matched (with [errors.Is]) by the error of [New] when
 // the configuration names no model; the error's text says what to set.
 var ErrNoModel = errors.New("agent: no language model configured")

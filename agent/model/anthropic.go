@@ -1,4 +1,4 @@
-package agent
+package model
 
 import (
 	"context"
@@ -13,20 +13,20 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 )
 
-// DefaultAnthropicModel is the model [NewAnthropic] and [NewModel] use
+// DefaultAnthropic is the model [NewAnthropic] and [New] use
 // when none is named.
-const DefaultAnthropicModel = anthropic.ModelClaudeSonnet5_5
+const DefaultAnthropic = anthropic.ModelClaudeSonnet5_5
 
 // DefaultMaxRetries is how many times a model request is retried after a
 // 408, 409, 429 or 5xx status or a connection error, unless
 // [WithMaxRetries] says otherwise.
 const DefaultMaxRetries = 2
 
-// A ModelOption configures a [Model] made by [NewAnthropic], [NewOpenAI]
-// or [NewModel].
-type ModelOption func(*modelOptions)
+// An Option configures a [Model] made by [NewAnthropic], [NewOpenAI]
+// or [New].
+type Option func(*options)
 
-type modelOptions struct {
+type options struct {
 	baseURL    string
 	httpClient *http.Client
 	maxRetries int
@@ -36,21 +36,21 @@ type modelOptions struct {
 // address: for the Anthropic API a URL such as "https://api.anthropic.com",
 // for an OpenAI-compatible server one ending in "/v1", such as
 // "http://localhost:11434/v1".
-func WithBaseURL(base string) ModelOption { return func(o *modelOptions) { o.baseURL = base } }
+func WithBaseURL(base string) Option { return func(o *options) { o.baseURL = base } }
 
 // WithHTTPClient makes the model send its requests with c.
-func WithHTTPClient(c *http.Client) ModelOption { return func(o *modelOptions) { o.httpClient = c } }
+func WithHTTPClient(c *http.Client) Option { return func(o *options) { o.httpClient = c } }
 
 // WithMaxRetries sets how many times a failed request is retried (0 to
 // 10, default [DefaultMaxRetries]). Retries wait as the server's
 // Retry-After (or retry-after-ms) header asks, else back off from half a
 // second up to 8 seconds.
-func WithMaxRetries(n int) ModelOption {
-	return func(o *modelOptions) { o.maxRetries = min(max(n, 0), 10) }
+func WithMaxRetries(n int) Option {
+	return func(o *options) { o.maxRetries = min(max(n, 0), 10) }
 }
 
-func applyModelOptions(opts []ModelOption) modelOptions {
-	o := modelOptions{maxRetries: DefaultMaxRetries}
+func applyOptions(opts []Option) options {
+	o := options{maxRetries: DefaultMaxRetries}
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&o)
@@ -71,15 +71,15 @@ type Anthropic struct {
 }
 
 // NewAnthropic returns the Anthropic Messages API's model (default
-// [DefaultAnthropicModel]) called with apiKey.
-func NewAnthropic(apiKey, model string, opts ...ModelOption) (*Anthropic, error) {
+// [DefaultAnthropic]) called with apiKey.
+func NewAnthropic(apiKey, model string, opts ...Option) (*Anthropic, error) {
 	if strings.TrimSpace(apiKey) == "" {
 		return nil, errors.New("agent: the Anthropic API needs an API key (ANTHROPIC_API_KEY)")
 	}
 	if model == "" {
-		model = DefaultAnthropicModel
+		model = DefaultAnthropic
 	}
-	o := applyModelOptions(opts)
+	o := applyOptions(opts)
 	ro := []option.RequestOption{
 		option.WithoutEnvironmentDefaults(), // the library reads no environment
 		option.WithAPIKey(apiKey),
@@ -125,7 +125,7 @@ func (m *Anthropic) Chat(ctx context.Context, req *Request) (*Response, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		me := &ModelError{Provider: "anthropic", Attempts: int(attempts.Load()), Err: err}
+		me := &Error{Provider: "anthropic", Attempts: int(attempts.Load()), Err: err}
 		var ae *anthropic.Error
 		if errors.As(err, &ae) {
 			me.StatusCode, me.Message = ae.StatusCode, ae.Message

@@ -1,4 +1,4 @@
-package agent
+package model
 
 import (
 	"fmt"
@@ -23,9 +23,9 @@ type Config struct {
 	ChatAPIKey      string // EDGAR13F_CHAT_API_KEY
 }
 
-// ConfigFrom returns the Config that getenv gives for the environment
+// FromEnv returns the Config that getenv gives for the environment
 // variables above; pass [os.Getenv].
-func ConfigFrom(getenv func(string) string) Config {
+func FromEnv(getenv func(string) string) Config {
 	return Config{
 		AnthropicAPIKey: strings.TrimSpace(getenv(EnvAnthropicAPIKey)),
 		Model:           strings.TrimSpace(getenv(EnvModel)),
@@ -35,17 +35,17 @@ func ConfigFrom(getenv func(string) string) Config {
 }
 
 // NoModelMessage says how to configure a model. It is the text of the
-// error [NewModel] returns when none is configured.
+// error [New] returns when none is configured.
 const NoModelMessage = "no language model configured: set " + EnvAnthropicAPIKey + " (and optionally " + EnvModel +
-	", default " + DefaultAnthropicModel + ") to use the Anthropic API, or " + EnvChatURL + " (an OpenAI-compatible API's base URL, such as http://localhost:11434/v1 for Ollama) and " +
+	", default " + DefaultAnthropic + ") to use the Anthropic API, or " + EnvChatURL + " (an OpenAI-compatible API's base URL, such as http://localhost:11434/v1 for Ollama) and " +
 	EnvModel + " (optionally " + EnvChatAPIKey + ") to use a local or other model"
 
-// NewModel returns the model cfg names: an OpenAI-compatible API when
+// New returns the model cfg names: an OpenAI-compatible API when
 // ChatURL is set (it is the more explicit choice, and an Anthropic key may
 // be set in the environment for other programs), else the Anthropic API
 // when AnthropicAPIKey is set. With neither, the error matches
 // [ErrNoModel] and says what to set.
-func NewModel(cfg Config, opts ...ModelOption) (Model, error) {
+func New(cfg Config, opts ...Option) (Model, error) {
 	switch {
 	case cfg.ChatURL != "":
 		if cfg.Model == "" {
@@ -58,7 +58,7 @@ func NewModel(cfg Config, opts ...ModelOption) (Model, error) {
 	return nil, noModelError{}
 }
 
-// noModelError is the error of NewModel with nothing configured.
+// noModelError is the error of New with nothing configured.
 type noModelError struct{}
 
 func (noModelError) Error() string        { return "agent: " + NoModelMessage }

@@ -1,4 +1,4 @@
-package agent
+package model
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ type OpenAI struct {
 	base   string // without a trailing slash, e.g. "http://localhost:11434/v1"
 	model  string
 	apiKey string
-	o      modelOptions
+	o      options
 }
 
 // maxResponseBytes bounds a chat completion read from a server.
@@ -30,8 +30,8 @@ const maxResponseBytes = 16 << 20
 // NewOpenAI returns model served by the OpenAI-compatible API at baseURL
 // (ending in "/v1"), called with apiKey when it is not empty. A
 // [WithBaseURL] option replaces baseURL.
-func NewOpenAI(baseURL, model, apiKey string, opts ...ModelOption) (*OpenAI, error) {
-	o := applyModelOptions(opts)
+func NewOpenAI(baseURL, model, apiKey string, opts ...Option) (*OpenAI, error) {
+	o := applyOptions(opts)
 	if o.baseURL != "" {
 		baseURL = o.baseURL
 	}
@@ -107,7 +107,7 @@ func (m *OpenAI) Chat(ctx context.Context, req *Request) (*Response, error) {
 		return nil, err
 	}
 	if len(resp.Choices) == 0 {
-		return nil, &ModelError{Provider: "openai", StatusCode: http.StatusOK, Message: "the response has no choices"}
+		return nil, &Error{Provider: "openai", StatusCode: http.StatusOK, Message: "the response has no choices"}
 	}
 	c := resp.Choices[0]
 	out := &Response{
@@ -211,22 +211,22 @@ func (m *OpenAI) post(ctx context.Context, body []byte, into *oaResponse) error 
 			data, err = io.ReadAll(io.LimitReader(res.Body, maxResponseBytes+1))
 			res.Body.Close()
 			if err == nil && len(data) > maxResponseBytes {
-				return &ModelError{Provider: "openai", StatusCode: status, Attempts: attempt, Message: "the response is larger than 16 MiB"}
+				return &Error{Provider: "openai", StatusCode: status, Attempts: attempt, Message: "the response is larger than 16 MiB"}
 			}
 		}
 		retryable := err != nil || status == http.StatusRequestTimeout || status == http.StatusConflict ||
 			status == http.StatusTooManyRequests || status >= 500
 		if err == nil && status == http.StatusOK {
 			if err := json.Unmarshal(data, into); err != nil {
-				return &ModelError{Provider: "openai", StatusCode: status, Attempts: attempt, Message: "the response is not a chat completion", Err: err}
+				return &Error{Provider: "openai", StatusCode: status, Attempts: attempt, Message: "the response is not a chat completion", Err: err}
 			}
 			if into.Error != nil {
-				return &ModelError{Provider: "openai", StatusCode: status, Attempts: attempt, Message: into.Error.Message}
+				return &Error{Provider: "openai", StatusCode: status, Attempts: attempt, Message: into.Error.Message}
 			}
 			return nil
 		}
 		if !retryable || attempt > m.o.maxRetries {
-			me := &ModelError{Provider: "openai", StatusCode: status, Attempts: attempt, Err: err}
+			me := &Error{Provider: "openai", StatusCode: status, Attempts: attempt, Err: err}
 			var e struct {
 				Error *oaError `json:"error"`
 			}
