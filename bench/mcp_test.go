@@ -36,7 +36,10 @@ func startMCP(b *testing.B) (*mcpSession, benchdata.Filing) {
 	b.Helper()
 	dir := b.TempDir()
 	bin := filepath.Join(dir, "edgar13f-mcp")
-	if out, err := exec.Command("go", "build", "-o", bin, "../examples/edgar13f-mcp").CombinedOutput(); err != nil {
+	// The examples are a module of their own: built from their directory.
+	build := exec.Command("go", "build", "-o", bin, "./edgar13f-mcp")
+	build.Dir = filepath.Join("..", "examples")
+	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
 	f := benchdata.DefaultFiling

@@ -1,5 +1,8 @@
 // Package examples_test checks that the example binaries use only the
-// public edgar13f API.
+// public edgar13f API. The examples are a module of their own, but Go's
+// internal-package rule goes by import path, not by module: a package
+// under github.com/edgar13f/edgar13f/examples may still import the
+// library's internal packages, so the check is needed.
 package examples_test
 
 import (

@@ -19,7 +19,7 @@ echo "inspector_check: installing @modelcontextprotocol/inspector@$INSPECTOR_VER
 npm install --prefix "$tmp/npm" --no-audit --no-fund --loglevel=error \
 	"@modelcontextprotocol/inspector@$INSPECTOR_VERSION" >&2
 
-(cd "$root" && go build -o "$tmp/edgar13f-mcp" ./examples/edgar13f-mcp)
+(cd "$root/examples" && go build -o "$tmp/edgar13f-mcp" ./edgar13f-mcp)
 
 inspect() {
 	# A private HOME keeps the Inspector's catalog and client files out of the user's.

@@ -74,24 +74,63 @@ func Build(dir, pkg string, race bool) (string, error) {
 	return bin, nil
 }
 
-// Mirror returns the absolute path of the recorded EDGAR mirror,
-// testdata/mirror at the root of the module (the first directory above the
-// current one that holds go.mod). It panics when there is none.
-func Mirror() string {
+// libraryModule is the module path of the library, whose go.mod marks
+// the repository's root.
+const libraryModule = "github.com/edgar13f/edgar13f"
+
+// Root returns the absolute path of the repository's root: the first
+// directory at or above the current one whose go.mod declares the
+// library's module. The examples are a module of their own, so the
+// nearest go.mod is theirs, not the root's. It panics when there is none.
+func Root() string {
 	dir, err := os.Getwd()
 	if err != nil {
 		panic(err)
 	}
+	root, err := findRoot(dir)
+	if err != nil {
+		panic(err)
+	}
+	return root
+}
+
+// findRoot returns the first directory at or above dir holding a go.mod
+// whose module line names the library's module.
+func findRoot(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
 	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "testdata", "mirror")
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && modulePath(b) == libraryModule {
+			return dir, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			panic("testkit: no go.mod above the test's directory")
+			return "", fmt.Errorf("testkit: no go.mod of module %s at or above the test's directory", libraryModule)
 		}
 		dir = parent
 	}
+}
+
+// modulePath returns the path that the module line of a go.mod declares,
+// or "" when it has none.
+func modulePath(gomod []byte) string {
+	for _, line := range strings.Split(string(gomod), "\n") {
+		line, _, _ = strings.Cut(line, "//")
+		f := strings.Fields(line)
+		if len(f) == 2 && f[0] == "module" {
+			return strings.Trim(f[1], "\"`")
+		}
+	}
+	return ""
+}
+
+// Mirror returns the absolute path of the recorded EDGAR mirror,
+// testdata/mirror at the repository's root (see Root). It panics when
+// there is no root.
+func Mirror() string {
+	return filepath.Join(Root(), "testdata", "mirror")
 }
 
 // Command returns a command running bin with args and with env as its
