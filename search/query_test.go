@@ -237,6 +237,10 @@ func TestSearchBM25PointInTime(t *testing.T) {
 		{[]SearchOption{Item("7")}, 1},
 		{[]SearchOption{Item("Item 1a"), Limit(1)}, 1},
 		{[]SearchOption{FormType("10-K/A")}, 0},
+		{[]SearchOption{FormType("10-K")}, 3},
+		{[]SearchOption{FormType("10-K"), FormType("10-K/A")}, 0}, // the last FormType filters
+		{[]SearchOption{FormType("10-K/A"), FormType("10-k")}, 3},
+		{[]SearchOption{BM25, Limit(1), Limit(2)}, 2}, // the last Limit counts
 		{[]SearchOption{Ticker("acme"), FiscalYear(2023)}, 3},
 		{[]SearchOption{Ticker("OTHER")}, 0},
 		{[]SearchOption{CIK("0000000001")}, 3},
