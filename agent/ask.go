@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -25,77 +26,99 @@ type Agent struct {
 
 // Limits and defaults of [Agent.Ask].
 const (
-	DefaultMaxTurns  = 8                      // model turns of a question, the repair round included
-	MaxMaxTurns      = 32                     // the most turns an Option may allow
-	DefaultMaxTokens = model.DefaultMaxTokens // tokens the model may write in one turn
+	DefaultTurns     = 8                      // model turns of a question without [Limit], the repair round included
+	MaxTurns         = 32                     // largest [Limit]
+	DefaultMaxTokens = model.DefaultMaxTokens // tokens the model may write in one turn without [MaxTokens]
 	MaxQuestionRunes = 4000                   // the longest question, in characters
 	maxTickers       = 20                     // tickers a question may be limited to
-	maxMaxTokens     = 64000                  // the most tokens an Option may allow for one turn
+	maxMaxTokens     = 64000                  // the largest [MaxTokens]
 )
 
 // An Option configures [New] (for every question) or [Agent.Ask] (for
-// one, over the Agent's own).
-type Option func(*options)
+// one, over the Agent's own): [Limit], [MaxTokens], [Tickers] and
+// [ReportProgress]. Options are checked by New and Ask, which decline a
+// value out of range with [edgar13f.InvalidArgument]; building one never
+// fails.
+type Option interface{ apply(*options) }
+
+type option func(*options)
+
+func (f option) apply(o *options) { f(o) }
 
 type options struct {
 	maxTurns  int
 	maxTokens int
 	tickers   []string
 	progress  func(ToolStep)
-	err       error
 }
 
-// MaxTurns bounds the model turns of a question (1 to [MaxMaxTurns],
-// default [DefaultMaxTurns]); the repair round counts.
-func MaxTurns(n int) Option {
-	return func(o *options) {
-		if n < 1 || n > MaxMaxTurns {
-			o.err = fmt.Errorf("MaxTurns %d is outside 1 to %d", n, MaxMaxTurns)
-			return
-		}
-		o.maxTurns = n
-	}
-}
+// Limit bounds the model turns of a question: at most n (1 to [MaxTurns],
+// default [DefaultTurns]); the repair round counts. The root package's
+// [edgar13f.Limit] and the filing search's Limit say "at most n" of their
+// own questions.
+func Limit(n int) Option { return option(func(o *options) { o.maxTurns = n }) }
 
 // MaxTokens bounds the tokens the model may write in one turn (1 to
-// 64000, default [DefaultMaxTokens]).
+// 64000, default [DefaultMaxTokens]), as model.Config's MaxTokens does.
 func MaxTokens(n int) Option {
-	return func(o *options) {
-		if n < 1 || n > maxMaxTokens {
-			o.err = fmt.Errorf("MaxTokens %d is outside 1 to %d", n, maxMaxTokens)
-			return
-		}
-		o.maxTokens = n
-	}
+	return option(func(o *options) { o.maxTokens = n })
 }
 
 // Tickers limits the filing search to these companies (the SPEC's
-// "tickers" argument); the model is told the question concerns them.
+// "tickers" argument); the model is told the question concerns them. Each
+// is 1 to 10 letters, digits, dots or hyphens, case-insensitive; at most
+// 20 of them.
 func Tickers(tickers ...string) Option {
-	return func(o *options) {
-		o.tickers = nil
-		for _, t := range tickers {
-			t = strings.ToUpper(strings.TrimSpace(t))
-			if t == "" || len(t) > 10 || strings.ContainsFunc(t, func(r rune) bool {
-				return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-')
-			}) {
-				o.err = fmt.Errorf("ticker %q must be 1 to 10 letters, digits, dots or hyphens", t)
-				return
-			}
-			if !containsString(o.tickers, t) {
-				o.tickers = append(o.tickers, t)
-			}
-		}
-		if len(o.tickers) > maxTickers {
-			o.err = fmt.Errorf("at most %d tickers", maxTickers)
-		}
-	}
+	ts := slices.Clone(tickers)
+	return option(func(o *options) { o.tickers = ts })
 }
 
-// Progress makes the Agent call f after each tool call, in order, from the
-// goroutine running Ask: a command line can show which tool ran for which
-// company while the question is answered.
-func Progress(f func(ToolStep)) Option { return func(o *options) { o.progress = f } }
+// ReportProgress makes the Agent call f after each tool call, in order,
+// from the goroutine running Ask: a command line can show which tool ran
+// for which company while the question is answered. A [ToolStep] carries
+// the call's arguments, summary and failure, which the root package's
+// [edgar13f.Progress] (a stage with Done of Total) has no field for.
+func ReportProgress(f func(ToolStep)) Option {
+	return option(func(o *options) { o.progress = f })
+}
+
+// check declines an option out of range and returns the options with the
+// tickers in upper case, without duplicates.
+func (o options) check() (options, error) {
+	if o.maxTurns < 1 || o.maxTurns > MaxTurns {
+		return o, invalid("Limit %d is outside 1 to %d turns", o.maxTurns, MaxTurns)
+	}
+	if o.maxTokens < 1 || o.maxTokens > maxMaxTokens {
+		return o, invalid("MaxTokens %d is outside 1 to %d", o.maxTokens, maxMaxTokens)
+	}
+	ts, err := checkTickers(o.tickers)
+	if err != nil {
+		return o, invalid("%v", err)
+	}
+	o.tickers = ts
+	return o, nil
+}
+
+// checkTickers returns tickers in upper case, without duplicates, or why
+// they cannot limit a question.
+func checkTickers(tickers []string) ([]string, error) {
+	var ts []string
+	for _, t := range tickers {
+		t = strings.ToUpper(strings.TrimSpace(t))
+		if t == "" || len(t) > 10 || strings.ContainsFunc(t, func(r rune) bool {
+			return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-')
+		}) {
+			return nil, fmt.Errorf("ticker %q must be 1 to 10 letters, digits, dots or hyphens", t)
+		}
+		if !containsString(ts, t) {
+			ts = append(ts, t)
+		}
+	}
+	if len(ts) > maxTickers {
+		return nil, fmt.Errorf("at most %d tickers", maxTickers)
+	}
+	return ts, nil
+}
 
 func containsString(s []string, v string) bool {
 	for _, x := range s {
@@ -114,14 +137,15 @@ func New(c *edgar13f.Client, s Searcher, m model.Model, opts ...Option) (*Agent,
 	if c == nil || m == nil {
 		return nil, errors.New("agent: New needs a Client and a Model")
 	}
-	o := options{maxTurns: DefaultMaxTurns, maxTokens: DefaultMaxTokens}
+	o := options{maxTurns: DefaultTurns, maxTokens: DefaultMaxTokens}
 	for _, opt := range opts {
 		if opt != nil {
-			opt(&o)
+			opt.apply(&o)
 		}
 	}
-	if o.err != nil {
-		return nil, invalid("%v", o.err)
+	o, err := o.check()
+	if err != nil {
+		return nil, err
 	}
 	return &Agent{companies: c.Companies(), searcher: s, model: m, opts: o}, nil
 }
@@ -215,7 +239,7 @@ type Result struct {
 // the model calls is bound to asOf (no tool takes a date), so nothing
 // filed after asOf reaches the answer.
 //
-// The model may take up to MaxTurns turns. When its answer has numbers no
+// The model may take up to [Limit] turns. When its answer has numbers no
 // cited source holds (see [Ground]), or cites a chunk or fact no tool
 // returned, it is told which and gets one more round to repair the
 // answer; an answer still failing is returned with [StatusUngrounded].
@@ -228,14 +252,14 @@ type Result struct {
 // asOf or Option.
 func (a *Agent) Ask(ctx context.Context, question string, asOf edgar13f.Date, opts ...Option) (*Result, error) {
 	o := a.opts
-	o.tickers = append([]string(nil), a.opts.tickers...)
 	for _, opt := range opts {
 		if opt != nil {
-			opt(&o)
+			opt.apply(&o)
 		}
 	}
-	if o.err != nil {
-		return nil, invalid("%v", o.err)
+	o, err := o.check()
+	if err != nil {
+		return nil, err
 	}
 	question = strings.TrimSpace(question)
 	if question == "" || utf8.RuneCountInString(question) > MaxQuestionRunes || !utf8.ValidString(question) {

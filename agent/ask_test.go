@@ -336,7 +336,7 @@ func TestAskTurnLimit(t *testing.T) {
 			turns = append(turns, turn{calls: []call{{fmt.Sprintf("c%d", i), "search_filings", `{"query":"net sales"}`}}})
 		}
 		s := newScripted(t, w, turns...)
-		res, err := f.agent(t, s.model(), agent.MaxTurns(5)).Ask(context.Background(), "Loop?", askDate, agent.MaxTurns(3))
+		res, err := f.agent(t, s.model(), agent.Limit(5)).Ask(context.Background(), "Loop?", askDate, agent.Limit(3))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -357,7 +357,7 @@ func TestAskNoRepairAfterTheLastTurn(t *testing.T) {
 			turn{calls: []call{{"c1", "search_filings", `{"query":"net sales"}`}}},
 			turn{text: fmt.Sprintf("About $400 billion [c:%s].", f.categories)},
 		)
-		res, err := f.agent(t, s.model()).Ask(context.Background(), "Net sales?", askDate, agent.MaxTurns(2))
+		res, err := f.agent(t, s.model()).Ask(context.Background(), "Net sales?", askDate, agent.Limit(2))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -413,7 +413,7 @@ func TestAskCancel(t *testing.T) {
 		)
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		a := f.agent(t, s.model(), agent.Progress(func(agent.ToolStep) { cancel() }))
+		a := f.agent(t, s.model(), agent.ReportProgress(func(agent.ToolStep) { cancel() }))
 		res, err := a.Ask(ctx, "Who is NVIDIA?", askDate)
 		if !errors.Is(err, context.Canceled) || res != nil {
 			t.Fatalf("Ask = %v, %v; want context.Canceled", res, err)
@@ -498,7 +498,7 @@ func TestAskDeclines(t *testing.T) {
 		{"long question", strings.Repeat("x", agent.MaxQuestionRunes+1), askDate, nil},
 		{"zero date", "q", edgar13f.Date{}, nil},
 		{"impossible date", "q", edgar13f.Date{Year: 2025, Month: 2, Day: 30}, nil},
-		{"turns", "q", askDate, []agent.Option{agent.MaxTurns(0)}},
+		{"turns", "q", askDate, []agent.Option{agent.Limit(0)}},
 		{"tokens", "q", askDate, []agent.Option{agent.MaxTokens(1 << 20)}},
 		{"ticker", "q", askDate, []agent.Option{agent.Tickers("A B")}},
 	} {
@@ -507,7 +507,7 @@ func TestAskDeclines(t *testing.T) {
 			t.Errorf("%s: Ask = %v, want invalid_argument", tt.name, err)
 		}
 	}
-	if _, err := agent.New(f.client, nil, s.model(), agent.MaxTurns(agent.MaxMaxTurns+1)); !errors.Is(err, edgar13f.ErrInvalidArgument) {
+	if _, err := agent.New(f.client, nil, s.model(), agent.Limit(agent.MaxTurns+1)); !errors.Is(err, edgar13f.ErrInvalidArgument) {
 		t.Errorf("New with MaxTurns too large = %v, want invalid_argument", err)
 	}
 	if n := len(s.requests()); n != 0 {

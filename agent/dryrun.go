@@ -148,12 +148,11 @@ func DryRun(ctx context.Context, c *edgar13f.Client, s Searcher, qs []Question) 
 		if !q.AsOf.IsValid() {
 			return nil, invalid("question %s: as_of %q is not a valid date", q.ID, q.AsOf.String())
 		}
-		var o options
-		Tickers(q.Tickers...)(&o)
-		if o.err != nil {
-			return nil, invalid("question %s: %v", q.ID, o.err)
+		tickers, err := checkTickers(q.Tickers)
+		if err != nil {
+			return nil, invalid("question %s: %v", q.ID, err)
 		}
-		r, err := replay(ctx, c.Companies(), s, q, o.tickers)
+		r, err := replay(ctx, c.Companies(), s, q, tickers)
 		if err != nil {
 			return rep, err
 		}

@@ -41,7 +41,7 @@ func questionsEngine(t *testing.T) (*edgar13f.Client, *search.Engine) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.Index(context.Background(), []string{"AAPL", "NVDA", "TSLA", "JNJ", "WMT"}, questionsAsOf, search.Forms("10-K", "10-Q"))
+	res, err := e.Index(context.Background(), []string{"AAPL", "NVDA", "TSLA", "JNJ", "WMT"}, questionsAsOf, search.FormType("10-K"), search.FormType("10-Q"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func newEngine(t *testing.T) (*edgar13f.Client, *search.Engine) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Index(context.Background(), []string{"AAPL", "NVDA"}, nvidiaFiled, search.Forms("10-K")); err != nil {
+	if _, err := e.Index(context.Background(), []string{"AAPL", "NVDA"}, nvidiaFiled, search.FormType("10-K")); err != nil {
 		t.Fatal(err)
 	}
 	return c, e

@@ -335,7 +335,7 @@ func (tb *toolbox) searchFilings(ctx context.Context, raw json.RawMessage) (any,
 			return nil, "", toolErrorf("this question is limited to %s, not %s", strings.Join(tb.tickers, ", "), ticker)
 		}
 	}
-	opts := []search.SearchOption{search.K(k)}
+	opts := []search.SearchOption{search.Limit(k)}
 	if ticker != "" {
 		opts = append(opts, search.Ticker(ticker))
 	}
@@ -343,7 +343,7 @@ func (tb *toolbox) searchFilings(ctx context.Context, raw json.RawMessage) (any,
 		opts = append(opts, search.CIK(strings.TrimLeft(c, "0")))
 	}
 	if a.Form != "" {
-		opts = append(opts, search.Form(strings.ToUpper(strings.TrimSpace(a.Form))))
+		opts = append(opts, search.FormType(edgar13f.Form(strings.ToUpper(strings.TrimSpace(a.Form)))))
 	}
 	if a.Item != "" {
 		opts = append(opts, search.Item(strings.TrimSpace(a.Item)))
@@ -354,7 +354,7 @@ func (tb *toolbox) searchFilings(ctx context.Context, raw json.RawMessage) (any,
 	switch search.Mode(a.Mode) {
 	case "":
 	case search.BM25, search.KNN, search.Hybrid:
-		opts = append(opts, search.WithMode(search.Mode(a.Mode)))
+		opts = append(opts, search.Mode(a.Mode))
 	default:
 		return nil, "", toolErrorf("mode must be bm25, knn or hybrid")
 	}

@@ -32,7 +32,7 @@ func benchIndex(b *testing.B, open func(b *testing.B) store.Store, opts ...Optio
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := warm.Index(ctx, []string{"1045810"}, asOf, Forms("10-K")); err != nil {
+	if _, err := warm.Index(ctx, []string{"1045810"}, asOf, FormType("10-K")); err != nil {
 		b.Fatal(err)
 	}
 	chunks := 0
@@ -47,7 +47,7 @@ func benchIndex(b *testing.B, open func(b *testing.B) store.Store, opts ...Optio
 		}
 		b.StartTimer()
 		index := func() {
-			res, err := e.Index(ctx, []string{"1045810"}, asOf, Forms("10-K"))
+			res, err := e.Index(ctx, []string{"1045810"}, asOf, FormType("10-K"))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -194,13 +194,13 @@ func BenchmarkSearch(b *testing.B) {
 		b.Fatal(err)
 	}
 	asOf := day("2025-02-26")
-	if _, err := e.Index(ctx, []string{"AAPL", "NVDA"}, asOf, Forms("10-K")); err != nil {
+	if _, err := e.Index(ctx, []string{"AAPL", "NVDA"}, asOf, FormType("10-K")); err != nil {
 		b.Fatal(err)
 	}
 	for _, m := range []Mode{BM25, KNN, Hybrid} {
 		b.Run(string(m), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				if _, err := e.Search(ctx, "export controls to China and data center revenue", asOf, WithMode(m)); err != nil {
+				if _, err := e.Search(ctx, "export controls to China and data center revenue", asOf, m); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -811,7 +811,7 @@ func TestZeroVectorRefused(t *testing.T) {
 	st := newMemStore()
 	e := newTestEngine(t, st, WithEmbedder(zeroEmbedder{}))
 	putSynth(t, st, zeroEmbedder{}, threeFilings()[0])
-	_, err := e.Search(ctx, "a zero query", day("2025-03-01"), WithMode(KNN))
+	_, err := e.Search(ctx, "a zero query", day("2025-03-01"), KNN)
 	if err == nil || !strings.Contains(err.Error(), "zero-test") || !strings.Contains(err.Error(), "all-zero vector for text 0") {
 		t.Errorf("KNN search with a zero query vector: %v; want an error naming the embedder and text 0", err)
 	}
@@ -831,7 +831,7 @@ func TestZeroVectorRefused(t *testing.T) {
 			n++
 		}
 	}
-	_, err = ix.Index(ctx, []string{"AAPL"}, day("2025-03-01"), Forms("10-K"))
+	_, err = ix.Index(ctx, []string{"AAPL"}, day("2025-03-01"), FormType("10-K"))
 	var ie *IndexError
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "zero-test") || !strings.Contains(err.Error(), fmt.Sprintf("all-zero vector for text %d", chunks)) {
 		t.Errorf("Index with a zero chunk vector: %v; want an IndexError naming the embedder and text %d", err, chunks)

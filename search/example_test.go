@@ -44,7 +44,7 @@ func Example() {
 	}
 
 	asOf := edgar13f.MustParseDate("2025-02-26")
-	res, err := engine.Index(ctx, []string{"AAPL", "NVDA"}, asOf, search.Forms("10-K"))
+	res, err := engine.Index(ctx, []string{"AAPL", "NVDA"}, asOf, search.FormType("10-K"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func Example() {
 	}
 
 	for _, day := range []edgar13f.Date{asOf.AddDays(-1), asOf} {
-		r, err := engine.Search(ctx, "export controls China", day, search.Item("1A"), search.K(2))
+		r, err := engine.Search(ctx, "export controls China", day, search.Item("1A"), search.Limit(2))
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -64,7 +64,7 @@ func Example() {
 	}
 
 	// A hit read in context, and the same chunk asked for too early.
-	r, err := engine.Search(ctx, "export controls China", asOf, search.Ticker("NVDA"), search.K(1))
+	r, err := engine.Search(ctx, "export controls China", asOf, search.Ticker("NVDA"), search.Limit(1))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -34,7 +34,7 @@ var errNilArgs = errors.New("search: New needs a Client and a Store")
 var lastDate = edgar13f.Date{Year: 9999, Month: time.December, Day: 31}
 
 // defaultForms are the report kinds Index reads when given none.
-var defaultForms = []string{"10-K"}
+var defaultForms = []edgar13f.Form{"10-K"}
 
 // decline returns a decline of the root package's kind.
 func decline(r edgar13f.Reason, format string, args ...any) error {
@@ -71,8 +71,8 @@ type target struct {
 }
 
 // Index indexes, for each company (a ticker or a CIK), its newest reports
-// of each kind made on or before asOf: for each of [Forms] (default
-// "10-K"), the [FilingsPerCompany] (default 1) newest original filings of
+// of each kind made on or before asOf: for each [FormType] (default
+// "10-K"), the [Limit] (default [DefaultFilings]) newest original filings of
 // that form, plus every amendment of one of them (a "10-K/A" whose period
 // of report is the period of one of those originals) made by asOf. An
 // amendment of an older report is never picked, and an amendment alone,
@@ -111,10 +111,10 @@ type target struct {
 // fetched, read, embedded or stored fails the call with an [*IndexError]
 // naming it; the filings stored before it stay stored.
 func (e *Engine) Index(ctx context.Context, companies []string, asOf edgar13f.Date, opts ...IndexOption) (*IndexResult, error) {
-	o := indexOptions{perForm: DefaultFilingsPerCompany, forms: defaultForms}
+	var o indexOptions
 	for _, opt := range opts {
 		if opt != nil {
-			opt(&o)
+			opt.applyIndex(&o)
 		}
 	}
 	kinds, err := checkIndexArgs(companies, asOf, &o)
@@ -169,7 +169,7 @@ func (e *Engine) Index(ctx context.Context, companies []string, asOf edgar13f.Da
 		p.Company, p.Accession = t.arg, ""
 		pl := plan{t: t}
 		for _, kind := range kinds {
-			l, reports, err := e.reports(ctx, t.cik, kind, asOf, o.perForm)
+			l, reports, err := e.reports(ctx, t.cik, kind, asOf, o.limit)
 			if err != nil {
 				return nil, err
 			}
@@ -258,7 +258,8 @@ func pickReports(originals, amendments []edgar13f.CompanyFiling) []edgar13f.Comp
 
 // checkIndexArgs checks what Index is given before anything is read and
 // returns the report kinds, upper case, without duplicates: the forms
-// given, an amendment form ("10-K/A") taken as its report's ("10-K").
+// given, an amendment form ("10-K/A") taken as its report's ("10-K"). It
+// sets the defaults of the options not given.
 func checkIndexArgs(companies []string, asOf edgar13f.Date, o *indexOptions) ([]string, error) {
 	if err := checkAsOf(asOf); err != nil {
 		return nil, err
@@ -266,15 +267,18 @@ func checkIndexArgs(companies []string, asOf edgar13f.Date, o *indexOptions) ([]
 	if len(companies) == 0 || len(companies) > MaxCompanies {
 		return nil, decline(edgar13f.InvalidArgument, "Index takes 1 to %d companies, not %d", MaxCompanies, len(companies))
 	}
-	if o.perForm < 1 || o.perForm > MaxFilingsPerCompany {
-		return nil, decline(edgar13f.InvalidArgument, "FilingsPerCompany %d is outside 1 to %d", o.perForm, MaxFilingsPerCompany)
+	if !o.limitSet {
+		o.limit = DefaultFilings
+	} else if o.limit < 1 || o.limit > MaxFilings {
+		return nil, decline(edgar13f.InvalidArgument, "Limit %d is outside 1 to %d filings of each report kind", o.limit, MaxFilings)
 	}
-	if o.formsSet && len(o.forms) == 0 {
-		return nil, decline(edgar13f.InvalidArgument, "Forms needs at least one form")
+	given := o.forms
+	if len(given) == 0 {
+		given = defaultForms
 	}
 	var forms []string
-	for _, f := range o.forms {
-		form, err := checkForm(f)
+	for _, f := range given {
+		form, err := checkForm(string(f))
 		if err != nil {
 			return nil, err
 		}

@@ -99,7 +99,7 @@ func TestIndexPlansAndReuses(t *testing.T) {
 	asOf := day("2025-03-01")
 
 	var progress []Progress
-	res, err := e.Index(ctx, []string{"aapl", "0001045810"}, asOf, FilingsPerCompany(2), IndexProgress(func(p Progress) { progress = append(progress, p) }))
+	res, err := e.Index(ctx, []string{"aapl", "0001045810"}, asOf, Limit(2), ReportProgress(func(p Progress) { progress = append(progress, p) }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestIndexPlansAndReuses(t *testing.T) {
 	// Again: nothing read, fetched, embedded or stored.
 	fetch.Take()
 	puts, calls := st.puts, emb.calls
-	res2, err := e.Index(ctx, []string{"AAPL", "1045810"}, asOf, FilingsPerCompany(2))
+	res2, err := e.Index(ctx, []string{"AAPL", "1045810"}, asOf, Limit(2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestIndexPlansAndReuses(t *testing.T) {
 
 	// Reindex reads and replaces, with the same chunk ids.
 	before, _ := st.ItemChunks(ctx, "0000320193-24-000123", "1A")
-	res3, err := e.Index(ctx, []string{"AAPL"}, asOf, Reindex(), Forms("10-K"))
+	res3, err := e.Index(ctx, []string{"AAPL"}, asOf, Reindex(), FormType("10-K"))
 	if err != nil || len(res3.Indexed) != 1 || res3.Indexed[0].Reused {
 		t.Fatalf("reindex: %+v, %v", res3, err)
 	}
@@ -195,7 +195,7 @@ func TestIndexForms(t *testing.T) {
 	st := newMemStore()
 	e, _, _ := fakeEngine(t, st)
 	ctx := context.Background()
-	res, err := e.Index(ctx, []string{"AAPL"}, day("2024-08-02"), Forms("10-q", "10-Q"), FilingsPerCompany(3))
+	res, err := e.Index(ctx, []string{"AAPL"}, day("2024-08-02"), FormType("10-q"), FormType("10-Q"), Limit(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,10 +234,9 @@ func TestIndexDeclines(t *testing.T) {
 		{"punctuation", []string{"AAPL!"}, asOf, nil, edgar13f.InvalidArgument, "AAPL!"},
 		{"long cik", []string{"12345678901"}, asOf, nil, edgar13f.InvalidArgument, "12345678901"},
 		{"zero asOf", []string{"AAPL"}, edgar13f.Date{}, nil, edgar13f.InvalidArgument, "asOf"},
-		{"per company 0", []string{"AAPL"}, asOf, []IndexOption{FilingsPerCompany(0)}, edgar13f.InvalidArgument, "FilingsPerCompany"},
-		{"per company 21", []string{"AAPL"}, asOf, []IndexOption{FilingsPerCompany(21)}, edgar13f.InvalidArgument, "FilingsPerCompany"},
-		{"8-K", []string{"AAPL"}, asOf, []IndexOption{Forms("10-K", "8-K")}, edgar13f.InvalidArgument, "8-K"},
-		{"no forms", []string{"AAPL"}, asOf, []IndexOption{Forms()}, edgar13f.InvalidArgument, "form"},
+		{"per company 0", []string{"AAPL"}, asOf, []IndexOption{Limit(0)}, edgar13f.InvalidArgument, "Limit"},
+		{"per company 21", []string{"AAPL"}, asOf, []IndexOption{Limit(21)}, edgar13f.InvalidArgument, "Limit"},
+		{"8-K", []string{"AAPL"}, asOf, []IndexOption{FormType("10-K"), FormType("8-K")}, edgar13f.InvalidArgument, "8-K"},
 		{"unknown cik", []string{"AAPL", "9999999999"}, asOf, nil, edgar13f.UnknownCIK, "9999999999"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -309,7 +308,7 @@ func TestIndexFailuresAreReported(t *testing.T) {
 	items.fail["0000320193-23-000106"] = &edgar13f.DeclineError{Reason: edgar13f.SectionNotFound, Message: "the document has no Item headings"}
 	items.fail["0001045810-24-000029"] = &edgar13f.FetchError{URL: "https://www.sec.gov/x.htm", Err: edgar13f.ErrNotFound}
 
-	_, err := e.Index(ctx, []string{"AAPL", "NVDA"}, asOf, FilingsPerCompany(2), Forms("10-K"))
+	_, err := e.Index(ctx, []string{"AAPL", "NVDA"}, asOf, Limit(2), FormType("10-K"))
 	var ie *IndexError
 	if !errors.As(err, &ie) || ie.Accession != "0001045810-24-000029" || ie.CIK != "1045810" || ie.Form != "10-K" ||
 		!errors.Is(err, edgar13f.ErrNotFound) || !strings.Contains(err.Error(), "0001045810-24-000029") {
@@ -327,7 +326,7 @@ func TestIndexFailuresAreReported(t *testing.T) {
 
 	// Without the failure, the filing without Items is reported, not dropped.
 	delete(items.fail, "0001045810-24-000029")
-	res, err := e.Index(ctx, []string{"AAPL"}, asOf, FilingsPerCompany(2), Forms("10-K"))
+	res, err := e.Index(ctx, []string{"AAPL"}, asOf, Limit(2), FormType("10-K"))
 	if err != nil || len(res.Indexed) != 2 {
 		t.Fatalf("Index: %+v, %v", res, err)
 	}
@@ -372,7 +371,7 @@ func TestIndexNeverStoresPart(t *testing.T) {
 	}
 	emb := &flakyEmbedder{hashEmbedder: hashEmbedder{model: "hash-test", dim: 8}, failAt: 1 + first + 2}
 	e, _, _ := fakeEngine(t, st, WithEmbedder(emb))
-	_, err := e.Index(ctx, []string{"AAPL"}, day("2025-03-01"), Forms("10-K"), FilingsPerCompany(2))
+	_, err := e.Index(ctx, []string{"AAPL"}, day("2025-03-01"), FormType("10-K"), Limit(2))
 	var ie *IndexError
 	if !errors.As(err, &ie) || ie.Accession != "0000320193-23-000106" || !strings.Contains(err.Error(), "embedding server gone") {
 		t.Fatalf("Index: %v; want the failure of the second filing", err)
@@ -385,7 +384,7 @@ func TestIndexNeverStoresPart(t *testing.T) {
 		t.Errorf("%d chunks of the failed filing stored", len(cs))
 	}
 	// Running again resumes: the first is reused, the second stored whole.
-	res, err := e.Index(ctx, []string{"AAPL"}, day("2025-03-01"), Forms("10-K"), FilingsPerCompany(2))
+	res, err := e.Index(ctx, []string{"AAPL"}, day("2025-03-01"), FormType("10-K"), Limit(2))
 	if err != nil || !res.Indexed[0].Reused || res.Indexed[1].Reused || res.Indexed[1].Chunks != n {
 		t.Errorf("resumed Index: %+v, %v", res, err)
 	}

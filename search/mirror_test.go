@@ -32,7 +32,7 @@ func TestIndexMirror(t *testing.T) {
 		t.Fatal(err)
 	}
 	asOf := day("2025-02-26")
-	res, err := e.Index(ctx, []string{"AAPL", "NVDA"}, asOf, Forms("10-K"))
+	res, err := e.Index(ctx, []string{"AAPL", "NVDA"}, asOf, FormType("10-K"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestIndexMirror(t *testing.T) {
 	}
 
 	// The same filings again: reused, no request at all.
-	res2, err := e.Index(ctx, []string{"AAPL", "NVDA"}, asOf, Forms("10-K"))
+	res2, err := e.Index(ctx, []string{"AAPL", "NVDA"}, asOf, FormType("10-K"))
 	if err != nil || !res2.Indexed[0].Reused || !res2.Indexed[1].Reused {
 		t.Fatalf("second Index: %+v, %v", res2, err)
 	}
@@ -84,7 +84,7 @@ func TestIndexMirror(t *testing.T) {
 	}
 	// Into a new store: read again, but the documents come from the cache.
 	e2, _ := New(c, newMemStore(), WithEmbedder(emb))
-	if _, err := e2.Index(ctx, []string{"AAPL", "NVDA"}, asOf, Forms("10-K")); err != nil {
+	if _, err := e2.Index(ctx, []string{"AAPL", "NVDA"}, asOf, FormType("10-K")); err != nil {
 		t.Fatal(err)
 	}
 	if u := fetch.Take(); len(u) != 0 {
@@ -92,7 +92,7 @@ func TestIndexMirror(t *testing.T) {
 	}
 
 	// Search: Apple's export-control risk, as of the day NVIDIA filed.
-	r, err := e.Search(ctx, "export controls", asOf, Ticker("NVDA"), Item("1A"), WithMode(BM25), K(3))
+	r, err := e.Search(ctx, "export controls", asOf, Ticker("NVDA"), Item("1A"), BM25, Limit(3))
 	if err != nil || len(r.Hits) != 3 {
 		t.Fatalf("search: %+v, %v", r, err)
 	}

@@ -69,8 +69,8 @@ func pitCorpus(t *rapid.T) []synthFiling {
 func pitQuery(t *rapid.T) (string, []SearchOption) {
 	words := rapid.SliceOfN(rapid.SampledFrom(append(pitVocabulary, "unseen")), 1, 3).Draw(t, "query")
 	opts := []SearchOption{
-		WithMode(rapid.SampledFrom([]Mode{BM25, KNN, Hybrid}).Draw(t, "mode")),
-		K(rapid.IntRange(1, 12).Draw(t, "k")),
+		rapid.SampledFrom([]Mode{BM25, KNN, Hybrid}).Draw(t, "mode"),
+		Limit(rapid.IntRange(1, 12).Draw(t, "k")),
 	}
 	if rapid.Bool().Draw(t, "by company") {
 		co := pitCompanies[rapid.IntRange(0, len(pitCompanies)-1).Draw(t, "filter company")]
@@ -81,7 +81,7 @@ func pitQuery(t *rapid.T) (string, []SearchOption) {
 		}
 	}
 	if rapid.Bool().Draw(t, "by form") {
-		opts = append(opts, Form(rapid.SampledFrom([]string{"10-K", "10-K/A", "10-Q"}).Draw(t, "filter form")))
+		opts = append(opts, FormType(rapid.SampledFrom([]edgar13f.Form{"10-K", "10-K/A", "10-Q"}).Draw(t, "filter form")))
 	}
 	if rapid.Bool().Draw(t, "by item") {
 		opts = append(opts, Item(rapid.SampledFrom([]string{"1A", "7", "I-2", "II-1A"}).Draw(t, "filter item")))

@@ -31,9 +31,10 @@ const (
 var errLeak = errors.New("search: the store returned chunks its query's filter excludes (of a filing made after asOf, or of another company, form, item or fiscal year); no answer is given: this is a bug in the store")
 
 // Search returns the chunks that best answer query among the filings made
-// on or before asOf, best first, at most [K] of them (default [DefaultK]).
+// on or before asOf, best first, at most [Limit] of them (default
+// [DefaultHits]).
 //
-// Modes ([WithMode]): [BM25] ranks by BM25 over English-analysed text;
+// Modes (a [Mode] option): [BM25] ranks by BM25 over English-analysed text;
 // [KNN] by cosine similarity of the chunk's vector to the query's
 // embedding; [Hybrid] fuses the top [FusionDepth] of both by reciprocal
 // rank fusion, 1/([RRFConstant]+rank) summed. The default is Hybrid when
@@ -46,10 +47,10 @@ var errLeak = errors.New("search: the store returned chunks its query's filter e
 // any later filing. Should the store return a chunk of a later filing (or
 // one its filter excludes), Search fails rather than answer with it.
 //
-// Filters ([Ticker], [CIK], [Form], [Item], [FiscalYear]) are exact. It
+// Filters ([Ticker], [CIK], [FormType], [Item], [FiscalYear]) are exact. It
 // declines [edgar13f.InvalidArgument] for a query that is empty or longer
-// than [MaxQueryLen] characters once trimmed, a malformed filter, a K out
-// of range, an unknown mode, a zero asOf, and for [KNN] or [Hybrid] on an
+// than [MaxQueryLen] characters once trimmed, a malformed filter, a Limit
+// out of range, an unknown mode, a zero asOf, and for [KNN] or [Hybrid] on an
 // Engine without embedder. A query embedding of another model or
 // dimension than the store's vectors is refused with a
 // [*store.MismatchError]. Search never reaches EDGAR.
@@ -57,7 +58,7 @@ func (e *Engine) Search(ctx context.Context, query string, asOf edgar13f.Date, o
 	var o searchOptions
 	for _, opt := range opts {
 		if opt != nil {
-			opt(&o)
+			opt.applySearch(&o)
 		}
 	}
 	q := strings.TrimSpace(query)
@@ -71,12 +72,12 @@ func (e *Engine) Search(ctx context.Context, query string, asOf edgar13f.Date, o
 	if err != nil {
 		return nil, err
 	}
-	k := DefaultK
-	if o.kSet {
-		if o.k < 1 || o.k > MaxK {
-			return nil, decline(edgar13f.InvalidArgument, "K %d is outside 1 to %d", o.k, MaxK)
+	k := DefaultHits
+	if o.limitSet {
+		if o.limit < 1 || o.limit > MaxHits {
+			return nil, decline(edgar13f.InvalidArgument, "Limit %d is outside 1 to %d hits", o.limit, MaxHits)
 		}
-		k = o.k
+		k = o.limit
 	}
 	mode, err := e.mode(o)
 	if err != nil {
@@ -171,7 +172,7 @@ func (o searchOptions) filter(asOf edgar13f.Date) (store.Filter, error) {
 		f.CIK = strconv.FormatUint(n, 10)
 	}
 	if o.formSet {
-		form, err := checkForm(o.form)
+		form, err := checkForm(string(o.form))
 		if err != nil {
 			return f, err
 		}

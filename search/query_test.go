@@ -141,11 +141,11 @@ func TestSearchDeclines(t *testing.T) {
 		{"long query", strings.Repeat("x", MaxQueryLen+1), asOf, nil, "query"},
 		{"zero asOf", "export", edgar13f.Date{}, nil, "asOf"},
 		{"impossible asOf", "export", edgar13f.Date{Year: 2024, Month: 2, Day: 30}, nil, "asOf"},
-		{"k 0", "export", asOf, []SearchOption{K(0)}, "K 0"},
-		{"k 51", "export", asOf, []SearchOption{K(51)}, "K 51"},
-		{"unknown mode", "export", asOf, []SearchOption{WithMode("semantic")}, "semantic"},
-		{"knn without embedder", "export", asOf, []SearchOption{WithMode(KNN)}, "EDGAR13F_EMBED_URL"},
-		{"hybrid without embedder", "export", asOf, []SearchOption{WithMode(Hybrid)}, "WithEmbedder"},
+		{"k 0", "export", asOf, []SearchOption{Limit(0)}, "Limit 0"},
+		{"k 51", "export", asOf, []SearchOption{Limit(51)}, "Limit 51"},
+		{"unknown mode", "export", asOf, []SearchOption{Mode("semantic")}, "semantic"},
+		{"knn without embedder", "export", asOf, []SearchOption{KNN}, "EDGAR13F_EMBED_URL"},
+		{"hybrid without embedder", "export", asOf, []SearchOption{Hybrid}, "WithEmbedder"},
 		{"bad cik", "export", asOf, []SearchOption{CIK("12x")}, "CIK"},
 		{"long cik", "export", asOf, []SearchOption{CIK("12345678901")}, "CIK"},
 		{"empty ticker", "export", asOf, []SearchOption{Ticker("")}, "ticker"},
@@ -153,7 +153,7 @@ func TestSearchDeclines(t *testing.T) {
 		{"bad item", "export", asOf, []SearchOption{Item("1Z")}, "item"},
 		{"10-Q item without part", "export", asOf, []SearchOption{Item("III-2")}, "item"},
 		{"empty item", "export", asOf, []SearchOption{Item("")}, "item"},
-		{"bad form", "export", asOf, []SearchOption{Form("8-K")}, "8-K"},
+		{"bad form", "export", asOf, []SearchOption{FormType("8-K")}, "8-K"},
 		{"fiscal year 0", "export", asOf, []SearchOption{FiscalYear(0)}, "fiscal year"},
 		{"fiscal year 20240", "export", asOf, []SearchOption{FiscalYear(20240)}, "fiscal year"},
 	} {
@@ -235,8 +235,12 @@ func TestSearchBM25PointInTime(t *testing.T) {
 		n    int
 	}{
 		{[]SearchOption{Item("7")}, 1},
-		{[]SearchOption{Item("Item 1a"), K(1)}, 1},
-		{[]SearchOption{Form("10-K/A")}, 0},
+		{[]SearchOption{Item("Item 1a"), Limit(1)}, 1},
+		{[]SearchOption{FormType("10-K/A")}, 0},
+		{[]SearchOption{FormType("10-K")}, 3},
+		{[]SearchOption{FormType("10-K"), FormType("10-K/A")}, 0}, // the last FormType filters
+		{[]SearchOption{FormType("10-K/A"), FormType("10-k")}, 3},
+		{[]SearchOption{BM25, Limit(1), Limit(2)}, 2}, // the last Limit counts
 		{[]SearchOption{Ticker("acme"), FiscalYear(2023)}, 3},
 		{[]SearchOption{Ticker("OTHER")}, 0},
 		{[]SearchOption{CIK("0000000001")}, 3},
@@ -274,8 +278,8 @@ func TestSearchKNNAndHybrid(t *testing.T) {
 			want[m.Chunk.ID] += 1 / float64(60+i+1)
 		}
 	}
-	if len(r.Hits) != min(DefaultK, len(want)) {
-		t.Errorf("%d hybrid hits; want %d", len(r.Hits), min(DefaultK, len(want)))
+	if len(r.Hits) != min(DefaultHits, len(want)) {
+		t.Errorf("%d hybrid hits; want %d", len(r.Hits), min(DefaultHits, len(want)))
 	}
 	for i, h := range r.Hits {
 		if math.Abs(h.Score-want[h.ChunkID]) > 1e-12 {
@@ -286,7 +290,7 @@ func TestSearchKNNAndHybrid(t *testing.T) {
 		}
 	}
 
-	r, err = e.Search(ctx, "export controls China", asOf, WithMode(KNN), K(3))
+	r, err = e.Search(ctx, "export controls China", asOf, KNN, Limit(3))
 	if err != nil || len(r.Hits) != 3 || r.Mode != KNN {
 		t.Fatalf("knn: %+v, %v", r, err)
 	}
@@ -295,7 +299,7 @@ func TestSearchKNNAndHybrid(t *testing.T) {
 			t.Errorf("knn hit %d = %s %v; want the store's %s %v", i, h.ChunkID, h.Score, vec[i].Chunk.ID, vec[i].Score)
 		}
 	}
-	if r, err := e.Search(ctx, "export", asOf, WithMode("BM25")); err != nil || r.Mode != BM25 {
+	if r, err := e.Search(ctx, "export", asOf, Mode("BM25")); err != nil || r.Mode != BM25 {
 		t.Errorf("mode BM25 in upper case: %v", err)
 	}
 }
@@ -308,13 +312,13 @@ func TestSearchEmbedderMismatch(t *testing.T) {
 	for _, other := range []*hashEmbedder{{model: "model-b", dim: 32}, {model: "model-a", dim: 16}} {
 		e := newTestEngine(t, st, WithEmbedder(other))
 		for _, m := range []Mode{KNN, Hybrid} {
-			_, err := e.Search(ctx, "export", asOf, WithMode(m))
+			_, err := e.Search(ctx, "export", asOf, m)
 			var mm *store.MismatchError
 			if !errors.As(err, &mm) || !strings.Contains(err.Error(), "model-a (dim 32)") || !strings.Contains(err.Error(), fmt.Sprintf("%s (dim %d)", other.model, other.dim)) {
 				t.Errorf("%s with %s/%d on a model-a store: %v; want a mismatch naming both", m, other.model, other.dim, err)
 			}
 		}
-		if _, err := e.Search(ctx, "export", asOf, WithMode(BM25)); err != nil {
+		if _, err := e.Search(ctx, "export", asOf, BM25); err != nil {
 			t.Errorf("bm25 needs no embedder match: %v", err)
 		}
 	}
@@ -369,7 +373,7 @@ func TestSearchRefusesStoreLeaks(t *testing.T) {
 			opts = append(opts, Item("7"))
 		}
 		for _, m := range []Mode{BM25, KNN, Hybrid} {
-			r, err := e.Search(ctx, "zebra export controls China", day("2024-06-30"), append(opts, WithMode(m))...)
+			r, err := e.Search(ctx, "zebra export controls China", day("2024-06-30"), append(opts, m)...)
 			if !errors.Is(err, errLeak) || r != nil {
 				t.Errorf("ignoreFilter %v, %s: %v, %v; want errLeak", ignoreFilter, m, r, err)
 				continue
@@ -524,7 +528,7 @@ func TestSearchItemNames(t *testing.T) {
 	e := newTestEngine(t, st)
 	ctx := context.Background()
 	found := func(opts ...SearchOption) ([]string, error) {
-		r, err := e.Search(ctx, "revenue", day("2025-08-01"), append(opts, K(MaxK))...)
+		r, err := e.Search(ctx, "revenue", day("2025-08-01"), append(opts, Limit(MaxHits))...)
 		if err != nil {
 			return nil, err
 		}
@@ -538,7 +542,7 @@ func TestSearchItemNames(t *testing.T) {
 	for _, tc := range edgartest.ItemNames {
 		var all []string
 		for _, f := range []struct{ form, want string }{{"10-K", tc.TenK}, {"10-Q", tc.TenQ}} {
-			got, err := found(Form(f.form), Item(tc.Name))
+			got, err := found(FormType(edgar13f.Form(f.form)), Item(tc.Name))
 			switch {
 			case f.want == "":
 				if edgartest.Reason(err) != edgar13f.InvalidArgument {

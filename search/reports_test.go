@@ -139,11 +139,11 @@ func TestIndexReports(t *testing.T) {
 		want []string // accession form, in Indexed order
 	}{
 		{"default", nil, []string{"0009999991-24-000020 10-K/A", "0009999991-24-000010 10-K"}},
-		{"10-K/A names the 10-K reports", []IndexOption{Forms("10-k/a")}, []string{"0009999991-24-000020 10-K/A", "0009999991-24-000010 10-K"}},
-		{"two 10-K reports", []IndexOption{FilingsPerCompany(2)}, []string{"0009999991-24-000025 10-K/A", "0009999991-24-000020 10-K/A", "0009999991-24-000010 10-K", "0009999991-23-000010 10-K"}},
-		{"10-Q", []IndexOption{Forms("10-Q")}, []string{"0009999991-24-000040 10-Q/A", "0009999991-24-000030 10-Q"}},
-		{"10-Q and 10-Q/A are one kind", []IndexOption{Forms("10-Q/A", "10-Q")}, []string{"0009999991-24-000040 10-Q/A", "0009999991-24-000030 10-Q"}},
-		{"both kinds", []IndexOption{Forms("10-K", "10-Q")}, []string{"0009999991-24-000020 10-K/A", "0009999991-24-000010 10-K", "0009999991-24-000040 10-Q/A", "0009999991-24-000030 10-Q"}},
+		{"10-K/A names the 10-K reports", []IndexOption{FormType("10-k/a")}, []string{"0009999991-24-000020 10-K/A", "0009999991-24-000010 10-K"}},
+		{"two 10-K reports", []IndexOption{Limit(2)}, []string{"0009999991-24-000025 10-K/A", "0009999991-24-000020 10-K/A", "0009999991-24-000010 10-K", "0009999991-23-000010 10-K"}},
+		{"10-Q", []IndexOption{FormType("10-Q")}, []string{"0009999991-24-000040 10-Q/A", "0009999991-24-000030 10-Q"}},
+		{"10-Q and 10-Q/A are one kind", []IndexOption{FormType("10-Q/A"), FormType("10-Q")}, []string{"0009999991-24-000040 10-Q/A", "0009999991-24-000030 10-Q"}},
+		{"both kinds", []IndexOption{FormType("10-K"), FormType("10-Q")}, []string{"0009999991-24-000020 10-K/A", "0009999991-24-000010 10-K", "0009999991-24-000040 10-Q/A", "0009999991-24-000030 10-Q"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e, err := New(c, newMemStore())

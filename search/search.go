@@ -44,28 +44,15 @@ import (
 	"github.com/edgar13f/edgar13f/search/store"
 )
 
-// A Mode is a way of ranking chunks.
-type Mode string
-
-// The search modes.
+// Limits and defaults of the filing search. The limits of the query
+// options ([Limit]) are with them, in options.go.
 const (
-	BM25   Mode = "bm25"   // lexical: BM25 over English-analysed text
-	KNN    Mode = "knn"    // vectors: cosine similarity to the query's embedding
-	Hybrid Mode = "hybrid" // reciprocal rank fusion of both lists
-)
-
-// Limits and defaults of the filing search.
-const (
-	DefaultK                 = 10 // hits when no K is given
-	MaxK                     = 50 // the most hits
-	RRFConstant              = 60 // c in 1/(c+rank)
-	FusionDepth              = 30 // hits of each list that fusion reads
-	DefaultFilingsPerCompany = 1
-	MaxFilingsPerCompany     = 20
-	MaxSpan                  = 5    // neighbours on each side in Chunk
-	MaxQueryLen              = 1000 // the longest query, in characters once trimmed
-	MaxCompanies             = 100  // the most companies one Index call takes
-	EmbedBatch               = 64   // chunks embedded per Embed call while indexing
+	RRFConstant  = 60   // c in 1/(c+rank)
+	FusionDepth  = 30   // hits of each list that fusion reads
+	MaxSpan      = 5    // neighbours on each side in Chunk
+	MaxQueryLen  = 1000 // the longest query, in characters once trimmed
+	MaxCompanies = 100  // the most companies one Index call takes
+	EmbedBatch   = 64   // chunks embedded per Embed call while indexing
 )
 
 // An Embedder turns texts into vectors. Implementations must return one
@@ -129,53 +116,6 @@ func New(c *edgar13f.Client, st store.Store, opts ...Option) (*Engine, error) {
 	return e, nil
 }
 
-// Progress reports how far an [Engine.Index] has come.
-type Progress struct {
-	Company     string // ticker or CIK being indexed
-	Accession   string // filing being indexed, "" while listing filings
-	Filings     int    // filings done so far
-	FilingsPlan int    // filings planned so far (grows as companies are listed, all before the first filing is read)
-	Chunks      int    // chunks stored so far
-}
-
-// An IndexOption adjusts [Engine.Index].
-type IndexOption func(*indexOptions)
-
-type indexOptions struct {
-	forms    []string
-	formsSet bool
-	perForm  int
-	perSet   bool
-	reindex  bool
-	progress func(Progress)
-}
-
-// Forms sets the kinds of report to index (default "10-K"): forms with
-// 10-K or 10-Q Items ("10-K", "10-Q", "10-KT", ...), case-insensitive. A
-// kind is indexed as reports, its original filings with their amendments
-// (see [Engine.Index]); an amendment form ("10-K/A") names the same kind
-// as its original ("10-K").
-func Forms(forms ...string) IndexOption {
-	return func(o *indexOptions) { o.forms, o.formsSet = forms, true }
-}
-
-// FilingsPerCompany sets how many of the newest reports of each kind are
-// indexed per company (1 to [MaxFilingsPerCompany], default 1): so many
-// original filings, each with its amendments.
-func FilingsPerCompany(n int) IndexOption {
-	return func(o *indexOptions) { o.perForm, o.perSet = n, true }
-}
-
-// Reindex makes Index read, chunk and store again the filings the store
-// already holds, replacing exactly their chunks (after a change of the
-// splitter or the chunker, say). The filing's document still comes from
-// the Client's cache when it holds it.
-func Reindex() IndexOption { return func(o *indexOptions) { o.reindex = true } }
-
-// IndexProgress makes Index call f as filings are listed and indexed, from
-// the goroutine that called Index.
-func IndexProgress(f func(Progress)) IndexOption { return func(o *indexOptions) { o.progress = f } }
-
 // An IndexedFiling is one filing an Index call stored (or found stored).
 type IndexedFiling struct {
 	Ticker     string // the ticker it was indexed under; see [store.Filing]
@@ -219,58 +159,6 @@ func (e *IndexError) Error() string {
 
 // Unwrap returns the underlying error.
 func (e *IndexError) Unwrap() error { return e.Err }
-
-// A SearchOption narrows or shapes [Engine.Search].
-type SearchOption func(*searchOptions)
-
-type searchOptions struct {
-	ticker, cik, form, item             string
-	tickerSet, cikSet, formSet, itemSet bool
-	fiscalYear                          int
-	fySet                               bool
-	mode                                Mode
-	modeSet                             bool
-	k                                   int
-	kSet                                bool
-}
-
-// Ticker keeps chunks of the company indexed under ticker (case and the
-// class separator ignored: "brk.b" is "BRK-B").
-func Ticker(ticker string) SearchOption {
-	return func(o *searchOptions) { o.ticker, o.tickerSet = ticker, true }
-}
-
-// CIK keeps chunks of the company with that CIK (1 to 10 digits, leading
-// zeros optional).
-func CIK(cik string) SearchOption { return func(o *searchOptions) { o.cik, o.cikSet = cik, true } }
-
-// Form keeps chunks of filings of that form (exact but case-insensitive:
-// "10-K" is not "10-K/A").
-func Form(form string) SearchOption { return func(o *searchOptions) { o.form, o.formSet = form, true } }
-
-// Item keeps chunks of that Item, named as [edgar13f.Companies.Section]
-// names Items: "7", "Item 7", "1A", "I-2", "II-1A", case-insensitive. The
-// name keeps, of each form, the Item it names in that form: in a 10-K a
-// Part-qualified name is the Item of that Part ("II-7" is Item 7, "I-2"
-// Item 2, Properties); in a 10-Q a name without Part is the Item when only
-// one Part has it ("1A" is "II-1A"). So "1A" keeps the risk factors of
-// 10-Ks and 10-Qs alike. With [Form], a name that no report of that form
-// can have ("7" of a 10-Q) declines [edgar13f.InvalidArgument]; without,
-// so does a name of neither form.
-func Item(item string) SearchOption { return func(o *searchOptions) { o.item, o.itemSet = item, true } }
-
-// FiscalYear keeps chunks of reports of that fiscal year (the company's
-// own, named as in [edgar13f.Companies.Facts]: for the calendar year in
-// which it ends).
-func FiscalYear(y int) SearchOption {
-	return func(o *searchOptions) { o.fiscalYear, o.fySet = y, true }
-}
-
-// WithMode sets the ranking (default [Hybrid] with an embedder, else [BM25]).
-func WithMode(m Mode) SearchOption { return func(o *searchOptions) { o.mode, o.modeSet = m, true } }
-
-// K sets the number of hits (1 to [MaxK], default [DefaultK]).
-func K(k int) SearchOption { return func(o *searchOptions) { o.k, o.kSet = k, true } }
 
 // A Hit is one chunk found by a search, with everything needed to cite it.
 type Hit struct {

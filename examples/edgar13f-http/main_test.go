@@ -53,7 +53,7 @@ func indexMirror(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.Engine.Index(testkit.Context(t), []string{"AAPL", "NVDA"}, d, search.Forms("10-K"))
+	res, err := s.Engine.Index(testkit.Context(t), []string{"AAPL", "NVDA"}, d, search.FormType("10-K"))
 	if err != nil {
 		t.Fatal(err)
 	}

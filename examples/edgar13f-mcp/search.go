@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 	"github.com/edgar13f/edgar13f/search"
 )
@@ -167,18 +168,20 @@ func (s *server) indexFilings(ctx context.Context, raw json.RawMessage, progress
 	if err != nil {
 		return nil, err
 	}
-	opts := []search.IndexOption{search.IndexProgress(progress)}
+	opts := []search.IndexOption{search.ReportProgress(progress)}
 	if a.Has("forms") {
 		if len(forms) == 0 {
 			return nil, declineArg("forms", "must name at least one form, e.g. [\"10-K\"]")
 		}
-		opts = append(opts, search.Forms(forms...))
+		for _, f := range forms {
+			opts = append(opts, search.FormType(edgar13f.Form(f)))
+		}
 	}
-	n, err := intIn(a, "filings", 1, search.MaxFilingsPerCompany, search.DefaultFilingsPerCompany)
+	n, err := intIn(a, "filings", 1, search.MaxFilings, search.DefaultFilings)
 	if err != nil {
 		return nil, err
 	}
-	opts = append(opts, search.FilingsPerCompany(n))
+	opts = append(opts, search.Limit(n))
 	e, err := s.engine()
 	if err != nil {
 		return nil, err

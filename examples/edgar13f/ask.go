@@ -248,7 +248,7 @@ func runAskEval(ctx context.Context, c *edgar13f.Client, o *opts, args []string)
 	}
 	var aopts []agent.Option
 	if o.progress != nil {
-		aopts = append(aopts, agent.Progress(func(st agent.ToolStep) { o.progress.println("  " + wire.StepLine(st)) }))
+		aopts = append(aopts, agent.ReportProgress(func(st agent.ToolStep) { o.progress.println("  " + wire.StepLine(st)) }))
 	}
 	a, err := agent.New(c, s.Engine, model, aopts...)
 	if err != nil {

@@ -408,8 +408,8 @@ var flagRanges = map[string]map[string][2]int{
 	"filings":  {"limit": {1, edgar13f.MaxFilings}},
 	"facts":    {"years": {1, edgar13f.MaxFactYears}},
 	"section":  {"max-chars": {1, edgar13f.MaxSectionChars}},
-	"index":    {"filings": {1, search.MaxFilingsPerCompany}},
-	"search":   {"k": {1, search.MaxK}},
+	"index":    {"filings": {1, search.MaxFilings}},
+	"search":   {"k": {1, search.MaxHits}},
 	"chunk":    {"span": {0, search.MaxSpan}},
 }
 

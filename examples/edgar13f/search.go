@@ -161,16 +161,18 @@ func (noStore) Close() error                                                    
 func runIndex(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
 	var iopts []search.IndexOption
 	if o.set["form"] {
-		iopts = append(iopts, search.Forms(o.forms...))
+		for _, f := range o.forms {
+			iopts = append(iopts, search.FormType(edgar13f.Form(f)))
+		}
 	}
 	if o.set["filings"] {
-		iopts = append(iopts, search.FilingsPerCompany(o.filingsN))
+		iopts = append(iopts, search.Limit(o.filingsN))
 	}
 	if o.reindex {
 		iopts = append(iopts, search.Reindex())
 	}
 	if o.progress != nil {
-		iopts = append(iopts, search.IndexProgress(func(p search.Progress) {
+		iopts = append(iopts, search.ReportProgress(func(p search.Progress) {
 			if p.Accession == "" {
 				o.progress.show(p.Company, p.Company+": listing filings", true)
 				return
@@ -198,11 +200,11 @@ func runSearch(ctx context.Context, c *edgar13f.Client, o *opts, args []string) 
 	}{
 		{"ticker", func() search.SearchOption { return search.Ticker(o.ticker) }},
 		{"cik", func() search.SearchOption { return search.CIK(o.cik) }},
-		{"form", func() search.SearchOption { return search.Form(o.form) }},
+		{"form", func() search.SearchOption { return search.FormType(edgar13f.Form(o.form)) }},
 		{"item", func() search.SearchOption { return search.Item(o.item) }},
 		{"fiscal-year", func() search.SearchOption { return search.FiscalYear(o.fiscalYear) }},
-		{"mode", func() search.SearchOption { return search.WithMode(search.Mode(o.mode)) }},
-		{"k", func() search.SearchOption { return search.K(o.k) }},
+		{"mode", func() search.SearchOption { return search.Mode(o.mode) }},
+		{"k", func() search.SearchOption { return search.Limit(o.k) }},
 	} {
 		if o.set[f.flag] {
 			sopts = append(sopts, f.opt())

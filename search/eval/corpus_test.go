@@ -136,7 +136,7 @@ func indexCorpus(t testing.TB) *search.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.Index(ctx, []string{"AAPL", "NVDA", "TSLA", "JNJ", "WMT"}, corpusAsOf, search.Forms("10-K", "10-K/A", "10-Q"))
+	res, err := e.Index(ctx, []string{"AAPL", "NVDA", "TSLA", "JNJ", "WMT"}, corpusAsOf, search.FormType("10-K"), search.FormType("10-K/A"), search.FormType("10-Q"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -153,7 +153,7 @@ func run(ctx context.Context, e searcher, qs []Query, asOf edgar13f.Date, modes 
 			row := Row{Mode: m, Filtered: filtered, Queries: len(qs)}
 			var spent time.Duration
 			for i, q := range qs {
-				opts := []search.SearchOption{search.WithMode(m), search.K(10)}
+				opts := []search.SearchOption{m, search.Limit(10)}
 				if filtered {
 					opts = append(opts, search.Ticker(q.Ticker))
 				}

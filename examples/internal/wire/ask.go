@@ -171,7 +171,7 @@ func Ask(ctx context.Context, c *edgar13f.Client, e *search.Engine, model model.
 		}
 	}
 	if len(tickers) > 0 {
-		_, err := e.Index(ctx, tickers, asOf, search.IndexProgress(func(p search.Progress) {
+		_, err := e.Index(ctx, tickers, asOf, search.ReportProgress(func(p search.Progress) {
 			if p.Accession != "" {
 				note(fmt.Sprintf("index_filings %s: filing %s", p.Company, p.Accession))
 			}
@@ -180,7 +180,7 @@ func Ask(ctx context.Context, c *edgar13f.Client, e *search.Engine, model model.
 			return nil, err
 		}
 	}
-	a, err := agent.New(c, e, model, agent.Tickers(tickers...), agent.Progress(func(st agent.ToolStep) { note(StepLine(st)) }))
+	a, err := agent.New(c, e, model, agent.Tickers(tickers...), agent.ReportProgress(func(st agent.ToolStep) { note(StepLine(st)) }))
 	if err != nil {
 		return nil, err
 	}

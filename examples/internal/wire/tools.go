@@ -82,7 +82,7 @@ func SearchFilings(ctx context.Context, engine EngineFunc, raw json.RawMessage) 
 	for _, f := range []struct {
 		name string
 		opt  func(string) search.SearchOption
-	}{{"ticker", search.Ticker}, {"cik", search.CIK}, {"form", search.Form}, {"item", search.Item}, {"mode", func(m string) search.SearchOption { return search.WithMode(search.Mode(m)) }}} {
+	}{{"ticker", search.Ticker}, {"cik", search.CIK}, {"form", func(f string) search.SearchOption { return search.FormType(edgar13f.Form(f)) }}, {"item", search.Item}, {"mode", func(m string) search.SearchOption { return search.Mode(m) }}} {
 		v, err := a.String(f.name, false)
 		if err != nil {
 			return nil, err
@@ -98,11 +98,11 @@ func SearchFilings(ctx context.Context, engine EngineFunc, raw json.RawMessage) 
 	if a.Has("fiscal_year") {
 		opts = append(opts, search.FiscalYear(fy))
 	}
-	k, err := intIn(a, "k", 1, search.MaxK, search.DefaultK)
+	k, err := intIn(a, "k", 1, search.MaxHits, search.DefaultHits)
 	if err != nil {
 		return nil, err
 	}
-	opts = append(opts, search.K(k))
+	opts = append(opts, search.Limit(k))
 	e, err := engine()
 	if err != nil {
 		return nil, err
