@@ -88,7 +88,7 @@ func periodFailed(ctx context.Context, side string, period Date, err error) erro
 	what := fmt.Sprintf("period %s (%s)", side, period)
 	var d *DeclineError
 	if errors.As(err, &d) {
-		return &DeclineError{Reason: d.Reason, Message: what + ": " + d.Message}
+		return Decline(d.Reason, "%s: %s", what, d.Message)
 	}
 	return docerr.Wrap(what, err)
 }

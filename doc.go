@@ -82,7 +82,7 @@
 // [InvalidArgument], [InvalidPeriod], [UnsupportedRequest], [UnknownCIK],
 // [UnknownConcept], [NoticeOnly], [NotYetFiled], [SectionNotFound]; the
 // company questions ([Client.Companies]) use InvalidArgument, UnknownCIK,
-// UnknownConcept, NotYetFiled and SectionNotFound. Branch with errors.Is(err, ErrNotYetFiled)
+// UnknownConcept, NotYetFiled and SectionNotFound. Branch with errors.Is(err, NotYetFiled)
 // and friends, or read the reason with errors.As. A [Client.Diff] returns
 // the decline of period A before that of period B.
 //

@@ -178,11 +178,6 @@ func ValueUnitOf(filed Date) ValueUnit {
 // ValueUnit returns the unit in which the cited filing reports values.
 func (c Citation) ValueUnit() ValueUnit { return ValueUnitOf(c.FilingDate) }
 
-// ValueDollars is the former name of [Holding].ValueUSD, now a field.
-//
-// Deprecated: use the field ValueUSD.
-func (h Holding) ValueDollars() int64 { return h.ValueUSD }
-
 // An Order names how a truncated answer was ranked.
 type Order string
 

@@ -174,7 +174,7 @@ func ExampleDeclineError() {
 	ctx := context.Background()
 	// Warren Buffett files only notices: Berkshire reports his holdings.
 	_, err = c.Holdings(ctx, "315090", edgar13f.MustParseDate("2024-12-31"), edgar13f.MustParseDate("2025-03-01"))
-	fmt.Println(errors.Is(err, edgar13f.ErrNoticeOnly))
+	fmt.Println(errors.Is(err, edgar13f.NoticeOnly))
 	var d *edgar13f.DeclineError
 	if errors.As(err, &d) {
 		fmt.Println(d.Reason)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent/model"
+	"github.com/edgar13f/edgar13f/internal/bounds"
 )
 
 // An Agent answers questions about filings with a language model that
@@ -49,8 +50,8 @@ type options struct {
 // default [DefaultMaxTurns]); the repair round counts.
 func MaxTurns(n int) Option {
 	return func(o *options) {
-		if n < 1 || n > MaxMaxTurns {
-			o.err = fmt.Errorf("MaxTurns %d is outside 1 to %d", n, MaxMaxTurns)
+		if err := bounds.Check("MaxTurns", n, 1, MaxMaxTurns); err != nil {
+			o.err = err
 			return
 		}
 		o.maxTurns = n
@@ -61,8 +62,8 @@ func MaxTurns(n int) Option {
 // 64000, default [DefaultMaxTokens]).
 func MaxTokens(n int) Option {
 	return func(o *options) {
-		if n < 1 || n > maxMaxTokens {
-			o.err = fmt.Errorf("MaxTokens %d is outside 1 to %d", n, maxMaxTokens)
+		if err := bounds.Check("MaxTokens", n, 1, maxMaxTokens); err != nil {
+			o.err = err
 			return
 		}
 		o.maxTokens = n
@@ -127,7 +128,7 @@ func New(c *edgar13f.Client, s Searcher, m model.Model, opts ...Option) (*Agent,
 }
 
 func invalid(format string, args ...any) error {
-	return &edgar13f.DeclineError{Reason: edgar13f.InvalidArgument, Message: fmt.Sprintf(format, args...)}
+	return edgar13f.Decline(edgar13f.InvalidArgument, format, args...)
 }
 
 // A Status says how a question ended.

@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/bounds"
 	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/edgarid"
 	"github.com/edgar13f/edgar13f/internal/rootlink"
@@ -38,7 +39,7 @@ var defaultForms = []string{"10-K"}
 
 // decline returns a decline of the root package's kind.
 func decline(r edgar13f.Reason, format string, args ...any) error {
-	return &edgar13f.DeclineError{Reason: r, Message: fmt.Sprintf(format, args...)}
+	return edgar13f.Decline(r, format, args...)
 }
 
 // checkAsOf declines a zero or impossible date.
@@ -266,8 +267,8 @@ func checkIndexArgs(companies []string, asOf edgar13f.Date, o *indexOptions) ([]
 	if len(companies) == 0 || len(companies) > MaxCompanies {
 		return nil, decline(edgar13f.InvalidArgument, "Index takes 1 to %d companies, not %d", MaxCompanies, len(companies))
 	}
-	if o.perForm < 1 || o.perForm > MaxFilingsPerCompany {
-		return nil, decline(edgar13f.InvalidArgument, "FilingsPerCompany %d is outside 1 to %d", o.perForm, MaxFilingsPerCompany)
+	if err := bounds.Check("FilingsPerCompany", o.perForm, 1, MaxFilingsPerCompany); err != nil {
+		return nil, decline(edgar13f.InvalidArgument, "%v", err)
 	}
 	if o.formsSet && len(o.forms) == 0 {
 		return nil, decline(edgar13f.InvalidArgument, "Forms needs at least one form")
@@ -397,7 +398,7 @@ func (e *Engine) indexFiling(ctx context.Context, t target, list *edgar13f.Compa
 		return x, nil
 	}
 	items, err := e.items(ctx, t.cik, f.Accession, asOf)
-	if errors.Is(err, edgar13f.ErrSectionNotFound) {
+	if errors.Is(err, edgar13f.SectionNotFound) {
 		x.Skipped = "no Items found: " + declineMessage(err)
 		return x, nil
 	}
