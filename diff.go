@@ -18,7 +18,7 @@ import (
 // present in either period, classified by the sign of the shares change.
 // Each change carries the values as filed and in whole dollars (see
 // [Change]). Changes are ordered by CUSIP, PutCall (none first) and ShPrn;
-// with [MaxPositions], by the absolute change of value in dollars
+// with [Limit](n), by the absolute change of value in dollars
 // (|ValueUSDDelta|), largest first, with the same tie-breaks, keeping n.
 // [CUSIPs] and [Issuer] filter rows before consolidation.
 //

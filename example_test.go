@@ -82,7 +82,7 @@ func ExampleClient_Holdings_asOf() {
 }
 
 // The largest positions of a filing with options and convertible notes.
-func ExampleClient_Holdings_maxPositions() {
+func ExampleClient_Holdings_limit() {
 	mirror, err := edgar13f.MirrorDir("testdata/mirror")
 	if err != nil {
 		log.Fatal(err)
@@ -160,7 +160,7 @@ func ExampleClient_Diff() {
 	// increased CHUBB LIMITED            shares +11956470 value +2847279925
 }
 
-// Declines are errors you can branch on: errors.Is with a sentinel, or
+// Declines are errors you can branch on: errors.Is with a Reason, or
 // errors.As for the reason and message.
 func ExampleDeclineError() {
 	mirror, err := edgar13f.MirrorDir("testdata/mirror")

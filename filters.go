@@ -13,7 +13,7 @@ import (
 )
 
 // This file validates the arguments of a query and applies the filters of
-// Holdings and Diff (CUSIPs, Issuer, MaxPositions) after the amendment rule.
+// Holdings and Diff (CUSIPs, Issuer, Limit) after the amendment rule.
 
 // query is a validated request.
 type query struct {
