@@ -94,10 +94,9 @@ func TestDeclineMatchesItsReason(t *testing.T) {
 		if want := "edgar13f: " + string(r) + ": CIK 1067983: 7"; err.Error() != want {
 			t.Errorf("decline %s prints %q, want %q", r, err.Error(), want)
 		}
-		for _, s := range []string{fmt.Sprint(r), fmt.Sprintf("%s", r), fmt.Sprintf("%v", r), r.Error()} {
-			if s != string(r) {
-				t.Errorf("reason %q prints as %q", string(r), s)
-			}
+		got := fmt.Sprintf("%s %v %q ", r, r, r) + fmt.Sprint(r) + " " + r.Error()
+		if want := fmt.Sprintf("%s %s %q %s %s", string(r), string(r), string(r), string(r), string(r)); got != want {
+			t.Errorf("reason %q prints as %q, want %q", string(r), got, want)
 		}
 	}
 	if errors.Is(errors.New(string(edgar13f.NotYetFiled)), edgar13f.NotYetFiled) {
