@@ -14,7 +14,8 @@ import (
 // an answer on asOf, a normal outcome) and failures (EDGAR unreachable, a
 // document missing or unreadable, no User-Agent).
 
-// A Reason says why a query was declined. Its string form is stable.
+// A Reason says why a query was declined. Its string form is stable. It is
+// also the error to match a decline with: errors.Is(err, NotYetFiled).
 type Reason string
 
 // Decline reasons, in precedence order: when several apply, the first wins.
