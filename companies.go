@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/edgar13f/edgar13f/internal/bounds"
 	"github.com/edgar13f/edgar13f/internal/tickers"
 )
 
@@ -79,12 +80,6 @@ type FactsOption interface{ applyFacts(*companyOptions) }
 // A SectionOption adjusts [Companies.Section]: [MaxChars].
 type SectionOption interface{ applySection(*companyOptions) }
 
-// MaxResults is the former name of [Limit] for [Companies.Search] and
-// [Companies.Filings].
-//
-// Deprecated: use [Limit].
-func MaxResults(n int) LimitOption { return Limit(n) }
-
 // FormType keeps only filings of one form in [Companies.Filings], matched
 // exactly but case-insensitively: "10-K" does not include "10-K/A".
 func FormType(form Form) CompanyFilingsOption { return formTypeOption(form) }
@@ -139,8 +134,8 @@ func checkRange(name string, v int, set bool, lo, hi, def int) (int, error) {
 	if !set {
 		return def, nil
 	}
-	if v < lo || v > hi {
-		return 0, declinef(InvalidArgument, "%s %d is outside %d to %d", name, v, lo, hi)
+	if err := bounds.Check(name, v, lo, hi); err != nil {
+		return 0, Decline(InvalidArgument, "%v", err)
 	}
 	return v, nil
 }
@@ -188,7 +183,7 @@ func (cs *Companies) Search(ctx context.Context, name string, opts ...SearchOpti
 	}
 	text := strings.TrimSpace(name)
 	if n := utf8.RuneCountInString(text); n == 0 || n > MaxCompanyQueryLen || !utf8.ValidString(text) {
-		return nil, declinef(InvalidArgument, "name must be 1 to %d characters of text", MaxCompanyQueryLen)
+		return nil, Decline(InvalidArgument, "name must be 1 to %d characters of text", MaxCompanyQueryLen)
 	}
 	x, err := cs.c.tickerIndex(ctx)
 	if err != nil {

@@ -76,7 +76,7 @@ func TestCompanySearch(t *testing.T) {
 		{"apple", []edgar13f.SearchOption{edgar13f.Limit(0)}},
 		{"apple", []edgar13f.SearchOption{edgar13f.Limit(101)}},
 	} {
-		if _, err := cs.Search(ctx, tc.query, tc.opts...); !errors.Is(err, edgar13f.ErrInvalidArgument) {
+		if _, err := cs.Search(ctx, tc.query, tc.opts...); !errors.Is(err, edgar13f.InvalidArgument) {
 			t.Errorf("Search(%q): %v; want invalid_argument", tc.query, err)
 		}
 	}
@@ -498,7 +498,7 @@ func TestSectionCrossReferenceIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.Companies().Section(context.Background(), "40545", "0000040545-24-000010", "1A", date("2024-03-01"))
-	if !errors.Is(err, edgar13f.ErrSectionNotFound) || !strings.Contains(err.Error(), "cross-reference index") {
+	if !errors.Is(err, edgar13f.SectionNotFound) || !strings.Contains(err.Error(), "cross-reference index") {
 		t.Errorf("GE 1A: %v; want section_not_found naming the cross-reference index", err)
 	}
 }
@@ -552,7 +552,7 @@ func TestCompanyOverHTTP(t *testing.T) {
 	// A second Client on another cache: the facts come over HTTP again, and
 	// the declines are the same as on the mirror.
 	c2 := edgartest.NewServer(t).Client(t, "")
-	if _, err := c2.Companies().Facts(ctx, "1067983", "revenue", date("2024-01-01")); !errors.Is(err, edgar13f.ErrUnknownCIK) {
+	if _, err := c2.Companies().Facts(ctx, "1067983", "revenue", date("2024-01-01")); !errors.Is(err, edgar13f.UnknownCIK) {
 		t.Errorf("facts of a CIK without companyfacts over HTTP: %v; want unknown_cik", err)
 	}
 }
@@ -584,17 +584,5 @@ func TestFactsFreshness(t *testing.T) {
 			t.Errorf("asOf %s: %d requests; want %d", tc.asOf, got, tc.want)
 		}
 		e.Reset()
-	}
-}
-
-func TestNewReasonsHaveSentinels(t *testing.T) {
-	for r, s := range map[edgar13f.Reason]error{
-		edgar13f.UnknownConcept:  edgar13f.ErrUnknownConcept,
-		edgar13f.SectionNotFound: edgar13f.ErrSectionNotFound,
-	} {
-		err := error(&edgar13f.DeclineError{Reason: r})
-		if !errors.Is(err, s) || errors.Is(err, edgar13f.ErrNotYetFiled) {
-			t.Errorf("%s does not match exactly its sentinel", r)
-		}
 	}
 }

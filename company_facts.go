@@ -89,7 +89,7 @@ func (cs *Companies) Facts(ctx context.Context, cik, concept string, asOf Date, 
 	}
 	concept = strings.TrimSpace(concept)
 	if n := utf8.RuneCountInString(concept); n == 0 || n > 200 || !utf8.ValidString(concept) {
-		return nil, declinef(InvalidArgument, "concept must be an alias or an XBRL tag of 1 to 200 characters")
+		return nil, Decline(InvalidArgument, "concept must be an alias or an XBRL tag of 1 to 200 characters")
 	}
 	facts, err := cs.c.companyFacts(ctx, id, asOf)
 	if err != nil {
@@ -97,10 +97,10 @@ func (cs *Companies) Facts(ctx context.Context, cik, concept string, asOf Date, 
 	}
 	ans, err := facts.Annual(concept, asOf.day(), years)
 	if errors.Is(err, companyfacts.ErrUnknownConcept) {
-		return nil, declinef(UnknownConcept, "%q is no alias and no tag that CIK %s used in a filing on or before %s", concept, id, asOf)
+		return nil, Decline(UnknownConcept, "%q is no alias and no tag that CIK %s used in a filing on or before %s", concept, id, asOf)
 	}
 	if err != nil {
-		return nil, declinef(InvalidArgument, "%v", err)
+		return nil, Decline(InvalidArgument, "%v", err)
 	}
 	out := &FinancialFacts{
 		CIK: id, EntityName: facts.EntityName, Concept: ans.Concept, Tag: ans.Tag, Unit: ans.Unit,
@@ -192,7 +192,7 @@ func (c *Client) companyFacts(ctx context.Context, cik string, asOf Date) (*comp
 		url := factsURL(cik)
 		body, err := c.edgar.Fetch(ctx, url)
 		if access.IsNotFound(err) {
-			return nil, declinef(UnknownCIK, "EDGAR has no XBRL company facts for CIK %s", cik)
+			return nil, Decline(UnknownCIK, "EDGAR has no XBRL company facts for CIK %s", cik)
 		}
 		if err != nil {
 			return nil, err

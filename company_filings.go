@@ -63,7 +63,7 @@ func (cs *Companies) Filings(ctx context.Context, cik string, asOf Date, opts ..
 	}
 	form := strings.ToUpper(strings.TrimSpace(string(o.form)))
 	if o.formSet && (form == "" || len(form) > 20 || strings.ContainsFunc(form, func(r rune) bool { return r < ' ' || r > '~' })) {
-		return nil, declinef(InvalidArgument, "form type %q must be 1 to 20 printable ASCII characters", o.form)
+		return nil, Decline(InvalidArgument, "form type %q must be 1 to 20 printable ASCII characters", o.form)
 	}
 	picked, list, err := cs.c.companyFilings(ctx, id, asOf, Date{}, form, limit)
 	if err != nil {

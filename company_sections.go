@@ -76,7 +76,7 @@ func (cs *Companies) Section(ctx context.Context, cik, accession, item string, a
 	}
 	acc, ok := parseAccession(accession)
 	if !ok {
-		return nil, declinef(InvalidArgument, "accession %q must be 0000000000-00-000000 or its 18 digits", accession)
+		return nil, Decline(InvalidArgument, "accession %q must be 0000000000-00-000000 or its 18 digits", accession)
 	}
 	maxChars, err := checkRange("MaxChars", o.maxChars, o.maxCharsSet, 1, MaxSectionChars, DefaultSectionChars)
 	if err != nil {
@@ -86,7 +86,7 @@ func (cs *Companies) Section(ctx context.Context, cik, accession, item string, a
 	// read; whether it fits the filing's form is told only once the filing
 	// is known to be visible (else the decline would hint at its form).
 	if _, _, _, _, err := sections.ItemsNamed(item); err != nil {
-		return nil, declinef(InvalidArgument, "%s", sections.NoItemMessage(item))
+		return nil, Decline(InvalidArgument, "%s", sections.NoItemMessage(item))
 	}
 
 	e, listedOn, err := cs.c.findReport(ctx, id, acc, asOf)
@@ -97,7 +97,7 @@ func (cs *Companies) Section(ctx context.Context, cik, accession, item string, a
 	form := string(e.Form)
 	it, err := sections.ParseItem(form, item)
 	if err != nil {
-		return nil, declinef(InvalidArgument, "item %q for the %s %s: %s", item, form, e.Accession, sectionsDetail(err))
+		return nil, Decline(InvalidArgument, "item %q for the %s %s: %s", item, form, e.Accession, sectionsDetail(err))
 	}
 	url, parsed, err := cs.c.reportDocument(ctx, id, e, listedOn)
 	if err != nil {
@@ -107,9 +107,9 @@ func (cs *Companies) Section(ctx context.Context, cik, accession, item string, a
 	var nf *sections.NotFoundError
 	switch {
 	case errors.As(err, &nf):
-		return nil, declinef(SectionNotFound, "%s", notFoundMessage(e, nf))
+		return nil, Decline(SectionNotFound, "%s", notFoundMessage(e, nf))
 	case err != nil:
-		return nil, declinef(InvalidArgument, "%s", sectionsDetail(err))
+		return nil, Decline(InvalidArgument, "%s", sectionsDetail(err))
 	}
 	return &Section{
 		CIK: id, Filing: cite, Item: s.Item.String(), Title: s.Title,
@@ -164,7 +164,7 @@ func (cs *Companies) Sections(ctx context.Context, cik, accession string, asOf D
 	}
 	acc, ok := parseAccession(accession)
 	if !ok {
-		return nil, declinef(InvalidArgument, "accession %q must be 0000000000-00-000000 or its 18 digits", accession)
+		return nil, Decline(InvalidArgument, "accession %q must be 0000000000-00-000000 or its 18 digits", accession)
 	}
 	e, listedOn, err := cs.c.findReport(ctx, id, acc, asOf)
 	if err != nil {
@@ -180,7 +180,7 @@ func (cs *Companies) Sections(ctx context.Context, cik, accession string, asOf D
 		_, err := parsed.Section(sections.Item{Part: "I", Number: "1"}, 0)
 		var nf *sections.NotFoundError
 		xref := errors.As(err, &nf) && nf.Reason == sections.ReasonCrossReference
-		return nil, declinef(SectionNotFound, "%s", noItemsMessage(e, xref))
+		return nil, Decline(SectionNotFound, "%s", noItemsMessage(e, xref))
 	}
 	out := &Sections{CIK: id, Filing: companyFiling(id, e), Items: make([]ItemSection, len(found))}
 	// The document read, also when the list named none and index.json did.
@@ -201,7 +201,7 @@ func (c *Client) findReport(ctx context.Context, cik, accession string, asOf Dat
 		return listEntry{}, "", err
 	}
 	if sections.FormKind(string(e.Form)) == sections.Unsupported {
-		return listEntry{}, "", declinef(SectionNotFound, "filing %s is a %s; sections exist only for 10-K and 10-Q reports", e.Accession, e.Form)
+		return listEntry{}, "", Decline(SectionNotFound, "filing %s is a %s; sections exist only for 10-K and 10-Q reports", e.Accession, e.Form)
 	}
 	return e, listedOn, nil
 }
@@ -228,7 +228,7 @@ func (c *Client) reportDocument(ctx context.Context, cik string, e listEntry, li
 	}
 	parsed, err := sections.Parse(string(e.Form), doc)
 	if err != nil {
-		return "", nil, declinef(SectionNotFound, "filing %s: %s", e.Accession, sectionsDetail(err))
+		return "", nil, Decline(SectionNotFound, "filing %s: %s", e.Accession, sectionsDetail(err))
 	}
 	return url, parsed, nil
 }
@@ -292,7 +292,7 @@ func parseAccession(s string) (string, bool) {
 // recent list does not hold the accession. A filing not visible and one
 // not listed are declined alike, naming only what the caller gave.
 func (c *Client) findFiling(ctx context.Context, cik, accession string, asOf Date) (listEntry, string, error) {
-	notYet := declinef(NotYetFiled, "CIK %s had filed no filing %s on or before %s", cik, accession, asOf)
+	notYet := Decline(NotYetFiled, "CIK %s had filed no filing %s on or before %s", cik, accession, asOf)
 	list, err := c.filingList(ctx, cik, asOf)
 	if err != nil {
 		return listEntry{}, "", err

@@ -193,7 +193,7 @@ func TestCompanySectionsCrossReference(t *testing.T) {
 	list := `{"cik":"40545","name":"GENERAL ELECTRIC CO","filings":{"recent":{"accessionNumber":["0000040545-24-000010"],"filingDate":["2024-02-02"],"reportDate":["2023-12-31"],"acceptanceDateTime":[""],"form":["10-K"],"primaryDocument":["ge-20231231.htm"],"size":[1]},"files":[]}}`
 	c := overlayClient(t, "40545", list, "https://www.sec.gov/Archives/edgar/data/40545/000004054524000010/ge-20231231.htm", ge)
 	ss, err := c.Companies().Sections(context.Background(), "40545", "0000040545-24-000010", date("2024-03-01"))
-	if !errors.Is(err, edgar13f.ErrSectionNotFound) || !strings.Contains(err.Error(), "cross-reference index") || ss != nil {
+	if !errors.Is(err, edgar13f.SectionNotFound) || !strings.Contains(err.Error(), "cross-reference index") || ss != nil {
 		t.Errorf("GE: %v, %v; want section_not_found naming the cross-reference index", ss, err)
 	}
 }
@@ -232,7 +232,7 @@ func TestSectionBeforeFilingWithoutOlderPage(t *testing.T) {
 	_, errOne := cs.Section(ctx, appleCIK, apple10K2024, "1A", asOf)
 	_, errAll := cs.Sections(ctx, appleCIK, apple10K2024, asOf)
 	for name, err := range map[string]error{"Section": errOne, "Sections": errAll} {
-		if !errors.Is(err, edgar13f.ErrNotYetFiled) {
+		if !errors.Is(err, edgar13f.NotYetFiled) {
 			t.Errorf("%s(%s, 1A, %s) = %v; want not_yet_filed", name, apple10K2024, asOf, err)
 			continue
 		}
@@ -282,7 +282,7 @@ func TestSectionItemNames(t *testing.T) {
 			s, err := c.Companies().Section(ctx, appleCIK, f.acc, tc.Name, date("2025-08-01"), edgar13f.MaxChars(100))
 			switch {
 			case f.want == "":
-				if !errors.Is(err, edgar13f.ErrInvalidArgument) {
+				if !errors.Is(err, edgar13f.InvalidArgument) {
 					t.Errorf("Section(%s, %q) = %+v, %v; want invalid_argument", f.form, tc.Name, s, err)
 				}
 			case err != nil || s.Item != f.want || s.Filing.Form != edgar13f.Form(f.form):

@@ -25,7 +25,7 @@ type Date struct {
 func ParseDate(s string) (Date, error) {
 	d, ok := parseISODate(s)
 	if !ok {
-		return Date{}, declinef(InvalidArgument, "date %q is not a valid YYYY-MM-DD date", s)
+		return Date{}, Decline(InvalidArgument, "date %q is not a valid YYYY-MM-DD date", s)
 	}
 	return d, nil
 }

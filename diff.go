@@ -18,7 +18,7 @@ import (
 // present in either period, classified by the sign of the shares change.
 // Each change carries the values as filed and in whole dollars (see
 // [Change]). Changes are ordered by CUSIP, PutCall (none first) and ShPrn;
-// with [MaxPositions], by the absolute change of value in dollars
+// with [Limit](n), by the absolute change of value in dollars
 // (|ValueUSDDelta|), largest first, with the same tie-breaks, keeping n.
 // [CUSIPs] and [Issuer] filter rows before consolidation.
 //
@@ -88,7 +88,7 @@ func periodFailed(ctx context.Context, side string, period Date, err error) erro
 	what := fmt.Sprintf("period %s (%s)", side, period)
 	var d *DeclineError
 	if errors.As(err, &d) {
-		return &DeclineError{Reason: d.Reason, Message: what + ": " + d.Message}
+		return Decline(d.Reason, "%s: %s", what, d.Message)
 	}
 	return docerr.Wrap(what, err)
 }

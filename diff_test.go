@@ -57,7 +57,7 @@ func TestCompareHoldingsConsolidatesAndClassifies(t *testing.T) {
 	}
 }
 
-func TestFilterSnapshotMaxPositions(t *testing.T) {
+func TestFilterSnapshotLimit(t *testing.T) {
 	rows := []Holding{
 		row("AAAAAAAA1", "", Shares, "ALPHA", 1, 10),
 		row("BBBBBBBB2", "", Shares, "BETA", 1, 30),
@@ -104,7 +104,7 @@ func TestFilterSnapshotMaxPositions(t *testing.T) {
 		t.Errorf("Limit(4): GAMMA's CALL ranked before its stock at equal value")
 	}
 	if s.Holdings[0].Value != 10 || s.Holdings[1].Value != 25 {
-		t.Errorf("MaxPositions: rows of one position not in filed order: %d, %d", s.Holdings[0].Value, s.Holdings[1].Value)
+		t.Errorf("Limit: rows of one position not in filed order: %d, %d", s.Holdings[0].Value, s.Holdings[1].Value)
 	}
 }
 

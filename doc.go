@@ -77,13 +77,16 @@
 // # Declines
 //
 // A question without an answer is declined with a [*DeclineError], a normal
-// outcome rather than a failure. Its [Reason] is one of eight stable
+// outcome rather than a failure. Its [Reason] is one of nine stable
 // strings, listed in precedence order (when several apply, the first wins):
 // [InvalidArgument], [InvalidPeriod], [UnsupportedRequest], [UnknownCIK],
-// [UnknownConcept], [NoticeOnly], [NotYetFiled], [SectionNotFound]; the
-// company questions ([Client.Companies]) use InvalidArgument, UnknownCIK,
-// UnknownConcept, NotYetFiled and SectionNotFound. Branch with errors.Is(err, ErrNotYetFiled)
-// and friends, or read the reason with errors.As. A [Client.Diff] returns
+// [UnknownConcept], [NoticeOnly], [NotYetFiled], [SectionNotFound],
+// [UnknownChunk]; the company questions ([Client.Companies]) use
+// InvalidArgument, UnknownCIK, UnknownConcept, NotYetFiled and
+// SectionNotFound, and UnknownChunk is the filing search's (package
+// github.com/edgar13f/edgar13f/search). A Reason is also what a decline
+// matches: branch with errors.Is(err, edgar13f.NotYetFiled) and friends,
+// or read the reason and message with errors.As. A [Client.Diff] returns
 // the decline of period A before that of period B.
 //
 // Transport failures are ordinary errors, never declines: a [*FetchError]

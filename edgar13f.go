@@ -178,15 +178,10 @@ func ValueUnitOf(filed Date) ValueUnit {
 // ValueUnit returns the unit in which the cited filing reports values.
 func (c Citation) ValueUnit() ValueUnit { return ValueUnitOf(c.FilingDate) }
 
-// ValueDollars is the former name of [Holding].ValueUSD, now a field.
-//
-// Deprecated: use the field ValueUSD.
-func (h Holding) ValueDollars() int64 { return h.ValueUSD }
-
 // An Order names how a truncated answer was ranked.
 type Order string
 
-// The orders used by [MaxPositions]. Both rank by value in whole dollars
+// The orders used by [Limit]. Both rank by value in whole dollars
 // ([Holding].ValueUSD), never by the value as filed.
 const (
 	ValueDesc         Order = "value_desc"           // Holdings: summed value in dollars, largest first
@@ -211,7 +206,7 @@ type Snapshot struct {
 	// MatchedCUSIPs is set (possibly empty, never nil) when the [Issuer]
 	// filter was given: the sorted distinct CUSIPs (upper-case) of the rows it kept.
 	MatchedCUSIPs []string
-	// TotalPositions, Truncated and Order are set when [MaxPositions] was
+	// TotalPositions, Truncated and Order are set when [Limit] was
 	// given: the number of positions after the other filters and before the
 	// cut, whether positions were cut, and the ranking used.
 	TotalPositions int
@@ -268,7 +263,7 @@ type Comparison struct {
 	BaseB    Citation
 	SourcesA []Citation
 	SourcesB []Citation
-	Changes  []Change // ordered by CUSIP, PutCall, ShPrn unless MaxPositions was given
+	Changes  []Change // ordered by CUSIP, PutCall, ShPrn unless Limit was given
 
 	// ReconciliationsA and ReconciliationsB check each of SourcesA and
 	// SourcesB against its cover, as in [Snapshot].

@@ -14,7 +14,8 @@ import (
 // an answer on asOf, a normal outcome) and failures (EDGAR unreachable, a
 // document missing or unreadable, no User-Agent).
 
-// A Reason says why a query was declined. Its string form is stable.
+// A Reason says why a query was declined. Its string form is stable. It is
+// also the error to match a decline with: errors.Is(err, NotYetFiled).
 type Reason string
 
 // Decline reasons, in precedence order: when several apply, the first wins.
@@ -49,52 +50,29 @@ func Reasons() []Reason {
 	return []Reason{InvalidArgument, InvalidPeriod, UnsupportedRequest, UnknownCIK, UnknownConcept, NoticeOnly, NotYetFiled, SectionNotFound, UnknownChunk}
 }
 
-// Sentinel errors, one per [Reason], for use with [errors.Is]. Every
-// [*DeclineError] matches exactly the sentinel of its Reason.
-var (
-	ErrInvalidArgument    = errors.New("edgar13f: invalid argument")
-	ErrInvalidPeriod      = errors.New("edgar13f: invalid period")
-	ErrUnsupportedRequest = errors.New("edgar13f: unsupported request")
-	ErrUnknownCIK         = errors.New("edgar13f: unknown cik")
-	ErrNoticeOnly         = errors.New("edgar13f: notice only")
-	ErrNotYetFiled        = errors.New("edgar13f: not yet filed")
-	ErrUnknownConcept     = errors.New("edgar13f: unknown concept")
-	ErrSectionNotFound    = errors.New("edgar13f: section not found")
-	ErrUnknownChunk       = errors.New("edgar13f: unknown chunk")
-)
-
-func (r Reason) sentinel() error {
-	switch r {
-	case InvalidArgument:
-		return ErrInvalidArgument
-	case InvalidPeriod:
-		return ErrInvalidPeriod
-	case UnsupportedRequest:
-		return ErrUnsupportedRequest
-	case UnknownCIK:
-		return ErrUnknownCIK
-	case NoticeOnly:
-		return ErrNoticeOnly
-	case NotYetFiled:
-		return ErrNotYetFiled
-	case UnknownConcept:
-		return ErrUnknownConcept
-	case SectionNotFound:
-		return ErrSectionNotFound
-	case UnknownChunk:
-		return ErrUnknownChunk
-	}
-	return nil
-}
+// Error returns the reason's string form, unchanged, so that a Reason
+// prints the same whether or not it is taken as an error. A Reason is an
+// error only to be the target of [errors.Is]: errors.Is(err, NotYetFiled)
+// reports whether err is, or wraps, a [*DeclineError] of that Reason.
+func (r Reason) Error() string { return string(r) }
 
 // A DeclineError reports that edgar13f declined to answer a query. A decline
 // is a normal outcome, not a failure: the question has no answer on asOf (or
-// was malformed). Match it with [errors.Is] against the Err sentinels, or with
-// [errors.As] to read the Reason. Methods return it as an error, never as a
-// *DeclineError, so a nil result is always a nil interface.
+// was malformed). Match it with [errors.Is] against its [Reason]
+// (errors.Is(err, edgar13f.NotYetFiled)), or with [errors.As] to read the
+// Reason and Message. Build one with [Decline]. Methods return it as an
+// error, never as a *DeclineError, so a nil result is always a nil
+// interface.
 type DeclineError struct {
 	Reason  Reason
-	Message string // for people; match on Reason or the sentinels, never on text
+	Message string // for people; match on Reason, never on text
+}
+
+// Decline returns the decline of reason r with the message
+// fmt.Sprintf(format, args...). It is never nil, so it can be returned as
+// an error as it is.
+func Decline(r Reason, format string, args ...any) *DeclineError {
+	return &DeclineError{Reason: r, Message: fmt.Sprintf(format, args...)}
 }
 
 // Error returns "edgar13f: <reason>: <message>".
@@ -102,14 +80,10 @@ func (e *DeclineError) Error() string {
 	return "edgar13f: " + string(e.Reason) + ": " + e.Message
 }
 
-// Is reports whether target is the sentinel error of e's Reason.
+// Is reports whether target is e's [Reason].
 func (e *DeclineError) Is(target error) bool {
-	s := e.Reason.sentinel()
-	return s != nil && target == s
-}
-
-func declinef(r Reason, format string, args ...any) error {
-	return &DeclineError{Reason: r, Message: fmt.Sprintf(format, args...)}
+	r, ok := target.(Reason)
+	return ok && r == e.Reason
 }
 
 // ErrNoUserAgent is matched (with [errors.Is]) by the error of [NewClient]

@@ -3,6 +3,7 @@ package edgar13f_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -38,7 +39,7 @@ func TestErrorTexts(t *testing.T) {
 	}{
 		{"missing mirror document", holdingsErr, edgar13f.ErrNotFound, []string{"https://www.sec.gov/Archives/edgar/data/1067983/000095012323008074/" + missing, "no file www.sec.gov/", "testdata/mirror"}},
 		{"diff failure", diffErr, edgar13f.ErrNotFound, []string{"period A (2023-06-30)", missing}},
-		{"diff decline", declineErr, edgar13f.ErrNotYetFiled, []string{"period A (2023-09-30)"}},
+		{"diff decline", declineErr, edgar13f.NotYetFiled, []string{"period A (2023-09-30)"}},
 		{"missing mirror directory", dirErr, nil, []string{"no-such-mirror"}},
 		{"implausible User-Agent", uaErr, edgar13f.ErrNoUserAgent, []string{`"someone"`, "WithUserAgent"}},
 	}
@@ -67,5 +68,38 @@ func TestErrorTexts(t *testing.T) {
 	var fe *edgar13f.FetchError
 	if !errors.As(holdingsErr, &fe) || !strings.HasSuffix(fe.URL, missing) {
 		t.Errorf("missing document: %v is not a *FetchError naming it", holdingsErr)
+	}
+}
+
+// TestDeclineMatchesItsReason: a decline, also wrapped, matches its own
+// Reason with errors.Is and no other; it prints as before ("edgar13f:
+// <reason>: <message>"), and a Reason prints as its stable string whether
+// or not it is taken as an error.
+func TestDeclineMatchesItsReason(t *testing.T) {
+	for _, r := range edgar13f.Reasons() {
+		err := edgar13f.Decline(r, "CIK %s: %d", "1067983", 7)
+		wrapped := fmt.Errorf("context: %w", err)
+		for _, other := range edgar13f.Reasons() {
+			if got := errors.Is(err, other); got != (other == r) {
+				t.Errorf("errors.Is(decline %s, %s) = %v", r, other, got)
+			}
+			if got := errors.Is(wrapped, other); got != (other == r) {
+				t.Errorf("errors.Is(wrapped decline %s, %s) = %v", r, other, got)
+			}
+		}
+		var d *edgar13f.DeclineError
+		if !errors.As(wrapped, &d) || d.Reason != r || d.Message != "CIK 1067983: 7" {
+			t.Errorf("errors.As(decline %s) = %+v", r, d)
+		}
+		if want := "edgar13f: " + string(r) + ": CIK 1067983: 7"; err.Error() != want {
+			t.Errorf("decline %s prints %q, want %q", r, err.Error(), want)
+		}
+		got := fmt.Sprintf("%s %v %q ", r, r, r) + fmt.Sprint(r) + " " + r.Error()
+		if want := fmt.Sprintf("%s %s %q %s %s", string(r), string(r), string(r), string(r), string(r)); got != want {
+			t.Errorf("reason %q prints as %q, want %q", string(r), got, want)
+		}
+	}
+	if errors.Is(errors.New(string(edgar13f.NotYetFiled)), edgar13f.NotYetFiled) {
+		t.Error("an error that is no decline matches a Reason")
 	}
 }

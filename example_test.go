@@ -82,7 +82,7 @@ func ExampleClient_Holdings_asOf() {
 }
 
 // The largest positions of a filing with options and convertible notes.
-func ExampleClient_Holdings_maxPositions() {
+func ExampleClient_Holdings_limit() {
 	mirror, err := edgar13f.MirrorDir("testdata/mirror")
 	if err != nil {
 		log.Fatal(err)
@@ -160,7 +160,7 @@ func ExampleClient_Diff() {
 	// increased CHUBB LIMITED            shares +11956470 value +2847279925
 }
 
-// Declines are errors you can branch on: errors.Is with a sentinel, or
+// Declines are errors you can branch on: errors.Is with a Reason, or
 // errors.As for the reason and message.
 func ExampleDeclineError() {
 	mirror, err := edgar13f.MirrorDir("testdata/mirror")
@@ -174,7 +174,7 @@ func ExampleDeclineError() {
 	ctx := context.Background()
 	// Warren Buffett files only notices: Berkshire reports his holdings.
 	_, err = c.Holdings(ctx, "315090", edgar13f.MustParseDate("2024-12-31"), edgar13f.MustParseDate("2025-03-01"))
-	fmt.Println(errors.Is(err, edgar13f.ErrNoticeOnly))
+	fmt.Println(errors.Is(err, edgar13f.NoticeOnly))
 	var d *edgar13f.DeclineError
 	if errors.As(err, &d) {
 		fmt.Println(d.Reason)

@@ -163,7 +163,7 @@ func TestFaults(t *testing.T) {
 		{name: "submissions JSON cut short", fault: &edgartest.Fault{Match: faultList, Serve: edgartest.Edit(func(b []byte) []byte { return b[:len(b)/2] })},
 			fails: wantParseError(faultList)},
 		{name: "404 for one filing document", fault: &edgartest.Fault{Match: faultTxt, Serve: edgartest.Status(404)}, fails: wantFetchError(404, edgar13f.ErrNotFound)},
-		{name: "404 for the filing list", fault: &edgartest.Fault{Match: faultList, Serve: edgartest.Status(404)}, fails: wantIs(edgar13f.ErrUnknownCIK)},
+		{name: "404 for the filing list", fault: &edgartest.Fault{Match: faultList, Serve: edgartest.Status(404)}, fails: wantIs(edgar13f.UnknownCIK)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

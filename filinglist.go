@@ -125,7 +125,7 @@ func (c *Client) filingList(ctx context.Context, cik string, asOf Date) (*cached
 		url := submissionsURL(cik)
 		body, err := c.edgar.Fetch(ctx, url)
 		if access.IsNotFound(err) {
-			return nil, declinef(UnknownCIK, "EDGAR has no filer with CIK %s", cik)
+			return nil, Decline(UnknownCIK, "EDGAR has no filer with CIK %s", cik)
 		}
 		if err != nil {
 			return nil, err

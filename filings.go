@@ -49,7 +49,7 @@ func (c *Client) Filings(ctx context.Context, cik string, asOf Date, opts ...Fil
 		return nil, err
 	}
 	if !knownFiler(x.listed(), asOf) {
-		return nil, declinef(UnknownCIK, "CIK %s filed no 13F on or before %s", q.cik, asOf)
+		return nil, Decline(UnknownCIK, "CIK %s filed no 13F on or before %s", q.cik, asOf)
 	}
 	var visible []listEntry
 	for _, e := range x.entries {

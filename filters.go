@@ -7,12 +7,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/edgar13f/edgar13f/internal/bounds"
 	"github.com/edgar13f/edgar13f/internal/edgarid"
 	"github.com/edgar13f/edgar13f/internal/fold"
 )
 
 // This file validates the arguments of a query and applies the filters of
-// Holdings and Diff (CUSIPs, Issuer, MaxPositions) after the amendment rule.
+// Holdings and Diff (CUSIPs, Issuer, Limit) after the amendment rule.
 
 // query is a validated request.
 type query struct {
@@ -27,7 +28,7 @@ type query struct {
 func parseCIK(s string) (string, error) {
 	n, ok := edgarid.ParseCIK(s)
 	if !ok {
-		return "", declinef(InvalidArgument, "CIK %q must be 1 to 10 digits", s)
+		return "", Decline(InvalidArgument, "CIK %q must be 1 to 10 digits", s)
 	}
 	return strconv.FormatUint(n, 10), nil
 }
@@ -35,7 +36,7 @@ func parseCIK(s string) (string, error) {
 // checkDate declines a date that names no calendar day.
 func checkDate(name string, d Date) error {
 	if !d.IsValid() {
-		return declinef(InvalidArgument, "%s %04d-%02d-%02d is not a valid date", name, d.Year, int(d.Month), d.Day)
+		return Decline(InvalidArgument, "%s %04d-%02d-%02d is not a valid date", name, d.Year, int(d.Month), d.Day)
 	}
 	return nil
 }
@@ -43,7 +44,7 @@ func checkDate(name string, d Date) error {
 // checkQuarterEnd declines a period that is not a calendar quarter end.
 func checkQuarterEnd(p Date) error {
 	if !p.IsQuarterEnd() {
-		return declinef(InvalidPeriod, "period %s is not a calendar quarter end (03-31, 06-30, 09-30 or 12-31)", p)
+		return Decline(InvalidPeriod, "period %s is not a calendar quarter end (03-31, 06-30, 09-30 or 12-31)", p)
 	}
 	return nil
 }
@@ -75,16 +76,16 @@ func newQuery(cik string, dates map[string]Date, periods []Date, opts []Option) 
 	o := &q.opts
 	if o.cusipsSet {
 		if len(o.cusips) < 1 || len(o.cusips) > MaxCUSIPs {
-			return nil, declinef(InvalidArgument, "CUSIP list must hold 1 to %d CUSIPs, not %d", MaxCUSIPs, len(o.cusips))
+			return nil, Decline(InvalidArgument, "CUSIP list must hold 1 to %d CUSIPs, not %d", MaxCUSIPs, len(o.cusips))
 		}
 		q.cusipSet = make(map[string]bool, len(o.cusips))
 		seen := make(map[string]bool, len(o.cusips))
 		for _, c := range o.cusips {
 			if !isCUSIP(c) {
-				return nil, declinef(InvalidArgument, "CUSIP %q must be 9 letters or digits", c)
+				return nil, Decline(InvalidArgument, "CUSIP %q must be 9 letters or digits", c)
 			}
 			if seen[c] {
-				return nil, declinef(InvalidArgument, "CUSIP %q is listed twice", c)
+				return nil, Decline(InvalidArgument, "CUSIP %q is listed twice", c)
 			}
 			seen[c] = true
 			q.cusipSet[strings.ToUpper(c)] = true
@@ -93,11 +94,13 @@ func newQuery(cik string, dates map[string]Date, periods []Date, opts []Option) 
 	if o.issuerSet {
 		q.issuerKey = fold.String(o.issuer)
 		if n := utf8.RuneCountInString(q.issuerKey); n < MinIssuerLen || n > MaxIssuerLen || !utf8.ValidString(o.issuer) {
-			return nil, declinef(InvalidArgument, "issuer text must be %d to %d characters, not %d", MinIssuerLen, MaxIssuerLen, n)
+			return nil, Decline(InvalidArgument, "issuer text must be %d to %d characters, not %d", MinIssuerLen, MaxIssuerLen, n)
 		}
 	}
-	if o.limitSet && (o.limit < 1 || o.limit > MaxPositions) {
-		return nil, declinef(InvalidArgument, "Limit %d is outside 1 to %d", o.limit, MaxPositions)
+	if o.limitSet {
+		if err := bounds.Check("Limit", o.limit, 1, MaxPositions); err != nil {
+			return nil, Decline(InvalidArgument, "%v", err)
+		}
 	}
 	for _, p := range periods {
 		if err := checkQuarterEnd(p); err != nil {
@@ -105,10 +108,10 @@ func newQuery(cik string, dates map[string]Date, periods []Date, opts []Option) 
 		}
 	}
 	if len(periods) == 2 && !periods[1].After(periods[0]) {
-		return nil, declinef(InvalidPeriod, "period B %s must be after period A %s", periods[1], periods[0])
+		return nil, Decline(InvalidPeriod, "period B %s must be after period A %s", periods[1], periods[0])
 	}
 	if o.positionSet && !strings.EqualFold(strings.TrimSpace(o.positionType), "long") {
-		return nil, declinef(UnsupportedRequest, "position type %q: Form 13F reports long positions only", o.positionType)
+		return nil, Decline(UnsupportedRequest, "position type %q: Form 13F reports long positions only", o.positionType)
 	}
 	return q, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/edgar13f/edgar13f/internal/bounds"
 	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/fold"
 )
@@ -47,7 +48,7 @@ func (c *Client) FindManager(ctx context.Context, name string, opts ...FindOptio
 	}
 	text := strings.TrimSpace(name)
 	if n := utf8.RuneCountInString(text); n < MinNameLen || n > MaxNameLen || !utf8.ValidString(text) {
-		return nil, declinef(InvalidArgument, "name must be %d to %d characters, not %d", MinNameLen, MaxNameLen, n)
+		return nil, Decline(InvalidArgument, "name must be %d to %d characters, not %d", MinNameLen, MaxNameLen, n)
 	}
 	if o.asOfSet {
 		if err := checkDate("FiledBy date", o.asOf); err != nil {
@@ -56,8 +57,8 @@ func (c *Client) FindManager(ctx context.Context, name string, opts ...FindOptio
 	}
 	limit := DefaultManagers
 	if o.limitSet {
-		if o.limit < 1 || o.limit > MaxManagers {
-			return nil, declinef(InvalidArgument, "Limit %d is outside 1 to %d", o.limit, MaxManagers)
+		if err := bounds.Check("Limit", o.limit, 1, MaxManagers); err != nil {
+			return nil, Decline(InvalidArgument, "%v", err)
 		}
 		limit = o.limit
 	}

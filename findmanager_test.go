@@ -222,7 +222,7 @@ func TestFindManagerDeclines(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := c.FindManager(context.Background(), tt.query, tt.opts...)
 			var d *DeclineError
-			if !errors.As(err, &d) || !errors.Is(err, ErrInvalidArgument) {
+			if !errors.As(err, &d) || !errors.Is(err, InvalidArgument) {
 				t.Fatalf("err = %v, want an invalid_argument decline", err)
 			}
 			if d.Message != tt.msg {

@@ -17,7 +17,7 @@ import (
 // amendment filed after it, exactly as filed, each citing its filing.
 // Filings accepted after asOf play no part in the answer.
 //
-// Options filter the rows afterwards ([CUSIPs], [Issuer], [MaxPositions],
+// Options filter the rows afterwards ([CUSIPs], [Issuer], [Limit],
 // [PositionType]). It declines with [InvalidArgument], [InvalidPeriod],
 // [UnsupportedRequest], [UnknownCIK], [NoticeOnly] or [NotYetFiled], in
 // that precedence. It reads EDGAR's filing list and, for each holdings

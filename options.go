@@ -39,11 +39,6 @@ const (
 	MaxManagers     = 20  // largest [Limit] of [Client.FindManager]
 )
 
-// MaxTopPositions is the former name of [MaxPositions].
-//
-// Deprecated: use [MaxPositions].
-const MaxTopPositions = MaxPositions
-
 // DefaultRequestInterval is the default spacing of request starts to EDGAR.
 const DefaultRequestInterval = 250 * time.Millisecond
 

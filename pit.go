@@ -159,7 +159,7 @@ type decision struct {
 // covers not yet given, so the exchange ends.
 func decide(filings []listedFiling, period, asOf Date, covers map[string]coverFacts) decision {
 	if !knownFiler(filings, asOf) {
-		return decision{err: declinef(UnknownCIK, "no 13F filing was filed on or before %s", asOf)}
+		return decision{err: Decline(UnknownCIK, "no 13F filing was filed on or before %s", asOf)}
 	}
 	var supplements []classified // collected newest first
 	for _, cands := range candidateGroups(filings, period, asOf) {
@@ -196,12 +196,12 @@ func decide(filings []listedFiling, period, asOf Date, covers map[string]coverFa
 
 	for _, f := range filings {
 		if f.Form.isNotice() && visibleOn(f.FilingDate, asOf) && f.Period == period {
-			return decision{err: declinef(NoticeOnly, "only a 13F notice (%s, filed %s) is on file for period %s as of %s; the holdings are reported by other managers",
+			return decision{err: Decline(NoticeOnly, "only a 13F notice (%s, filed %s) is on file for period %s as of %s; the holdings are reported by other managers",
 				f.Accession, f.FilingDate, period, asOf)}
 		}
 	}
 	if len(supplements) > 0 {
-		return decision{err: declinef(NotYetFiled, "no original or restated 13F holdings report for period %s was filed on or before %s (only new-holdings amendments)", period, asOf)}
+		return decision{err: Decline(NotYetFiled, "no original or restated 13F holdings report for period %s was filed on or before %s (only new-holdings amendments)", period, asOf)}
 	}
-	return decision{err: declinef(NotYetFiled, "no 13F holdings report for period %s was filed on or before %s", period, asOf)}
+	return decision{err: Decline(NotYetFiled, "no 13F holdings report for period %s was filed on or before %s", period, asOf)}
 }

@@ -64,11 +64,11 @@ func TestFixtureNeverAnswersLive(t *testing.T) {
 		c := provenanceClient(t, dir, edgar13f.WithUserAgent(edgartest.UserAgent), edgar13f.WithBaseURL(e.URL()))
 
 		_, err := c.Filings(ctx, "1067983", date("2024-06-01"))
-		if !errors.Is(err, edgar13f.ErrUnknownCIK) {
+		if !errors.Is(err, edgar13f.UnknownCIK) {
 			t.Errorf("Filings over an empty mirror = %v; want the empty mirror's unknown_cik", err)
 		}
 		_, err = c.Holdings(ctx, "1067983", date("2023-09-30"), date("2024-06-01"))
-		if !errors.Is(err, edgar13f.ErrUnknownCIK) {
+		if !errors.Is(err, edgar13f.UnknownCIK) {
 			t.Errorf("Holdings over an empty mirror = %v; want the empty mirror's unknown_cik", err)
 		}
 		ms, err := c.FindManager(ctx, "berkshire")

@@ -88,8 +88,8 @@ func TestNewQueryValidation(t *testing.T) {
 				t.Fatalf("newQuery = %v; want decline %s", err, tc.want)
 			}
 			for _, r := range Reasons() {
-				if got := errors.Is(err, r.sentinel()); got != (r == tc.want) {
-					t.Errorf("errors.Is(err, sentinel of %s) = %v", r, got)
+				if got := errors.Is(err, r); got != (r == tc.want) {
+					t.Errorf("errors.Is(err, %s) = %v", r, got)
 				}
 			}
 		})
@@ -112,7 +112,7 @@ func TestDate(t *testing.T) {
 		}
 	}
 	for _, s := range []string{"2023-02-29", "2023-13-01", "2023-00-10", "2023-1-01", "20231231", "2023-12-31T00:00:00Z", "", "0000-01-01", "+202-01-01", "2023-12-3a"} {
-		if _, err := ParseDate(s); !errors.Is(err, ErrInvalidArgument) {
+		if _, err := ParseDate(s); !errors.Is(err, InvalidArgument) {
 			t.Errorf("ParseDate(%q) error = %v; want invalid_argument", s, err)
 		}
 	}

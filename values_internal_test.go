@@ -6,12 +6,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestMaxPositionsRanksByDollars: a period can mix units, a report filed
+// TestLimitRanksByDollars: a period can mix units, a report filed
 // before 2023-01-03 (thousands) with a new-holdings amendment filed since
-// (dollars). MaxPositions ranks positions by summed value in dollars: by
+// (dollars). Limit ranks positions by summed value in dollars: by
 // the values as filed the amendment's $336,370 row (336370) would outrank
 // the report's $10,735,000 row (10735).
-func TestMaxPositionsRanksByDollars(t *testing.T) {
+func TestLimitRanksByDollars(t *testing.T) {
 	thousands, dollars := Date{2014, 5, 15}, Date{2024, 2, 20}
 	rows := []Holding{
 		priced(Holding{Accession: "base", FilingDate: thousands, CUSIP: "037833100", NameOfIssuer: "APPLE INC", Value: 10735, ShPrn: Shares}),

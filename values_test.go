@@ -61,11 +61,11 @@ func TestDiffValueUSDAcrossUnitsChange(t *testing.T) {
 	}
 }
 
-// TestDiffMaxPositionsRanksByDollars: with MaxPositions a diff ranks by
+// TestDiffLimitRanksByDollars: with Limit a diff ranks by
 // |value_usd delta|. By the as-filed delta the top three would be Apple,
 // Bank of America and Chevron (each "up" by its 2022Q4 value in dollars);
 // in dollars Taiwan Semiconductor, mostly sold in 2022Q4, is third.
-func TestDiffMaxPositionsRanksByDollars(t *testing.T) {
+func TestDiffLimitRanksByDollars(t *testing.T) {
 	all := berkshireAcrossUnits(t)
 	top := berkshireAcrossUnits(t, edgar13f.Limit(3))
 	var got []string

@@ -12,6 +12,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent/model"
+	"github.com/edgar13f/edgar13f/internal/bounds"
 )
 
 // An Agent answers questions about filings with a language model that
@@ -85,11 +86,11 @@ func ReportProgress(f func(ToolStep)) Option {
 // check declines an option out of range and returns the options with the
 // tickers in upper case, without duplicates.
 func (o options) check() (options, error) {
-	if o.maxTurns < 1 || o.maxTurns > MaxTurns {
-		return o, invalid("Limit %d is outside 1 to %d turns", o.maxTurns, MaxTurns)
+	if err := bounds.Check("Limit", o.maxTurns, 1, MaxTurns); err != nil {
+		return o, invalid("%v turns", err)
 	}
-	if o.maxTokens < 1 || o.maxTokens > maxMaxTokens {
-		return o, invalid("MaxTokens %d is outside 1 to %d", o.maxTokens, maxMaxTokens)
+	if err := bounds.Check("MaxTokens", o.maxTokens, 1, maxMaxTokens); err != nil {
+		return o, invalid("%v", err)
 	}
 	ts, err := checkTickers(o.tickers)
 	if err != nil {
@@ -151,7 +152,7 @@ func New(c *edgar13f.Client, s Searcher, m model.Model, opts ...Option) (*Agent,
 }
 
 func invalid(format string, args ...any) error {
-	return &edgar13f.DeclineError{Reason: edgar13f.InvalidArgument, Message: fmt.Sprintf(format, args...)}
+	return edgar13f.Decline(edgar13f.InvalidArgument, format, args...)
 }
 
 // A Status says how a question ended.

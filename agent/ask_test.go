@@ -503,11 +503,11 @@ func TestAskDeclines(t *testing.T) {
 		{"ticker", "q", askDate, []agent.Option{agent.Tickers("A B")}},
 	} {
 		_, err := a.Ask(context.Background(), tt.question, tt.asOf, tt.opts...)
-		if !errors.Is(err, edgar13f.ErrInvalidArgument) {
+		if !errors.Is(err, edgar13f.InvalidArgument) {
 			t.Errorf("%s: Ask = %v, want invalid_argument", tt.name, err)
 		}
 	}
-	if _, err := agent.New(f.client, nil, s.model(), agent.Limit(agent.MaxTurns+1)); !errors.Is(err, edgar13f.ErrInvalidArgument) {
+	if _, err := agent.New(f.client, nil, s.model(), agent.Limit(agent.MaxTurns+1)); !errors.Is(err, edgar13f.InvalidArgument) {
 		t.Errorf("New with MaxTurns too large = %v, want invalid_argument", err)
 	}
 	if n := len(s.requests()); n != 0 {

@@ -209,7 +209,7 @@ func (ix *index) Chunk(ctx context.Context, id string, asOf edgar13f.Date, span 
 			continue
 		}
 		if h.FilingDate.After(asOf) {
-			return nil, &edgar13f.DeclineError{Reason: edgar13f.NotYetFiled, Message: "chunk " + id + " is of no filing made on or before " + asOf.String()}
+			return nil, edgar13f.Decline(edgar13f.NotYetFiled, "chunk %s is of no filing made on or before %s", id, asOf)
 		}
 		ans := &search.ChunkAnswer{Chunk: h}
 		for _, n := range ix.chunks {
@@ -219,7 +219,7 @@ func (ix *index) Chunk(ctx context.Context, id string, asOf edgar13f.Date, span 
 		}
 		return ans, nil
 	}
-	return nil, &edgar13f.DeclineError{Reason: edgar13f.UnknownChunk, Message: "no indexed filing has chunk " + id}
+	return nil, edgar13f.Decline(edgar13f.UnknownChunk, "no indexed filing has chunk %s", id)
 }
 
 // A turn is one scripted model turn.

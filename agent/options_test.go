@@ -47,10 +47,10 @@ func TestOptionsCheckedByTheMethod(t *testing.T) {
 		{agent.MaxTokens(-1), "MaxTokens -1 is outside 1 to 64000"},
 		{agent.Tickers("A B"), `ticker "A B"`},
 	} {
-		if _, err := agent.New(c, nil, m, tc.opt); !errors.Is(err, edgar13f.ErrInvalidArgument) || !strings.Contains(err.Error(), tc.want) {
+		if _, err := agent.New(c, nil, m, tc.opt); !errors.Is(err, edgar13f.InvalidArgument) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New: %v; want invalid_argument saying %q", err, tc.want)
 		}
-		if _, err := a.Ask(context.Background(), "q", edgar13f.MustParseDate("2025-01-15"), tc.opt); !errors.Is(err, edgar13f.ErrInvalidArgument) || !strings.Contains(err.Error(), tc.want) {
+		if _, err := a.Ask(context.Background(), "q", edgar13f.MustParseDate("2025-01-15"), tc.opt); !errors.Is(err, edgar13f.InvalidArgument) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Ask: %v; want invalid_argument saying %q", err, tc.want)
 		}
 	}

@@ -120,7 +120,7 @@ type ImportResult struct {
 func (s *Store) Import(ctx context.Context, window string, opts ...ImportOption) (ImportResult, error) {
 	w, err := datasetzip.ParseWindow(window)
 	if err != nil {
-		return ImportResult{}, decline(edgar13f.InvalidArgument, "%v", err)
+		return ImportResult{}, edgar13f.Decline(edgar13f.InvalidArgument, "%v", err)
 	}
 	links, cached, err := s.landing(ctx, false)
 	listed := func() int {
@@ -145,7 +145,7 @@ func (s *Store) Import(ctx context.Context, window string, opts ...ImportOption)
 func (s *Store) ImportFile(ctx context.Context, path string, opts ...ImportOption) (ImportResult, error) {
 	w, err := datasetzip.ParseWindow(filepath.Base(path))
 	if err != nil {
-		return ImportResult{}, decline(edgar13f.InvalidArgument, "%v", err)
+		return ImportResult{}, edgar13f.Decline(edgar13f.InvalidArgument, "%v", err)
 	}
 	return s.importZip(ctx, windowOf(w, "", false), path, 1, 1, options(opts))
 }
@@ -165,7 +165,7 @@ func (s *Store) Sync(ctx context.Context, from, to edgar13f.Date, opts ...Import
 			return nil, err
 		}
 		if to.Before(from) {
-			return nil, decline(edgar13f.InvalidArgument, "to %s is before from %s", to, from)
+			return nil, edgar13f.Decline(edgar13f.InvalidArgument, "to %s is before from %s", to, from)
 		}
 	}
 	return s.sync(ctx, from, to, nil, options(opts))

@@ -3,11 +3,11 @@ package datasets
 import (
 	"context"
 	"errors"
-	"fmt"
 	"iter"
 	"strconv"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/bounds"
 	"github.com/edgar13f/edgar13f/internal/bulkstore"
 	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/edgarid"
@@ -75,7 +75,7 @@ func (s *Store) Holdings(ctx context.Context, cik string, period, asOf edgar13f.
 		if !complete {
 			only = " only"
 		}
-		return nil, &edgar13f.DeclineError{Reason: de.Reason, Message: fmt.Sprintf("%s (from the Form 13F Data Sets imported, which cover filings from %s through %s%s)", de.Message, cov.DataFrom, cov.DataThrough, only)}
+		return nil, edgar13f.Decline(de.Reason, "%s (from the Form 13F Data Sets imported, which cover filings from %s through %s%s)", de.Message, cov.DataFrom, cov.DataThrough, only)
 	}
 	if err != nil {
 		return nil, err
@@ -259,13 +259,13 @@ func (s *Store) Holders(ctx context.Context, cusip string, period, asOf edgar13f
 		}
 	}
 	if !edgarid.IsCUSIP(cusip) {
-		return nil, decline(edgar13f.InvalidArgument, "CUSIP %q must be 9 letters or digits", cusip)
+		return nil, edgar13f.Decline(edgar13f.InvalidArgument, "CUSIP %q must be 9 letters or digits", cusip)
 	}
 	if err := checkPeriodAsOf(period, asOf); err != nil {
 		return nil, err
 	}
-	if o.limit < 1 || o.limit > MaxHolders {
-		return nil, decline(edgar13f.InvalidArgument, "Limit %d is outside 1 to %d", o.limit, MaxHolders)
+	if err := bounds.Check("Limit", o.limit, 1, MaxHolders); err != nil {
+		return nil, edgar13f.Decline(edgar13f.InvalidArgument, "%v", err)
 	}
 	if err := checkQuarterEnd(period); err != nil {
 		return nil, err

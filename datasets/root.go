@@ -1,8 +1,6 @@
 package datasets
 
 import (
-	"fmt"
-
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/rootlink"
@@ -21,11 +19,6 @@ func holdingsQuery(cik string, period, asOf edgar13f.Date, opts []edgar13f.Optio
 		return "", nil, err
 	}
 	return cik, func(s *edgar13f.Snapshot) { filter(s) }, nil
-}
-
-// decline returns a decline of package edgar13f.
-func decline(r edgar13f.Reason, format string, args ...any) error {
-	return &edgar13f.DeclineError{Reason: r, Message: fmt.Sprintf(format, args...)}
 }
 
 // checkDate declines a date that names no calendar day, as package

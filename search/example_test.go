@@ -75,7 +75,7 @@ func Example() {
 	}
 	fmt.Printf("chunk %d of Item %s with %d neighbours\n", c.Chunk.ChunkIndex, c.Chunk.Item, len(c.Neighbors))
 	_, err = engine.Chunk(ctx, id, asOf.AddDays(-1), 1)
-	fmt.Println("the day before:", errors.Is(err, edgar13f.ErrNotYetFiled))
+	fmt.Println("the day before:", errors.Is(err, edgar13f.NotYetFiled))
 
 	// Output:
 	// indexed AAPL 10-K 0000320193-24-000123 filed 2024-11-01, fiscal 2024, 128 chunks

@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/bounds"
 	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/edgarid"
 	"github.com/edgar13f/edgar13f/internal/rootlink"
@@ -38,7 +39,7 @@ var defaultForms = []edgar13f.Form{"10-K"}
 
 // decline returns a decline of the root package's kind.
 func decline(r edgar13f.Reason, format string, args ...any) error {
-	return &edgar13f.DeclineError{Reason: r, Message: fmt.Sprintf(format, args...)}
+	return edgar13f.Decline(r, format, args...)
 }
 
 // checkAsOf declines a zero or impossible date.
@@ -269,8 +270,8 @@ func checkIndexArgs(companies []string, asOf edgar13f.Date, o *indexOptions) ([]
 	}
 	if !o.limitSet {
 		o.limit = DefaultFilings
-	} else if o.limit < 1 || o.limit > MaxFilings {
-		return nil, decline(edgar13f.InvalidArgument, "Limit %d is outside 1 to %d filings of each report kind", o.limit, MaxFilings)
+	} else if err := bounds.Check("Limit", o.limit, 1, MaxFilings); err != nil {
+		return nil, decline(edgar13f.InvalidArgument, "%v filings of each report kind", err)
 	}
 	given := o.forms
 	if len(given) == 0 {
@@ -401,7 +402,7 @@ func (e *Engine) indexFiling(ctx context.Context, t target, list *edgar13f.Compa
 		return x, nil
 	}
 	items, err := e.items(ctx, t.cik, f.Accession, asOf)
-	if errors.Is(err, edgar13f.ErrSectionNotFound) {
+	if errors.Is(err, edgar13f.SectionNotFound) {
 		x.Skipped = "no Items found: " + declineMessage(err)
 		return x, nil
 	}

@@ -305,7 +305,7 @@ func TestIndexFailuresAreReported(t *testing.T) {
 	asOf := day("2025-03-01")
 	st := newMemStore()
 	e, items, _ := fakeEngine(t, st)
-	items.fail["0000320193-23-000106"] = &edgar13f.DeclineError{Reason: edgar13f.SectionNotFound, Message: "the document has no Item headings"}
+	items.fail["0000320193-23-000106"] = edgar13f.Decline(edgar13f.SectionNotFound, "the document has no Item headings")
 	items.fail["0001045810-24-000029"] = &edgar13f.FetchError{URL: "https://www.sec.gov/x.htm", Err: edgar13f.ErrNotFound}
 
 	_, err := e.Index(ctx, []string{"AAPL", "NVDA"}, asOf, Limit(2), FormType("10-K"))

@@ -124,7 +124,7 @@ func checkPointInTime(t *rapid.T, open func() store.Store, fl faults) {
 		if errB != nil {
 			// A filter of an Item the form cannot have ("II-1A" of a
 			// 10-K) declines alike on both stores.
-			if errors.Is(errB, edgar13f.ErrInvalidArgument) && errA != nil && errA.Error() == errB.Error() {
+			if errors.Is(errB, edgar13f.InvalidArgument) && errA != nil && errA.Error() == errB.Error() {
 				continue
 			}
 			t.Fatalf("search %q on the store of visible filings: %v", q, errB)

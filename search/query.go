@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/bounds"
 	"github.com/edgar13f/edgar13f/internal/edgarid"
 	"github.com/edgar13f/edgar13f/internal/sections"
 	"github.com/edgar13f/edgar13f/internal/tickers"
@@ -74,8 +75,8 @@ func (e *Engine) Search(ctx context.Context, query string, asOf edgar13f.Date, o
 	}
 	k := DefaultHits
 	if o.limitSet {
-		if o.limit < 1 || o.limit > MaxHits {
-			return nil, decline(edgar13f.InvalidArgument, "Limit %d is outside 1 to %d hits", o.limit, MaxHits)
+		if err := bounds.Check("Limit", o.limit, 1, MaxHits); err != nil {
+			return nil, decline(edgar13f.InvalidArgument, "%v hits", err)
 		}
 		k = o.limit
 	}
@@ -190,8 +191,8 @@ func (o searchOptions) filter(asOf edgar13f.Date) (store.Filter, error) {
 		}
 	}
 	if o.fySet {
-		if o.fiscalYear < minFiscalYear || o.fiscalYear > maxFiscalYear {
-			return f, decline(edgar13f.InvalidArgument, "fiscal year %d is outside %d to %d", o.fiscalYear, minFiscalYear, maxFiscalYear)
+		if err := bounds.Check("fiscal year", o.fiscalYear, minFiscalYear, maxFiscalYear); err != nil {
+			return f, decline(edgar13f.InvalidArgument, "%v", err)
 		}
 		f.FiscalYear = o.fiscalYear
 	}
@@ -326,8 +327,8 @@ func (e *Engine) Chunk(ctx context.Context, id string, asOf edgar13f.Date, span 
 	if err := checkAsOf(asOf); err != nil {
 		return nil, err
 	}
-	if span < 0 || span > MaxSpan {
-		return nil, decline(edgar13f.InvalidArgument, "span %d is outside 0 to %d", span, MaxSpan)
+	if err := bounds.Check("span", span, 0, MaxSpan); err != nil {
+		return nil, decline(edgar13f.InvalidArgument, "%v", err)
 	}
 	c, f, ok, err := e.store.Chunk(ctx, cid)
 	if err != nil {

@@ -166,7 +166,7 @@ func toolArgs(q url.Values, endpoint string, params []param, fixed map[string]an
 }
 
 func invalid(format string, args ...any) error {
-	return &edgar13f.DeclineError{Reason: edgar13f.InvalidArgument, Message: fmt.Sprintf(format, args...)}
+	return edgar13f.Decline(edgar13f.InvalidArgument, format, args...)
 }
 
 // answer writes the answer of fn: 200 with the answer object, its decline

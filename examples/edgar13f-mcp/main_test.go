@@ -251,7 +251,7 @@ func TestArgumentMessages(t *testing.T) {
 			if r.obj["reason"] != string(edgar13f.InvalidArgument) || !strings.HasPrefix(m, tt.message) {
 				t.Errorf("answer %v; want invalid_argument, %q...", r.obj, tt.message)
 			}
-			for _, goName := range []string{"MaxResults", "Years", "MaxChars", "MaxPositions", "MaxHolders", "Limit", "With"} {
+			for _, goName := range []string{"Years", "MaxChars", "MaxPositions", "MaxHolders", "Limit", "With"} {
 				if strings.Contains(m, goName) {
 					t.Errorf("message %q names the Go option %s", m, goName)
 				}

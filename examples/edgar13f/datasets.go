@@ -186,7 +186,7 @@ func runSync(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (r
 
 // usagef reports a malformed argument as the library does.
 func usagef(format string, a ...any) error {
-	return &edgar13f.DeclineError{Reason: edgar13f.InvalidArgument, Message: fmt.Sprintf(format, a...)}
+	return edgar13f.Decline(edgar13f.InvalidArgument, format, a...)
 }
 
 func runHolders(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {

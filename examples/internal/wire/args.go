@@ -20,7 +20,7 @@ type Args struct {
 }
 
 func invalid(format string, a ...any) error {
-	return &edgar13f.DeclineError{Reason: edgar13f.InvalidArgument, Message: fmt.Sprintf(format, a...)}
+	return edgar13f.Decline(edgar13f.InvalidArgument, format, a...)
 }
 
 // ParseArgs decodes a tool call's arguments, which must be one JSON object

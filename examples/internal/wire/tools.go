@@ -25,7 +25,7 @@ type EngineFunc func() (*search.Engine, error)
 
 // DeclineArg is an invalid_argument decline about one argument.
 func DeclineArg(name, format string, args ...any) error {
-	return &edgar13f.DeclineError{Reason: edgar13f.InvalidArgument, Message: fmt.Sprintf("argument %q ", name) + fmt.Sprintf(format, args...)}
+	return edgar13f.Decline(edgar13f.InvalidArgument, "argument %q %s", name, fmt.Sprintf(format, args...))
 }
 
 // intIn returns the optional integer argument name, which must lie in

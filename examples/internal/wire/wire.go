@@ -319,7 +319,7 @@ func coverageDecline(ce *datasets.CoverageError) *edgar13f.DeclineError {
 	default:
 		m = fmt.Sprintf("%s, and the Form 13F Data Sets imported cover filings from %s through %s only", q, ce.DataFrom, ce.DataThrough)
 	}
-	return &edgar13f.DeclineError{Reason: edgar13f.UnsupportedRequest, Message: m}
+	return edgar13f.Decline(edgar13f.UnsupportedRequest, "%s", m)
 }
 
 // ManagerNote is the note of every find_manager answer.

@@ -111,7 +111,7 @@ func writeCases() []writeCase {
 		{"no managers", func(w io.Writer) error { return WriteManagers(w, "zzz", nil) },
 			`{"status":"ok","disclaimer":"` + Disclaimer + `","query":"zzz","candidates":[],"note":"` + ManagerNote + `"}`},
 		{"decline", func(w io.Writer) error {
-			return WriteDecline(w, &edgar13f.DeclineError{Reason: edgar13f.NotYetFiled, Message: "m"})
+			return WriteDecline(w, edgar13f.Decline(edgar13f.NotYetFiled, "m"))
 		}, `{"status":"declined","disclaimer":"` + Disclaimer + `","reason":"not_yet_filed","message":"m"}`},
 		{"error", func(w io.Writer) error { return WriteError(w, "boom") },
 			`{"status":"error","disclaimer":"` + Disclaimer + `","message":"internal error: boom"}`},
@@ -140,7 +140,7 @@ func TestWrite(t *testing.T) {
 }
 
 func TestAsDecline(t *testing.T) {
-	d := &edgar13f.DeclineError{Reason: edgar13f.UnknownCIK, Message: "m"}
+	d := edgar13f.Decline(edgar13f.UnknownCIK, "m")
 	tests := []struct {
 		name string
 		err  error
