@@ -137,18 +137,7 @@ func overlayClient(t *testing.T, cik, list, docURL string, doc []byte) *edgar13f
 // Management’s discussion and analysis of results of operations and
 // financial condition": Item 7 holds the MD&A and Item 6 only its heading.
 func TestCompanySectionsJNJ(t *testing.T) {
-	gz, err := os.ReadFile("testdata/documents/jnj-10-k-2025-02-13.htm.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	z, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := io.ReadAll(z)
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := gunzipFile(t, "testdata/documents/jnj-10-k-2025-02-13.htm.gz")
 	const acc = "0000200406-25-900001"
 	list := `{"cik":"200406","name":"JOHNSON & JOHNSON","filings":{"recent":{"accessionNumber":["` + acc + `"],"filingDate":["2025-02-13"],"reportDate":["2024-12-29"],"acceptanceDateTime":[""],"form":["10-K"],"primaryDocument":["jnj-20241229.htm"],"size":[1]},"files":[]}}`
 	c := overlayClient(t, "200406", list, "https://www.sec.gov/Archives/edgar/data/200406/000020040625900001/jnj-20241229.htm", doc)
@@ -261,18 +250,7 @@ func TestSectionBeforeFilingWithoutOlderPage(t *testing.T) {
 // document, served as the primary document of a synthetic filing list),
 // the Item the table gives, or invalid_argument where it gives none.
 func TestSectionItemNames(t *testing.T) {
-	gz, err := os.ReadFile("testdata/documents/aapl-10-q-2025-08-01.htm.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	z, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := io.ReadAll(z)
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := gunzipFile(t, "testdata/documents/aapl-10-q-2025-08-01.htm.gz")
 	const tenQ = "0000320193-25-900001"
 	list := `{"cik":"320193","name":"Apple Inc.","filings":{"recent":{"accessionNumber":["` + tenQ + `","` + apple10K2024 + `"],"filingDate":["2025-08-01","2024-11-01"],"reportDate":["2025-06-28","2024-09-28"],"acceptanceDateTime":["",""],"form":["10-Q","10-K"],"primaryDocument":["aapl-20250628.htm","aapl-20240928.htm"],"size":[1,1]},"files":[]}}`
 	c := overlayClient(t, appleCIK, list, "https://www.sec.gov/Archives/edgar/data/320193/000032019325900001/aapl-20250628.htm", doc)
@@ -290,4 +268,22 @@ func TestSectionItemNames(t *testing.T) {
 			}
 		}
 	}
+}
+
+// gunzipFile returns the decompressed content of the gzip file at path.
+func gunzipFile(t *testing.T, path string) []byte {
+	t.Helper()
+	gz, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
 }

@@ -64,20 +64,26 @@ const AgentLimit = 50
 // ConfigFromEnv reads the settings through getenv (os.Getenv in the
 // binaries). Only the exact values "off" and "on" switch redaction off and
 // agent mode on.
-func ConfigFromEnv(getenv func(string) string) Config {
+func ConfigFromEnv(getenv func(string) string) Config { return configOf(getenv) }
+
+// configOf builds the Config of the settings' values, each read by its
+// variable's name through value: the environment itself, or (Flags.Config)
+// a flag given before its variable.
+func configOf(value func(env string) string) Config {
 	return Config{
-		UserAgent:  getenv("SEC_USER_AGENT"),
-		CacheDir:   getenv("EDGAR13F_CACHE_DIR"),
-		FixtureDir: getenv("EDGAR13F_FIXTURE_DIR"),
-		BaseURL:    getenv("EDGAR13F_BASE_URL"),
-		RedactOff:  getenv("EDGAR13F_REDACT") == "off",
-		AgentMode:  getenv("EDGAR13F_AGENT_MODE") == "on",
+		UserAgent:  value("SEC_USER_AGENT"),
+		CacheDir:   value("EDGAR13F_CACHE_DIR"),
+		FixtureDir: value("EDGAR13F_FIXTURE_DIR"),
+		BaseURL:    value("EDGAR13F_BASE_URL"),
+		RedactOff:  value("EDGAR13F_REDACT") == "off",
+		AgentMode:  value("EDGAR13F_AGENT_MODE") == "on",
 
-		EmbedURL:    getenv("EDGAR13F_EMBED_URL"),
-		EmbedModel:  getenv("EDGAR13F_EMBED_MODEL"),
-		EmbedAPIKey: getenv("EDGAR13F_EMBED_API_KEY"),
+		EmbedURL:    value("EDGAR13F_EMBED_URL"),
+		EmbedModel:  value("EDGAR13F_EMBED_MODEL"),
+		EmbedAPIKey: value("EDGAR13F_EMBED_API_KEY"),
 
-		Model: model.FromEnv(getenv),
+		Model: model.FromEnv(value),
+		Addr:  value("EDGAR13F_HTTP_ADDR"),
 	}
 }
 

@@ -224,21 +224,7 @@ func (f *Flags) Config(getenv func(string) string) (Config, error) {
 		}
 		return getenv(env)
 	}
-	c := Config{
-		UserAgent:  value("SEC_USER_AGENT"),
-		CacheDir:   value("EDGAR13F_CACHE_DIR"),
-		FixtureDir: value("EDGAR13F_FIXTURE_DIR"),
-		BaseURL:    value("EDGAR13F_BASE_URL"),
-		RedactOff:  value("EDGAR13F_REDACT") == "off",
-		AgentMode:  value("EDGAR13F_AGENT_MODE") == "on",
-
-		EmbedURL:    value("EDGAR13F_EMBED_URL"),
-		EmbedModel:  value("EDGAR13F_EMBED_MODEL"),
-		EmbedAPIKey: value("EDGAR13F_EMBED_API_KEY"),
-
-		Model: model.FromEnv(func(env string) string { return value(env) }),
-		Addr:  value("EDGAR13F_HTTP_ADDR"),
-	}
+	c := configOf(value)
 	if empty != nil {
 		return c, empty
 	}
