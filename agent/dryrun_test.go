@@ -4,43 +4,24 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent"
 	"github.com/edgar13f/edgar13f/search"
-	"github.com/edgar13f/edgar13f/search/store/embedded"
 )
 
 // questionsAsOf is a day after every report the shipped questions need.
 var questionsAsOf = edgar13f.MustParseDate("2025-09-01")
 
 // questionsEngine indexes, from the recorded mirror, the newest 10-K and
-// 10-Q of the five companies of the shipped questions made by
-// questionsAsOf, into an embedded store (BM25 only). No 10-K/A: the mirror
-// lists Apple's 10-K/A of 2010 without its document.
+// 10-Q reports of the five companies of the shipped questions made by
+// questionsAsOf (Tesla's 10-K with its 10-K/A), into an embedded store
+// (BM25 only).
 func questionsEngine(t *testing.T) (*edgar13f.Client, *search.Engine) {
 	t.Helper()
-	dir := t.TempDir()
-	m, err := edgar13f.MirrorDir("../testdata/mirror")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(m)), edgar13f.WithCacheDir(filepath.Join(dir, "cache")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := embedded.Open(filepath.Join(dir, "search"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	e, err := search.New(c, st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, e := mirrorEngine(t)
 	res, err := e.Index(context.Background(), []string{"AAPL", "NVDA", "TSLA", "JNJ", "WMT"}, questionsAsOf, search.FormType("10-K"), search.FormType("10-Q"))
 	if err != nil {
 		t.Fatal(err)

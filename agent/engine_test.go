@@ -21,24 +21,7 @@ var nvidiaFiled = edgar13f.MustParseDate("2025-02-26")
 // embedded store (BM25 only).
 func newEngine(t *testing.T) (*edgar13f.Client, *search.Engine) {
 	t.Helper()
-	dir := t.TempDir()
-	m, err := edgar13f.MirrorDir("../testdata/mirror")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(m)), edgar13f.WithCacheDir(filepath.Join(dir, "cache")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := embedded.Open(filepath.Join(dir, "search"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	e, err := search.New(c, st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, e := mirrorEngine(t)
 	if _, err := e.Index(context.Background(), []string{"AAPL", "NVDA"}, nvidiaFiled, search.FormType("10-K")); err != nil {
 		t.Fatal(err)
 	}
@@ -135,4 +118,29 @@ func TestAskWithEngine(t *testing.T) {
 			t.Errorf("Ask the day before = %s, invalid %v; want ungrounded citing %s", res.Status, res.InvalidCitations, cited)
 		}
 	})
+}
+
+// mirrorEngine returns a Client over the recorded mirror and a filing
+// search over an empty embedded store (BM25 only) in a temporary directory.
+func mirrorEngine(t *testing.T) (*edgar13f.Client, *search.Engine) {
+	t.Helper()
+	dir := t.TempDir()
+	m, err := edgar13f.MirrorDir("../testdata/mirror")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(m)), edgar13f.WithCacheDir(filepath.Join(dir, "cache")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := embedded.Open(filepath.Join(dir, "search"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	e, err := search.New(c, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, e
 }
