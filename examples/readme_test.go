@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -657,12 +658,21 @@ func TestOfflineREADMEBlocks(t *testing.T) {
 			home := t.TempDir()
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, "bash", "-e", "-o", "pipefail", "-c", b.text)
+			// The HTTP API's default address is the README's; another run of
+			// this test on the machine may hold it, so the block gets a free
+			// port of its own in place of it.
+			text, addr := b.text, defaultHTTPAddr
+			if strings.Contains(text, defaultHTTPAddr) {
+				addr = freeAddr(t)
+				text = strings.ReplaceAll(text, defaultHTTPAddr, addr)
+			}
+			cmd := exec.CommandContext(ctx, "bash", "-e", "-o", "pipefail", "-c", text)
 			cmd.Dir = root
 			cmd.Env = []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + home,
 				"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "TMPDIR=" + t.TempDir(),
 				"GOPATH=" + goEnv(t, "GOPATH"), "GOCACHE=" + goEnv(t, "GOCACHE"), "GOMODCACHE=" + goEnv(t, "GOMODCACHE"),
-				"GOFLAGS=" + os.Getenv("GOFLAGS"), "GOTOOLCHAIN=local", "GOPROXY=off", "GOBIN=" + t.TempDir()}
+				"GOFLAGS=" + os.Getenv("GOFLAGS"), "GOTOOLCHAIN=local", "GOPROXY=off", "GOBIN=" + t.TempDir(),
+				"EDGAR13F_HTTP_ADDR=" + addr}
 			// The block runs in a process group of its own, killed whole when
 			// it ends, so that a server it started in the background and did
 			// not stop (a block that failed half way) cannot outlive it.
@@ -685,6 +695,20 @@ func TestOfflineREADMEBlocks(t *testing.T) {
 			}
 		})
 	}
+}
+
+// defaultHTTPAddr is the address edgar13f-http listens on by default.
+const defaultHTTPAddr = "127.0.0.1:8801"
+
+// freeAddr returns a loopback address with a port no listener holds now.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
 }
 
 // goEnv returns the value of a go env variable, so that a block's "go run"
