@@ -52,16 +52,16 @@ type resolution struct {
 }
 
 // ruleDay is a Date as the rule reads it: the zero Date (no period
-// stated) is amend.NoPeriod.
+// stated) is amend.NoDay.
 func ruleDay(d Date) civil.Day {
 	if d.IsZero() {
-		return amend.NoPeriod
+		return amend.NoDay
 	}
 	return d.day()
 }
 
 func ruleDate(d civil.Day) Date {
-	if d == amend.NoPeriod {
+	if d == amend.NoDay {
 		return Date{}
 	}
 	return dateOfDay(d)
@@ -92,14 +92,16 @@ func knownFiler(filings []listedFiling, asOf Date) bool {
 	return amend.KnownFiler(ruleListed(filings), asOf.day())
 }
 
-// A decision is what the amendment rule concludes from the covers it has
-// been given: either it needs the covers of more holdings reports first
-// (need, the uncovered filings of the next filing-date group it reaches),
-// or it is final: a resolution, or a decline in err.
+// A decision is what the amendment rule concludes from the filings and
+// covers it has been given: either it needs older pages of the filing
+// list first (needPages, indexes of pages), or the covers of more holdings
+// reports (need, the uncovered filings of the next filing-date group it
+// reaches), or it is final: a resolution, or a decline in err.
 type decision struct {
-	need []listedFiling
-	res  resolution
-	err  error
+	needPages []int
+	need      []listedFiling
+	res       resolution
+	err       error
 }
 
 // declineOfRule is the rule's decline as this package's error.
@@ -112,12 +114,21 @@ func declineOfRule(d *amend.Decline) *DeclineError {
 // (unknown_cik, notice_only, not_yet_filed). covers holds the cover facts
 // read so far, by accession.
 func decide(filings []listedFiling, period, asOf Date, covers map[string]coverFacts) decision {
+	return decideOver(filings, nil, period, asOf, covers)
+}
+
+// decideOver is decide given also the older pages of the filing list, of
+// which filings holds those read: it asks for the pages the period needs
+// before any cover.
+func decideOver(filings []listedFiling, pages []amend.Page, period, asOf Date, covers map[string]coverFacts) decision {
 	rc := make(map[string]amend.Cover, len(covers))
 	for acc, c := range covers {
 		rc[acc] = amend.Cover{Period: ruleDay(c.Period), AmendmentNo: c.AmendmentNo, Kind: c.Kind}
 	}
-	d := amend.Decide(ruleListed(filings), period.day(), asOf.day(), rc)
+	d := amend.Decide(ruleListed(filings), pages, period.day(), asOf.day(), rc)
 	switch {
+	case len(d.NeedPages) > 0:
+		return decision{needPages: d.NeedPages}
 	case len(d.Need) > 0:
 		need := make([]listedFiling, len(d.Need))
 		for i, f := range d.Need {

@@ -18,9 +18,10 @@ import (
 	"github.com/edgar13f/edgar13f/internal/edgarid"
 )
 
-// NoPeriod stands for a period nobody states: a filing list entry without
-// a report date, or a cover without a period. It equals no real day.
-const NoPeriod = civil.MinDay - 1
+// NoDay stands for a day nobody states: a filing list entry without a
+// report date, a cover without a period, a page without a date range. It
+// equals no real day.
+const NoDay = civil.MinDay - 1
 
 // A Kind is the role of a holdings report in the amendment rule.
 type Kind int
@@ -83,12 +84,12 @@ type Listed struct {
 	Accession  string
 	Form       string // any form; the rule reads the four 13F forms
 	FilingDate civil.Day
-	Period     civil.Day // the list's report date; NoPeriod when the list has none
+	Period     civil.Day // the list's report date; NoDay when the list has none
 }
 
 // Cover is what the amendment rule needs from a holdings report's cover.
 type Cover struct {
-	Period      civil.Day // the cover's period of report; NoPeriod when none
+	Period      civil.Day // the cover's period of report; NoDay when none
 	AmendmentNo int       // 0 when none; taken as 0 for an original
 	Kind        Kind
 }
@@ -121,11 +122,21 @@ type Decline struct {
 	Message string
 }
 
-// A Decision is what the amendment rule concludes from the covers it has
-// been given: either it needs the covers of more holdings reports first
-// (Need, the uncovered filings of the next filing-date group it reaches),
-// or it is final: a Resolution, or a Decline.
+// A Page is an older page of a filing list, as the list's index of pages
+// describes it: the range of filing dates it holds, and whether its
+// filings are among those given to the rule.
+type Page struct {
+	From, To civil.Day // NoDay when the index does not say
+	Read     bool
+}
+
+// A Decision is what the amendment rule concludes from the filings and
+// covers it has been given: either it needs older pages of the filing
+// list first (NeedPages, indexes of pages), or the covers of more holdings
+// reports (Need, the uncovered filings of the next filing-date group it
+// reaches), or it is final: a Resolution, or a Decline.
 type Decision struct {
+	NeedPages  []int
 	Need       []Listed
 	Resolution Resolution
 	Decline    *Decline
@@ -144,6 +155,32 @@ func KnownFiler(filings []Listed, asOf civil.Day) bool {
 		}
 	}
 	return false
+}
+
+// PagesNeeded returns the indexes, in order, of the unread pages of a
+// filing list that a question about the filings dated from..asOf needs
+// next, given the filings read so far: first the pages whose range meets
+// [from, asOf] (from NoDay: every page up to asOf); then, when none of the
+// filings read shows a 13F filed by asOf, every page up to asOf, to tell
+// unknown_cik from not_yet_filed. It returns none when the filings read
+// suffice. A page whose range is not known is read.
+func PagesNeeded(filings []Listed, pages []Page, from, asOf civil.Day) []int {
+	startsBy := func(p Page) bool { return p.From == NoDay || Visible(p.From, asOf) }
+	var need []int
+	for i, p := range pages {
+		if !p.Read && startsBy(p) && (p.To == NoDay || from == NoDay || p.To >= from) {
+			need = append(need, i)
+		}
+	}
+	if len(need) > 0 || KnownFiler(filings, asOf) {
+		return need
+	}
+	for i, p := range pages {
+		if !p.Read && startsBy(p) {
+			need = append(need, i)
+		}
+	}
+	return need
 }
 
 // compareV orders holdings reports for the amendment rule: by filing date, then
@@ -165,7 +202,7 @@ func candidateGroups(filings []Listed, period, asOf civil.Day) [][]Listed {
 	var cands []Listed
 	for _, f := range filings {
 		if isHoldingsReport(f.Form) && Visible(f.FilingDate, asOf) &&
-			(f.Period == period || f.Period == NoPeriod) {
+			(f.Period == period || f.Period == NoDay) {
 			cands = append(cands, f)
 		}
 	}
@@ -199,7 +236,15 @@ func decline(reason, format string, args ...any) Decision {
 // whose cover names another period is not part of the period. The caller
 // reads the covers asked for and calls Decide again; each call asks only for
 // covers not yet given, so the exchange ends.
-func Decide(filings []Listed, period, asOf civil.Day, covers map[string]Cover) Decision {
+//
+// Before any cover, the rule asks for the older pages of the filing list
+// that the period needs (PagesNeeded from period to asOf): filings holds
+// the entries of the pages read, pages says which are. A caller that has
+// read every page it wants passes no pages.
+func Decide(filings []Listed, pages []Page, period, asOf civil.Day, covers map[string]Cover) Decision {
+	if need := PagesNeeded(filings, pages, period, asOf); len(need) > 0 {
+		return Decision{NeedPages: need}
+	}
 	if !KnownFiler(filings, asOf) {
 		return decline(UnknownCIK, "no 13F filing was filed on or before %s", asOf)
 	}
@@ -275,9 +320,9 @@ func ResolveCovered(fs []Filing, period, asOf civil.Day) (base int, supplements 
 			covers[f.Accession] = Cover{Period: f.Period, AmendmentNo: f.AmendmentNo, Kind: KindOf(f.Form, f.AmendmentType)}
 		}
 	}
-	dec := Decide(listed, period, asOf, covers)
+	dec := Decide(listed, nil, period, asOf, covers)
 	switch {
-	case len(dec.Need) > 0: // cannot happen: every cover is given
+	case len(dec.Need) > 0 || len(dec.NeedPages) > 0: // cannot happen: every cover is given, no page
 		return -1, nil, nil, errors.New("edgar13f: the amendment rule asked for a cover the Data Sets hold")
 	case dec.Decline != nil:
 		return -1, nil, dec.Decline, nil
