@@ -257,6 +257,17 @@ func TestHoldingsRequestsAreMinimal(t *testing.T) {
 			},
 		},
 		{
+			// No 13F in the recent block and no page meets the period: the
+			// rule asks, in a second round, for every page up to asOf, to
+			// tell unknown_cik from not_yet_filed; the page shows a 13F, so
+			// the CIK is a known filer with nothing for the period.
+			name: "older page tells a known filer", cik: "9000004", period: "2024-12-31", asOf: "2025-03-01",
+			wantRequests: []string{
+				"/data.sec.gov/submissions/CIK0009000004.json",
+				"/data.sec.gov/submissions/CIK0009000004-submissions-001.json",
+			},
+		},
+		{
 			// The period's filings are all in the recent block: the older
 			// page is not read.
 			name: "recent block suffices", cik: "9000001", period: "2024-12-31", asOf: "2025-03-01",

@@ -25,8 +25,6 @@ func (f Form) is13F() bool { return edgarid.Is13F(f) }
 
 func (f Form) isHoldingsReport() bool { return f == Form13FHR || f == Form13FHRA }
 
-func (f Form) isNotice() bool { return f == Form13FNT || f == Form13FNTA }
-
 // An AmendmentType is the kind of an amendment (13F-HR/A or 13F-NT/A) as its
 // cover page states it. The empty AmendmentType means the cover states none:
 // usually an original filing, or an amendment whose cover omits the type

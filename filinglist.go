@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f/internal/access"
+	"github.com/edgar13f/edgar13f/internal/amend"
+	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/submissions"
 )
 
@@ -45,9 +47,13 @@ type cachedPage struct {
 	Entries     []listEntry `json:"entries"`
 }
 
-// filingIndex holds the 13F entries of one CIK that a 13F query needs.
+// filingIndex holds the 13F entries of one CIK that a 13F query needs:
+// those of the recent block and of the older pages read so far, sorted by
+// filing date and accession, without duplicates.
 type filingIndex struct {
 	entries []listEntry
+	pages   []submissions.Page // the list's older pages
+	read    []bool             // which of pages are read
 }
 
 func (x *filingIndex) listed() []listedFiling {
@@ -58,47 +64,49 @@ func (x *filingIndex) listed() []listedFiling {
 	return out
 }
 
-// filings returns the 13F entries of cik's filing list that a question about
-// filings dated from..asOf needs: the recent block, the older pages whose
-// range meets [from, asOf], and, when none of those shows a 13F filed by
-// asOf, every older page up to asOf (to tell unknown_cik from
-// not_yet_filed). A zero from means all pages up to asOf.
-func (c *Client) filings(ctx context.Context, cik string, from, asOf Date) (*filingIndex, error) {
+// rulePages returns the older pages as the amendment rule reads them.
+func (x *filingIndex) rulePages() []amend.Page {
+	day := func(s string) civil.Day {
+		if d, ok := civil.ParseISO(s); ok {
+			return d
+		}
+		return amend.NoDay
+	}
+	out := make([]amend.Page, len(x.pages))
+	for i, p := range x.pages {
+		out[i] = amend.Page{From: day(p.FilingFrom), To: day(p.FilingTo), Read: x.read[i]}
+	}
+	return out
+}
+
+// index returns the 13F entries of cik's filing list as of asOf: the
+// recent block, no older page read yet.
+func (c *Client) index(ctx context.Context, cik string, asOf Date) (*filingIndex, error) {
 	list, err := c.filingList(ctx, cik, asOf)
 	if err != nil {
 		return nil, err
 	}
-	x := &filingIndex{entries: only13F(list.Entries)}
-	loaded := make([]bool, len(list.Pages))
-	load := func(want func(p submissions.Page) bool) error {
-		for i, p := range list.Pages {
-			if loaded[i] || !want(p) {
-				continue
-			}
-			entries, err := c.page(ctx, p)
-			if err != nil {
-				return err
-			}
-			loaded[i] = true
-			x.entries = append(x.entries, only13F(entries)...)
+	x := &filingIndex{entries: only13F(list.Entries), pages: list.Pages, read: make([]bool, len(list.Pages))}
+	x.sort()
+	return x, nil
+}
+
+// readPages reads the older pages at idx, in order, and adds their 13F
+// entries.
+func (c *Client) readPages(ctx context.Context, x *filingIndex, idx []int) error {
+	for _, i := range idx {
+		entries, err := c.page(ctx, x.pages[i])
+		if err != nil {
+			return err
 		}
-		return nil
+		x.read[i] = true
+		x.entries = append(x.entries, only13F(entries)...)
 	}
-	startsBy := func(p submissions.Page) bool {
-		d, ok := parseISODate(p.FilingFrom)
-		return !ok || visibleOn(d, asOf)
-	}
-	if err := load(func(p submissions.Page) bool {
-		to, ok := parseISODate(p.FilingTo)
-		return startsBy(p) && (!ok || from.IsZero() || !to.Before(from))
-	}); err != nil {
-		return nil, err
-	}
-	if !knownFiler(x.listed(), asOf) {
-		if err := load(startsBy); err != nil {
-			return nil, err
-		}
-	}
+	x.sort()
+	return nil
+}
+
+func (x *filingIndex) sort() {
 	slices.SortFunc(x.entries, func(a, b listEntry) int {
 		if c := a.FilingDate.Compare(b.FilingDate); c != 0 {
 			return c
@@ -106,7 +114,28 @@ func (c *Client) filings(ctx context.Context, cik string, from, asOf Date) (*fil
 		return strings.Compare(a.Accession, b.Accession)
 	})
 	x.entries = slices.CompactFunc(x.entries, func(a, b listEntry) bool { return a.Accession == b.Accession })
-	return x, nil
+}
+
+// filings returns the 13F entries of cik's filing list that a question about
+// filings dated from..asOf needs, reading the older pages the rule asks for
+// (amend.PagesNeeded) round by round: those whose range meets [from, asOf],
+// then, when none of those shows a 13F filed by asOf, every older page up to
+// asOf (to tell unknown_cik from not_yet_filed). A zero from means all pages
+// up to asOf.
+func (c *Client) filings(ctx context.Context, cik string, from, asOf Date) (*filingIndex, error) {
+	x, err := c.index(ctx, cik, asOf)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		need := amend.PagesNeeded(ruleListed(x.listed()), x.rulePages(), ruleDay(from), asOf.day())
+		if len(need) == 0 {
+			return x, nil
+		}
+		if err := c.readPages(ctx, x, need); err != nil {
+			return nil, err
+		}
+	}
 }
 
 // filingList returns cik's filing list, from the cache when the cached copy

@@ -3,12 +3,9 @@ package edgar13f
 import (
 	"cmp"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/edgar13f/edgar13f/internal/bounds"
-	"github.com/edgar13f/edgar13f/internal/edgarid"
+	"github.com/edgar13f/edgar13f/internal/check"
 	"github.com/edgar13f/edgar13f/internal/fold"
 )
 
@@ -26,93 +23,61 @@ type query struct {
 
 // parseCIK validates a CIK of 1 to 10 ASCII digits and drops leading zeros.
 func parseCIK(s string) (string, error) {
-	n, ok := edgarid.ParseCIK(s)
-	if !ok {
-		return "", Decline(InvalidArgument, "CIK %q must be 1 to 10 digits", s)
+	cik, f := check.CIK(s)
+	if f != nil {
+		return "", declineOfCheck(f)
 	}
-	return strconv.FormatUint(n, 10), nil
+	return cik, nil
 }
+
+// declineOfCheck is a failed check as this package's decline.
+func declineOfCheck(f *check.Failure) *DeclineError {
+	return Decline(Reason(f.Reason), "%s", f.Message)
+}
+
+// checkDateOf is a Date as the checks take it.
+func checkDateOf(d Date) check.Date { return check.Date{Year: d.Year, Month: d.Month, Day: d.Day} }
 
 // checkDate declines a date that names no calendar day.
 func checkDate(name string, d Date) error {
-	if !d.IsValid() {
-		return Decline(InvalidArgument, "%s %04d-%02d-%02d is not a valid date", name, d.Year, int(d.Month), d.Day)
+	if f := check.Day(name, checkDateOf(d)); f != nil {
+		return declineOfCheck(f)
 	}
 	return nil
 }
-
-// checkQuarterEnd declines a period that is not a calendar quarter end.
-func checkQuarterEnd(p Date) error {
-	if !p.IsQuarterEnd() {
-		return Decline(InvalidPeriod, "period %s is not a calendar quarter end (03-31, 06-30, 09-30 or 12-31)", p)
-	}
-	return nil
-}
-
-func isCUSIP(s string) bool { return edgarid.IsCUSIP(s) }
 
 // newQuery validates a query's arguments in the precedence of the decline
-// reasons: every invalid_argument check first, then the periods, then
-// unsupported requests.
+// reasons (check.Holdings): every invalid_argument check first, then the
+// periods, then unsupported requests.
 // periods are checked to be quarter ends; a diff also needs B after A.
 func newQuery(cik string, dates map[string]Date, periods []Date, opts []Option) (*query, error) {
 	q := &query{}
-	var err error
-	if q.cik, err = parseCIK(cik); err != nil {
-		return nil, err
-	}
-	for _, name := range []string{"asOf", "period", "periodA", "periodB"} {
-		if d, ok := dates[name]; ok {
-			if err := checkDate(name, d); err != nil {
-				return nil, err
-			}
-		}
-	}
 	for _, opt := range opts {
 		if opt != nil {
 			opt.applyQuery(&q.opts)
 		}
 	}
+	var named []check.NamedDate
+	for _, name := range []string{"asOf", "period", "periodA", "periodB"} {
+		if d, ok := dates[name]; ok {
+			named = append(named, check.NamedDate{Name: name, Date: checkDateOf(d)})
+		}
+	}
+	ps := make([]check.Date, len(periods))
+	for i, p := range periods {
+		ps[i] = checkDateOf(p)
+	}
 	o := &q.opts
-	if o.cusipsSet {
-		if len(o.cusips) < 1 || len(o.cusips) > MaxCUSIPs {
-			return nil, Decline(InvalidArgument, "CUSIP list must hold 1 to %d CUSIPs, not %d", MaxCUSIPs, len(o.cusips))
-		}
-		q.cusipSet = make(map[string]bool, len(o.cusips))
-		seen := make(map[string]bool, len(o.cusips))
-		for _, c := range o.cusips {
-			if !isCUSIP(c) {
-				return nil, Decline(InvalidArgument, "CUSIP %q must be 9 letters or digits", c)
-			}
-			if seen[c] {
-				return nil, Decline(InvalidArgument, "CUSIP %q is listed twice", c)
-			}
-			seen[c] = true
-			q.cusipSet[strings.ToUpper(c)] = true
-		}
+	c, f := check.Holdings(cik, named, ps, check.Options{
+		CUSIPs: o.cusips, CUSIPsSet: o.cusipsSet,
+		Issuer: o.issuer, IssuerSet: o.issuerSet,
+		Limit: o.limit, LimitSet: o.limitSet,
+		PositionType: o.positionType, PositionTypeSet: o.positionSet,
+	})
+	if f != nil {
+		return nil, declineOfCheck(f)
 	}
-	if o.issuerSet {
-		q.issuerKey = fold.String(o.issuer)
-		if n := utf8.RuneCountInString(q.issuerKey); n < MinIssuerLen || n > MaxIssuerLen || !utf8.ValidString(o.issuer) {
-			return nil, Decline(InvalidArgument, "issuer text must be %d to %d characters, not %d", MinIssuerLen, MaxIssuerLen, n)
-		}
-	}
-	if o.limitSet {
-		if err := bounds.Check("Limit", o.limit, 1, MaxPositions); err != nil {
-			return nil, Decline(InvalidArgument, "%v", err)
-		}
-	}
-	for _, p := range periods {
-		if err := checkQuarterEnd(p); err != nil {
-			return nil, err
-		}
-	}
-	if len(periods) == 2 && !periods[1].After(periods[0]) {
-		return nil, Decline(InvalidPeriod, "period B %s must be after period A %s", periods[1], periods[0])
-	}
-	if o.positionSet && !strings.EqualFold(strings.TrimSpace(o.positionType), "long") {
-		return nil, Decline(UnsupportedRequest, "position type %q: Form 13F reports long positions only", o.positionType)
-	}
+	q.cik, q.cusipSet, q.issuerKey = c.CIK, c.CUSIPSet, c.IssuerKey
 	return q, nil
 }
 

@@ -28,7 +28,7 @@ func (c *Client) Holdings(ctx context.Context, cik string, period, asOf Date, op
 	if err != nil {
 		return nil, err
 	}
-	x, err := c.filings(ctx, q.cik, period, asOf)
+	x, err := c.index(ctx, q.cik, asOf)
 	if err != nil {
 		return nil, err
 	}
@@ -40,18 +40,21 @@ func (c *Client) Holdings(ctx context.Context, cik string, period, asOf Date, op
 	return snap, nil
 }
 
-// snapshot resolves one period and reads the rows of its base and supplements.
+// snapshot resolves one period and reads the rows of its base and
+// supplements. x gains the older pages the rule asks for; x is shared by
+// the two periods of a Diff only when it holds every page both need (see
+// Client.Diff), so that the rule asks for none.
 func (c *Client) snapshot(ctx context.Context, cik string, x *filingIndex, period, asOf Date) (*Snapshot, error) {
-	sizes := make(map[string]int64, len(x.entries))
-	for _, e := range x.entries {
-		sizes[e.Accession] = e.Size
-	}
-	res, covers, fetched, err := c.resolve(ctx, cik, x.listed(), period, asOf, sizes)
+	res, covers, fetched, err := c.resolve(ctx, cik, x, period, asOf)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, ctxErr
 		}
 		return nil, err
+	}
+	sizes := make(map[string]int64, len(x.entries))
+	for _, e := range x.entries {
+		sizes[e.Accession] = e.Size
 	}
 	snap := &Snapshot{CIK: cik, Period: period, AsOf: asOf}
 	sources := append([]classified{res.Base}, res.Supplements...)
@@ -99,18 +102,35 @@ func (c *Client) snapshot(ctx context.Context, cik string, x *filingIndex, perio
 	return snap, nil
 }
 
-// resolve runs the amendment rule (decide) to its end, reading the covers
-// it asks for: from the cache, else by fetching the filings' complete
-// submissions, a filing-date group's uncached filings together (concurrently,
-// within the rate limit). It returns the resolution, the covers read (by
-// accession) and the reports fetched on the way, whose rows the answer may
-// need.
-func (c *Client) resolve(ctx context.Context, cik string, listed []listedFiling, period, asOf Date, sizes map[string]int64) (resolution, map[string]coverRecord, map[string]*report, error) {
+// resolve runs the amendment rule (decide) to its end, one round of I/O
+// per call of the rule, reading what it asks for: the older pages of x's
+// filing list the period needs (in order, as Client.filings reads them),
+// then covers, from the cache, else by fetching the filings' complete
+// submissions, a filing-date group's uncached filings together
+// (concurrently, within the rate limit). It returns the resolution, the
+// covers read (by accession) and the reports fetched on the way, whose
+// rows the answer may need.
+func (c *Client) resolve(ctx context.Context, cik string, x *filingIndex, period, asOf Date) (resolution, map[string]coverRecord, map[string]*report, error) {
 	facts := map[string]coverFacts{}
 	covers := map[string]coverRecord{}
 	fetched := map[string]*report{}
+	listed := x.listed()
+	sizes := make(map[string]int64, len(x.entries))
+	for _, e := range x.entries {
+		sizes[e.Accession] = e.Size
+	}
 	for {
-		d := decide(listed, period, asOf, facts)
+		d := decideOver(listed, x.rulePages(), period, asOf, facts)
+		if len(d.needPages) > 0 {
+			if err := c.readPages(ctx, x, d.needPages); err != nil {
+				return resolution{}, nil, nil, err
+			}
+			listed = x.listed()
+			for _, e := range x.entries {
+				sizes[e.Accession] = e.Size
+			}
+			continue
+		}
 		if len(d.need) == 0 {
 			return d.res, covers, fetched, d.err
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/edgar13f/edgar13f/internal/check"
 	"github.com/edgar13f/edgar13f/internal/edgarhttp"
 	"github.com/edgar13f/edgar13f/internal/mirror"
 )
@@ -29,14 +30,14 @@ import (
 // Limits of the query options. Each is named for what it counts; an option
 // outside its limits is declined with [InvalidArgument].
 const (
-	MaxCUSIPs       = 50  // most CUSIPs one [CUSIPs] filter may list
-	MinIssuerLen    = 2   // shortest [Issuer] text, in characters
-	MaxIssuerLen    = 100 // longest [Issuer] text, in characters
-	MaxPositions    = 200 // largest [Limit] of [Client.Holdings] and [Client.Diff]
-	MinNameLen      = 3   // shortest [Client.FindManager] name, in characters
-	MaxNameLen      = 100 // longest [Client.FindManager] name, in characters
-	DefaultManagers = 10  // candidates [Client.FindManager] returns without [Limit]
-	MaxManagers     = 20  // largest [Limit] of [Client.FindManager]
+	MaxCUSIPs       = check.MaxCUSIPs    // most CUSIPs one [CUSIPs] filter may list
+	MinIssuerLen    = check.MinIssuerLen // shortest [Issuer] text, in characters
+	MaxIssuerLen    = check.MaxIssuerLen // longest [Issuer] text, in characters
+	MaxPositions    = check.MaxPositions // largest [Limit] of [Client.Holdings] and [Client.Diff]
+	MinNameLen      = 3                  // shortest [Client.FindManager] name, in characters
+	MaxNameLen      = 100                // longest [Client.FindManager] name, in characters
+	DefaultManagers = 10                 // candidates [Client.FindManager] returns without [Limit]
+	MaxManagers     = 20                 // largest [Limit] of [Client.FindManager]
 )
 
 // DefaultRequestInterval is the default spacing of request starts to EDGAR.

@@ -1,60 +1,28 @@
 package edgar13f
 
 import (
-	"cmp"
-	"slices"
+	"github.com/edgar13f/edgar13f/internal/amend"
+	"github.com/edgar13f/edgar13f/internal/civil"
 )
 
-// This file holds the point-in-time rules as pure functions: no I/O, no
-// clock, no callback. The amendment rule (decide) is given the filing list
-// and the covers read so far and says which covers it needs next or what
-// its answer is; holdings.go does the reading.
+// This file gives the amendment rule (internal/amend, a pure function: no
+// I/O, no clock, no callback) this package's types. The rule is given the
+// filing list and the covers read so far and says which covers it needs
+// next or what its answer is; holdings.go does the reading.
 
 // reportKind is the role of a holdings report in the amendment rule.
-type reportKind int
+type reportKind = amend.Kind
 
 const (
-	kindOriginal    reportKind = iota + 1 // 13F-HR
-	kindRestatement                       // 13F-HR/A, amendmentType RESTATEMENT
-	kindNewHoldings                       // 13F-HR/A, amendmentType NEW HOLDINGS
-	kindUnspecified                       // 13F-HR/A whose cover has no amendment type
+	kindOriginal    = amend.Original    // 13F-HR
+	kindRestatement = amend.Restatement // 13F-HR/A, amendmentType RESTATEMENT
+	kindNewHoldings = amend.NewHoldings // 13F-HR/A, amendmentType NEW HOLDINGS
+	kindUnspecified = amend.Unspecified // 13F-HR/A whose cover has no amendment type
 )
-
-func (k reportKind) String() string {
-	switch k {
-	case kindOriginal:
-		return "ORIGINAL"
-	case kindRestatement:
-		return "RESTATEMENT"
-	case kindNewHoldings:
-		return "NEW HOLDINGS"
-	case kindUnspecified:
-		return "UNSPECIFIED"
-	}
-	return "UNKNOWN"
-}
-
-// replacesReport reports whether a filing of kind k becomes the base: an
-// original or a restatement, with an unspecified amendment counting as a
-// restatement.
-func (k reportKind) replacesReport() bool {
-	return k == kindOriginal || k == kindRestatement || k == kindUnspecified
-}
 
 // kindOf classifies a holdings report from its form and its cover's
 // amendment type. Only the form decides whether a filing is an original.
-func kindOf(form Form, t AmendmentType) reportKind {
-	if form == Form13FHR {
-		return kindOriginal
-	}
-	switch t {
-	case Restatement:
-		return kindRestatement
-	case NewHoldings:
-		return kindNewHoldings
-	}
-	return kindUnspecified
-}
+func kindOf(form Form, t AmendmentType) reportKind { return amend.KindOf(string(form), string(t)) }
 
 // listedFiling is a filing as EDGAR's filing list shows it: no cover facts.
 type listedFiling struct {
@@ -83,125 +51,96 @@ type resolution struct {
 	Supplements []classified // new-holdings amendments after Base, in order
 }
 
+// ruleDay is a Date as the rule reads it: the zero Date (no period
+// stated) is amend.NoDay.
+func ruleDay(d Date) civil.Day {
+	if d.IsZero() {
+		return amend.NoDay
+	}
+	return d.day()
+}
+
+func ruleDate(d civil.Day) Date {
+	if d == amend.NoDay {
+		return Date{}
+	}
+	return dateOfDay(d)
+}
+
+func ruleListed(fs []listedFiling) []amend.Listed {
+	out := make([]amend.Listed, len(fs))
+	for i, f := range fs {
+		out[i] = amend.Listed{Accession: f.Accession, Form: string(f.Form), FilingDate: f.FilingDate.day(), Period: ruleDay(f.Period)}
+	}
+	return out
+}
+
+func listedOfRule(f amend.Listed) listedFiling {
+	return listedFiling{Accession: f.Accession, Form: Form(f.Form), FilingDate: dateOfDay(f.FilingDate), Period: ruleDate(f.Period)}
+}
+
+func classifiedOfRule(c amend.Classified) classified {
+	return classified{listedOfRule(c.Listed), coverFacts{Period: ruleDate(c.Cover.Period), AmendmentNo: c.AmendmentNo, Kind: c.Kind}}
+}
+
 // visibleOn reports whether a filing with filing date filed is visible on
-// asOf: filed on or before asOf, by calendar date. It is the one place the
-// point-in-time comparison is made.
-func visibleOn(filed, asOf Date) bool { return !filed.After(asOf) }
+// asOf: filed on or before asOf, by calendar date (amend.Visible).
+func visibleOn(filed, asOf Date) bool { return amend.Visible(filed.day(), asOf.day()) }
 
 // knownFiler reports whether any 13F of the four forms is visible on asOf.
 func knownFiler(filings []listedFiling, asOf Date) bool {
-	for _, f := range filings {
-		if f.Form.is13F() && visibleOn(f.FilingDate, asOf) {
-			return true
-		}
-	}
-	return false
+	return amend.KnownFiler(ruleListed(filings), asOf.day())
 }
 
-// compareV orders holdings reports for the amendment rule: by filing date, then
-// amendment number with none first, then accession.
-func compareV(a, b classified) int {
-	if c := a.FilingDate.Compare(b.FilingDate); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.AmendmentNo, b.AmendmentNo); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.Accession, b.Accession)
-}
-
-// candidateGroups returns the visible holdings reports that may belong to
-// period (the list says so, or the list does not know), grouped by filing
-// date, latest date first. The amendment rule reads them group by group.
-func candidateGroups(filings []listedFiling, period, asOf Date) [][]listedFiling {
-	var cands []listedFiling
-	for _, f := range filings {
-		if f.Form.isHoldingsReport() && visibleOn(f.FilingDate, asOf) &&
-			(f.Period == period || f.Period.IsZero()) {
-			cands = append(cands, f)
-		}
-	}
-	slices.SortStableFunc(cands, func(a, b listedFiling) int { return b.FilingDate.Compare(a.FilingDate) })
-	var groups [][]listedFiling
-	for start := 0; start < len(cands); {
-		end := start
-		for end < len(cands) && cands[end].FilingDate == cands[start].FilingDate {
-			end++
-		}
-		groups = append(groups, cands[start:end])
-		start = end
-	}
-	return groups
-}
-
-// A decision is what the amendment rule concludes from the covers it has
-// been given: either it needs the covers of more holdings reports first
-// (need, the uncovered filings of the next filing-date group it reaches),
-// or it is final: a resolution, or a decline in err.
+// A decision is what the amendment rule concludes from the filings and
+// covers it has been given: either it needs older pages of the filing
+// list first (needPages, indexes of pages), or the covers of more holdings
+// reports (need, the uncovered filings of the next filing-date group it
+// reaches), or it is final: a resolution, or a decline in err.
 type decision struct {
-	need []listedFiling
-	res  resolution
-	err  error
+	needPages []int
+	need      []listedFiling
+	res       resolution
+	err       error
 }
 
-// decide applies the amendment rule for one CIK's filings, a period and
-// asOf, and the declines that follow from the filing list (unknown_cik,
-// notice_only, not_yet_filed). covers holds the cover facts read so far, by
-// accession.
-//
-// The rule walks the visible holdings reports of the period from the
-// latest filing date backwards, one filing-date group at a time, and stops
-// at the base: it asks for the covers of a group only when it reaches that
-// group, so covers of filings before the base are never needed. A filing
-// whose list period is unknown is asked for to learn its period; a filing
-// whose cover names another period is not part of the period. The caller
-// reads the covers asked for and calls decide again; each call asks only for
-// covers not yet given, so the exchange ends.
-func decide(filings []listedFiling, period, asOf Date, covers map[string]coverFacts) decision {
-	if !knownFiler(filings, asOf) {
-		return decision{err: Decline(UnknownCIK, "no 13F filing was filed on or before %s", asOf)}
-	}
-	var supplements []classified // collected newest first
-	for _, cands := range candidateGroups(filings, period, asOf) {
-		var need []listedFiling
-		for _, f := range cands {
-			if _, ok := covers[f.Accession]; !ok {
-				need = append(need, f)
-			}
-		}
-		if len(need) > 0 {
-			return decision{need: need}
-		}
-		group := make([]classified, 0, len(cands))
-		for _, f := range cands {
-			facts := covers[f.Accession]
-			if facts.Period != period {
-				continue
-			}
-			if facts.Kind == kindOriginal {
-				facts.AmendmentNo = 0
-			}
-			group = append(group, classified{f, facts})
-		}
-		slices.SortFunc(group, compareV)
-		for i := len(group) - 1; i >= 0; i-- {
-			g := group[i]
-			if g.Kind.replacesReport() {
-				slices.Reverse(supplements)
-				return decision{res: resolution{Base: g, Supplements: supplements}}
-			}
-			supplements = append(supplements, g)
-		}
-	}
+// declineOfRule is the rule's decline as this package's error.
+func declineOfRule(d *amend.Decline) *DeclineError {
+	return Decline(Reason(d.Reason), "%s", d.Message)
+}
 
-	for _, f := range filings {
-		if f.Form.isNotice() && visibleOn(f.FilingDate, asOf) && f.Period == period {
-			return decision{err: Decline(NoticeOnly, "only a 13F notice (%s, filed %s) is on file for period %s as of %s; the holdings are reported by other managers",
-				f.Accession, f.FilingDate, period, asOf)}
+// decide applies the amendment rule (amend.Decide) for one CIK's filings,
+// a period and asOf, and the declines that follow from the filing list
+// (unknown_cik, notice_only, not_yet_filed). covers holds the cover facts
+// read so far, by accession.
+func decide(filings []listedFiling, period, asOf Date, covers map[string]coverFacts) decision {
+	return decideOver(filings, nil, period, asOf, covers)
+}
+
+// decideOver is decide given also the older pages of the filing list, of
+// which filings holds those read: it asks for the pages the period needs
+// before any cover.
+func decideOver(filings []listedFiling, pages []amend.Page, period, asOf Date, covers map[string]coverFacts) decision {
+	rc := make(map[string]amend.Cover, len(covers))
+	for acc, c := range covers {
+		rc[acc] = amend.Cover{Period: ruleDay(c.Period), AmendmentNo: c.AmendmentNo, Kind: c.Kind}
+	}
+	d := amend.Decide(ruleListed(filings), pages, period.day(), asOf.day(), rc)
+	switch {
+	case len(d.NeedPages) > 0:
+		return decision{needPages: d.NeedPages}
+	case len(d.Need) > 0:
+		need := make([]listedFiling, len(d.Need))
+		for i, f := range d.Need {
+			need[i] = listedOfRule(f)
 		}
+		return decision{need: need}
+	case d.Decline != nil:
+		return decision{err: declineOfRule(d.Decline)}
 	}
-	if len(supplements) > 0 {
-		return decision{err: Decline(NotYetFiled, "no original or restated 13F holdings report for period %s was filed on or before %s (only new-holdings amendments)", period, asOf)}
+	res := resolution{Base: classifiedOfRule(d.Resolution.Base)}
+	for _, s := range d.Resolution.Supplements {
+		res.Supplements = append(res.Supplements, classifiedOfRule(s))
 	}
-	return decision{err: Decline(NotYetFiled, "no 13F holdings report for period %s was filed on or before %s", period, asOf)}
+	return decision{res: res}
 }

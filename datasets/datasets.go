@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/amend"
 	"github.com/edgar13f/edgar13f/internal/bulkstore"
 	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/datasetzip"
@@ -43,9 +44,9 @@ type Store struct {
 	st     *bulkstore.Store
 	root   string // the source's directory: zips being imported, the store
 
-	// resolve is the amendment rule the queries apply: rootlink.Resolve,
+	// resolve is the amendment rule the queries apply: resolveCovered,
 	// or a broken rule a test plants.
-	resolve func(fs []rootlink.Filing, period, asOf civil.Day) (int, []int, error)
+	resolve func(fs []amend.Filing, period, asOf civil.Day) (int, []int, error)
 }
 
 // Open opens the Form 13F Data Sets store of c, creating it if needed,
@@ -73,7 +74,7 @@ func Open(c *edgar13f.Client) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s%w", docerr.Prefix, err)
 	}
-	return &Store{client: lent, st: st, root: root, resolve: rootlink.Resolve}, nil
+	return &Store{client: lent, st: st, root: root, resolve: resolveCovered}, nil
 }
 
 // Dir returns the directory of the Parquet store, laid out for engines

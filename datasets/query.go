@@ -7,12 +7,12 @@ import (
 	"strconv"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/amend"
 	"github.com/edgar13f/edgar13f/internal/bounds"
 	"github.com/edgar13f/edgar13f/internal/bulkstore"
 	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/edgarid"
 	"github.com/edgar13f/edgar13f/internal/infotable"
-	"github.com/edgar13f/edgar13f/internal/rootlink"
 )
 
 // This file answers the bulk source's questions (Holdings, Holders,
@@ -115,10 +115,10 @@ func (s *Store) open(ctx context.Context, asOf edgar13f.Date) (Coverage, error) 
 }
 
 // ruleFilings gives one CIK's filings of the store to the amendment rule.
-func ruleFilings(fs []bulkstore.Filing) []rootlink.Filing {
-	out := make([]rootlink.Filing, len(fs))
+func ruleFilings(fs []bulkstore.Filing) []amend.Filing {
+	out := make([]amend.Filing, len(fs))
 	for i, f := range fs {
-		out[i] = rootlink.Filing{Accession: f.Accession, Form: f.Form, FilingDate: f.FilingDate, Period: f.Period,
+		out[i] = amend.Filing{Accession: f.Accession, Form: f.Form, FilingDate: f.FilingDate, Period: f.Period,
 			AmendmentNo: int(f.AmendmentNo), AmendmentType: f.AmendmentType}
 	}
 	return out

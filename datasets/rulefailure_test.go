@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/amend"
 	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
-	"github.com/edgar13f/edgar13f/internal/rootlink"
 )
 
 // TestBulkRuleFailureFailsQuery: when the amendment rule fails for one
@@ -36,11 +36,11 @@ func TestBulkRuleFailureFailsQuery(t *testing.T) {
 		t.Fatalf("holders: %+v, %v", hl, err)
 	}
 	broken := &edgar13f.ParseError{Document: "https://www.sec.gov/Archives/edgar/data/1067983/000095012324005653/primary_doc.xml", Err: errors.New("unexpected EOF")}
-	d.resolve = func(fs []rootlink.Filing, period, asOf civil.Day) (int, []int, error) {
-		if slices.ContainsFunc(fs, func(f rootlink.Filing) bool { return f.Accession == "0000950123-24-005653" }) {
+	d.resolve = func(fs []amend.Filing, period, asOf civil.Day) (int, []int, error) {
+		if slices.ContainsFunc(fs, func(f amend.Filing) bool { return f.Accession == "0000950123-24-005653" }) {
 			return -1, nil, broken
 		}
-		return rootlink.Resolve(fs, period, asOf)
+		return resolveCovered(fs, period, asOf)
 	}
 	if _, err := d.Holdings(ctx, "1067983", period, asOf); !errors.Is(err, broken) {
 		t.Errorf("holdings: %v", err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/bounds"
+	"github.com/edgar13f/edgar13f/internal/check"
 	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/edgarid"
 	"github.com/edgar13f/edgar13f/internal/rootlink"
@@ -42,10 +43,15 @@ func decline(r edgar13f.Reason, format string, args ...any) error {
 	return edgar13f.Decline(r, format, args...)
 }
 
+// declineOfCheck is a failed argument check as the root package's decline.
+func declineOfCheck(f *check.Failure) error {
+	return edgar13f.Decline(edgar13f.Reason(f.Reason), "%s", f.Message)
+}
+
 // checkAsOf declines a zero or impossible date.
 func checkAsOf(asOf edgar13f.Date) error {
-	if !asOf.IsValid() {
-		return decline(edgar13f.InvalidArgument, "asOf %04d-%02d-%02d is not a valid date", asOf.Year, int(asOf.Month), asOf.Day)
+	if f := check.Day("asOf", check.Date{Year: asOf.Year, Month: asOf.Month, Day: asOf.Day}); f != nil {
+		return declineOfCheck(f)
 	}
 	return nil
 }
@@ -321,11 +327,11 @@ func (e *Engine) resolve(ctx context.Context, companies []string) ([]target, err
 		var t target
 		switch {
 		case a != "" && strings.Trim(a, "0123456789") == "":
-			n, ok := edgarid.ParseCIK(a)
-			if !ok {
-				return nil, decline(edgar13f.InvalidArgument, "CIK %q must be 1 to 10 digits", arg)
+			cik, f := check.TrimmedCIK(arg)
+			if f != nil {
+				return nil, declineOfCheck(f)
 			}
-			t = target{arg: a, cik: strconv.FormatUint(n, 10), byCIK: true}
+			t = target{arg: a, cik: cik, byCIK: true}
 		case isTicker(a):
 			want := tickers.Norm(a)
 			s, err := e.client.Companies().Search(ctx, a, edgar13f.Limit(1))

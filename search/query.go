@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/bounds"
+	"github.com/edgar13f/edgar13f/internal/check"
 	"github.com/edgar13f/edgar13f/internal/edgarid"
 	"github.com/edgar13f/edgar13f/internal/sections"
 	"github.com/edgar13f/edgar13f/internal/tickers"
@@ -166,11 +166,11 @@ func (o searchOptions) filter(asOf edgar13f.Date) (store.Filter, error) {
 		f.Ticker = tickers.Norm(o.ticker)
 	}
 	if o.cikSet {
-		n, ok := edgarid.ParseCIK(strings.TrimSpace(o.cik))
-		if !ok {
-			return f, decline(edgar13f.InvalidArgument, "CIK %q must be 1 to 10 digits", o.cik)
+		cik, fail := check.TrimmedCIK(o.cik)
+		if fail != nil {
+			return f, declineOfCheck(fail)
 		}
-		f.CIK = strconv.FormatUint(n, 10)
+		f.CIK = cik
 	}
 	if o.formSet {
 		form, err := checkForm(string(o.form))
