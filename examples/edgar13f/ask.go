@@ -61,7 +61,7 @@ var askCommands = []command{
 			"grounded, 3 when it is not (ungrounded, turn limit, refusal) or declined; the answer,\n" +
 			"its citations (chunk id, accession, Item, URL) and the grounding verdict are printed as\n" +
 			"a table, or with --format json as the MCP tool ask_filings answers. The model comes from\n" +
-			"the environment:\n" + wire.AgentHelp,
+			"the environment:\n" + wire.ModelHelp(),
 		examples: "  edgar13f ask \"What was NVIDIA's revenue for fiscal 2025?\" --as-of 2025-03-01 --ticker NVDA\n" +
 			"  edgar13f ask How much did Tesla earn from regulatory credits in 2024 --as-of 2025-02-15 --ticker TSLA --format json\n" +
 			"  EDGAR13F_CHAT_URL=http://localhost:11434/v1 EDGAR13F_AGENT_MODEL=qwen3 edgar13f ask ... --as-of 2025-03-01\n",

@@ -17,14 +17,6 @@ import (
 const AskDisclaimer = "Answered by a language model from 10-K and 10-Q text and XBRL facts filed with the SEC on or before as_of; " +
 	"every figure of an answered answer is written in a source it cites. Any status other than \"answered\" is not an answer."
 
-// AgentHelp describes the model settings, for the binaries' usage texts.
-const AgentHelp = `  ANTHROPIC_API_KEY       the question-answering agent's model: the Anthropic Messages API
-  EDGAR13F_AGENT_MODEL    the model's name (default ` + model.DefaultAnthropic + ` for Anthropic)
-  EDGAR13F_CHAT_URL       or an OpenAI-compatible chat API with tools, ending in /v1
-                          (e.g. http://localhost:11434/v1 for Ollama; needs EDGAR13F_AGENT_MODEL)
-  EDGAR13F_CHAT_API_KEY   optional key sent to that API
-`
-
 // groundNumber writes one figure of a grounding check.
 func (w *writer) groundNumber(n agent.Number) {
 	w.str("text", n.Text)

@@ -16,14 +16,6 @@ import (
 	"github.com/edgar13f/edgar13f/search/store/embedded"
 )
 
-// EmbedderHelp describes the embedder settings, for the binaries' usage texts.
-const EmbedderHelp = `  EDGAR13F_EMBED_URL      filing search embedder: an OpenAI-compatible base URL ending in /v1,
-                          ollama:http://host:port, or hash:DIM (a hashing embedder that is not
-                          semantic, for offline tests); unset: the search is BM25 only
-  EDGAR13F_EMBED_MODEL    the embedding model, e.g. nomic-embed-text
-  EDGAR13F_EMBED_API_KEY  optional API key sent to the embedder
-`
-
 // Embedder returns the filing search's embedder that the EDGAR13F_EMBED_*
 // settings name, or nil when EmbedURL is empty (BM25 only). A URL without
 // a model, or of no known form, is an error saying what to set.

@@ -130,10 +130,28 @@ func label(env string) string { return LabelOf(env) }
 
 // SettingsHelp lists the settings of p, for its usage text.
 func SettingsHelp(p Program) string {
+	return "Settings (environment variables; a flag given overrides its variable):\n" +
+		settingsHelp(func(s Setting) bool { return s.Programs&p != 0 })
+}
+
+// ModelHelp lists the language model's settings as [SettingsHelp] does,
+// for the help of the commands that ask a model.
+func ModelHelp() string {
+	return settingsHelp(func(s Setting) bool {
+		switch s.Env {
+		case model.EnvAnthropicAPIKey, model.EnvModel, model.EnvChatURL, model.EnvChatAPIKey:
+			return true
+		}
+		return false
+	})
+}
+
+// settingsHelp lists the settings keep keeps, each with its flag and its
+// meaning wrapped below it.
+func settingsHelp(keep func(Setting) bool) string {
 	var b strings.Builder
-	b.WriteString("Settings (environment variables; a flag given overrides its variable):\n")
 	for _, s := range Settings {
-		if s.Programs&p == 0 {
+		if !keep(s) {
 			continue
 		}
 		head := s.Env
