@@ -105,8 +105,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fmt.Fprintf(stderr, "edgar13f-http: %s: %v\n", wire.LabelOf("EDGAR13F_HTTP_ADDR"), err)
 		return 1
 	}
-	// The address as bound: with port 0, the one the system chose.
-	fmt.Fprintf(stderr, "edgar13f-http: listening on http://%s\n", ln.Addr())
 	return a.serve(ctx, ln, stderr)
 }
 

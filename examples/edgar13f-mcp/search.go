@@ -110,21 +110,6 @@ func (s *server) searchTools() []tool {
 	}
 }
 
-// declineArg is an invalid_argument decline about one tool argument.
-func declineArg(name, format string, args ...any) error {
-	return wire.DeclineArg(name, format, args...)
-}
-
-// intIn returns the optional integer argument name, which must lie in
-// [lo, hi], or def when it is absent.
-func intIn(a *wire.Args, name string, lo, hi, def int) (int, error) {
-	n, err := a.Int(name, lo, hi)
-	if err != nil || !a.Has(name) {
-		return def, err
-	}
-	return n, nil
-}
-
 // handleIndex answers index_filings, reporting its progress as MCP
 // progress notifications when the call carries a progress token.
 func (s *server) handleIndex(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -151,14 +136,14 @@ func (s *server) indexFilings(ctx context.Context, raw json.RawMessage, progress
 		return nil, err
 	}
 	if !a.Has("tickers") {
-		return nil, declineArg("tickers", "is required: an array of tickers or CIKs")
+		return nil, wire.DeclineArg("tickers", "is required: an array of tickers or CIKs")
 	}
 	tickers, err := a.Strings("tickers", true)
 	if err != nil {
 		return nil, err
 	}
 	if len(tickers) == 0 || len(tickers) > search.MaxCompanies {
-		return nil, declineArg("tickers", "must hold 1 to %d companies, not %d", search.MaxCompanies, len(tickers))
+		return nil, wire.DeclineArg("tickers", "must hold 1 to %d companies, not %d", search.MaxCompanies, len(tickers))
 	}
 	asOf, err := a.Date("as_of", true)
 	if err != nil {
@@ -171,13 +156,13 @@ func (s *server) indexFilings(ctx context.Context, raw json.RawMessage, progress
 	opts := []search.IndexOption{search.ReportProgress(progress)}
 	if a.Has("forms") {
 		if len(forms) == 0 {
-			return nil, declineArg("forms", "must name at least one form, e.g. [\"10-K\"]")
+			return nil, wire.DeclineArg("forms", "must name at least one form, e.g. [\"10-K\"]")
 		}
 		for _, f := range forms {
 			opts = append(opts, search.FormType(edgar13f.Form(f)))
 		}
 	}
-	n, err := intIn(a, "filings", 1, search.MaxFilings, search.DefaultFilings)
+	n, err := a.IntOr("filings", 1, search.MaxFilings, search.DefaultFilings)
 	if err != nil {
 		return nil, err
 	}

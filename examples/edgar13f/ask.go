@@ -24,28 +24,11 @@ import (
 
 // askOpts are the flags and settings of ask and ask-eval.
 type askOpts struct {
-	tickers tickerList // ask --ticker
-	dryRun  bool       // ask-eval --dry-run
+	tickers cusipList // ask --ticker
+	dryRun  bool      // ask-eval --dry-run
 }
 
 var askDisclaimer = wire.AskDisclaimer
-
-// tickerList collects --ticker flags, each one ticker or CIK or a
-// comma-separated list.
-type tickerList []string
-
-func (l *tickerList) String() string { return strings.Join(*l, ",") }
-
-func (l *tickerList) Set(s string) error {
-	for _, t := range strings.Split(s, ",") {
-		t = strings.TrimSpace(t)
-		if t == "" {
-			return errors.New("empty ticker")
-		}
-		*l = append(*l, t)
-	}
-	return nil
-}
 
 func init() { commands = append(commands, askCommands...) }
 
@@ -66,7 +49,7 @@ var askCommands = []command{
 			"  edgar13f ask How much did Tesla earn from regulatory credits in 2024 --as-of 2025-02-15 --ticker TSLA --format json\n" +
 			"  EDGAR13F_CHAT_URL=http://localhost:11434/v1 EDGAR13F_AGENT_MODEL=qwen3 edgar13f ask ... --as-of 2025-03-01\n",
 		flags: func(fs *flag.FlagSet, o *opts) {
-			fs.Var(&o.ask.tickers, "ticker", "a company the question is about, by ticker or CIK (repeat, or separate with commas)")
+			fs.Var(listFlag{&o.ask.tickers, "ticker"}, "ticker", "a company the question is about, by ticker or CIK (repeat, or separate with commas)")
 			fs.BoolVar(&o.showProgress, "progress", true, "show each tool call on stderr")
 		},
 		run: runAsk,

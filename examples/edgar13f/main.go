@@ -306,8 +306,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return exitFailure
 	}
 	res, err := cmd.run(ctx, c, &o, pos)
-	if d, ok := wire.AsDecline(err); ok && o.watch.lacks(d) != nil {
-		err = o.watch.lacks(d) // a failure of the mirror, not EDGAR's answer
+	if d, ok := wire.AsDecline(err); ok {
+		if lacks := o.watch.lacks(d); lacks != nil {
+			err = lacks // a failure of the mirror, not EDGAR's answer
+		}
 	}
 	if d, ok := wire.AsDecline(err); ok && d.Reason == edgar13f.InvalidArgument {
 		// A malformed CIK, CUSIP or filter value: what the user typed.

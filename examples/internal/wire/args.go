@@ -198,3 +198,13 @@ func (a *Args) Int(name string, lo, hi int) (int, error) {
 	}
 	return n, nil
 }
+
+// IntOr returns the optional integer argument name, which must lie in
+// [lo, hi], or def when it is absent.
+func (a *Args) IntOr(name string, lo, hi, def int) (int, error) {
+	n, err := a.Int(name, lo, hi)
+	if err != nil || !a.Has(name) {
+		return def, err
+	}
+	return n, nil
+}

@@ -28,16 +28,6 @@ func DeclineArg(name, format string, args ...any) error {
 	return edgar13f.Decline(edgar13f.InvalidArgument, "argument %q %s", name, fmt.Sprintf(format, args...))
 }
 
-// intIn returns the optional integer argument name, which must lie in
-// [lo, hi], or def when it is absent.
-func intIn(a *Args, name string, lo, hi, def int) (int, error) {
-	n, err := a.Int(name, lo, hi)
-	if err != nil || !a.Has(name) {
-		return def, err
-	}
-	return n, nil
-}
-
 // SearchCompany answers search_company (name[, limit]) with c.
 func SearchCompany(ctx context.Context, c *edgar13f.Client, raw json.RawMessage) (Answer, error) {
 	a, err := ParseArgs(raw, "name", "limit")
@@ -98,7 +88,7 @@ func SearchFilings(ctx context.Context, engine EngineFunc, raw json.RawMessage) 
 	if a.Has("fiscal_year") {
 		opts = append(opts, search.FiscalYear(fy))
 	}
-	k, err := intIn(a, "k", 1, search.MaxHits, search.DefaultHits)
+	k, err := a.IntOr("k", 1, search.MaxHits, search.DefaultHits)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +119,7 @@ func GetChunk(ctx context.Context, engine EngineFunc, raw json.RawMessage) (Answ
 	if err != nil {
 		return nil, err
 	}
-	span, err := intIn(a, "span", 0, search.MaxSpan, 1)
+	span, err := a.IntOr("span", 0, search.MaxSpan, 1)
 	if err != nil {
 		return nil, err
 	}
