@@ -236,7 +236,15 @@ func (e *Engine) reports(ctx context.Context, cik, kind string, asOf edgar13f.Da
 	if err != nil {
 		return nil, nil, err
 	}
-	return orig, pickReports(orig.Filings, a.(*edgar13f.CompanyFilingList).Filings), nil
+	amendments := a.(*edgar13f.CompanyFilingList).Filings
+	if len(amendments) == edgar13f.MaxFilings {
+		// The list is cut at its oldest end: an amendment of an original
+		// picked could be among those left out. Fail rather than index
+		// a report without it.
+		return nil, nil, fmt.Errorf("edgar13f/search: CIK %s filed %d or more %s/A since %s, more than can be listed at once: its reports cannot be indexed with all their amendments",
+			cik, edgar13f.MaxFilings, kind, since)
+	}
+	return orig, pickReports(orig.Filings, amendments), nil
 }
 
 // pickReports returns originals (a company's newest original filings of

@@ -172,6 +172,33 @@ func TestIndexReports(t *testing.T) {
 	}
 }
 
+// TestIndexTooManyAmendments: when the amendments filed since the oldest
+// original picked fill a whole list, some may have been cut off, so Index
+// fails naming the company instead of indexing reports without them.
+func TestIndexTooManyAmendments(t *testing.T) {
+	rows := [][4]string{}
+	for i := edgar13f.MaxFilings; i >= 1; i-- {
+		rows = append(rows, [4]string{fmt.Sprintf("0009999993-24-%06d", 100+i), "10-K/A", "2024-06-01", "2023-12-31"})
+	}
+	rows = append(rows, [4]string{"0009999993-24-000010", "10-K", "2024-03-01", "2023-12-31"})
+	list := listJSON(t, "9999993", "Synthetic Amended Inc.", rows)
+	c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(listFetcher{next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t)),
+		files: map[string][]byte{"https://data.sec.gov/submissions/CIK0009999993.json": list}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(c, newMemStore())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &fakeItems{fail: map[string]error{}}
+	e.items = r.read
+	res, err := e.Index(context.Background(), []string{"9999993"}, day("2024-12-31"))
+	if err == nil || !strings.Contains(err.Error(), "CIK 9999993") || !strings.Contains(err.Error(), "10-K/A") {
+		t.Fatalf("Index = %+v, %v; want an error naming the company and its amendments", res, err)
+	}
+}
+
 // TestIndexDefaultFormsMirror: with the default forms, Apple on the
 // repository's mirror as of 2025-03-01 is its 10-K of 2024 alone, not
 // beside the 10-K/A of 2010 (which amends the report of 2009); NVIDIA's
