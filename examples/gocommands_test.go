@@ -34,12 +34,12 @@ type goPackages struct {
 // it on the line or its own "-C DIR" puts it. Of "go run", only the
 // package counts; the words after it are the program's.
 func goCommandPatterns(line string) []goPackages {
-	words := shellWords(line)
+	words := testkit.ShellWords(line)
 	var out []goPackages
 	dir := "."
 	for i := 0; i < len(words); i++ {
 		switch {
-		case words[i] == "cd" && i+1 < len(words) && !operators[words[i+1]]:
+		case words[i] == "cd" && i+1 < len(words) && !testkit.ShellOperators[words[i+1]]:
 			dir = path.Join(dir, words[i+1])
 			i++
 		case words[i] == "go":
@@ -54,7 +54,7 @@ func goCommandPatterns(line string) []goPackages {
 				continue
 			}
 			sub := words[j]
-			for j++; j < len(words) && !operators[words[j]] && words[j] != "-args"; j++ {
+			for j++; j < len(words) && !testkit.ShellOperators[words[j]] && words[j] != "-args"; j++ {
 				w := words[j]
 				if w == "." || strings.HasPrefix(w, "./") || strings.HasPrefix(w, "../") {
 					out = append(out, goPackages{cdir, w})

@@ -19,7 +19,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/edgar13f/edgar13f/examples/internal/testkit"
@@ -52,9 +51,6 @@ var foreignFlags = map[string]string{
 // foreignRunners start a line whose words name the project's programs as
 // arguments of another program, with that program's flags.
 var foreignRunners = map[string]bool{"npx": true, "claude": true}
-
-// operators are the shell words that end a command.
-var operators = map[string]bool{"|": true, ";": true, "&": true, "(": true, ")": true, "<": true, ">": true}
 
 // foreignEnv are environment variables the READMEs name that no example
 // program reads, with what reads them.
@@ -128,56 +124,6 @@ func parseHelp(text string) (flags, commands, routes, env []string) {
 	return flags, commands, routes, env
 }
 
-// shellWords splits one shell line into words, honouring single and
-// double quotes and backslash escapes; it stops at a comment.
-func shellWords(line string) []string {
-	var words []string
-	var cur strings.Builder
-	in, quote := false, byte(0)
-	for i := 0; i < len(line); i++ {
-		ch := line[i]
-		switch {
-		case quote != 0:
-			if ch == quote {
-				quote = 0
-			} else if ch == '\\' && quote == '"' && i+1 < len(line) {
-				i++
-				cur.WriteByte(line[i])
-			} else {
-				cur.WriteByte(ch)
-			}
-		case ch == '\'' || ch == '"':
-			quote, in = ch, true
-		case ch == '\\' && i+1 < len(line):
-			i++
-			cur.WriteByte(line[i])
-			in = true
-		case ch == '#' && !in:
-			return words
-		case ch == ' ' || ch == '\t':
-			if in {
-				words = append(words, cur.String())
-				cur.Reset()
-				in = false
-			}
-		case ch == '|' || ch == ';' || ch == '&' || ch == '>' || ch == '<' || ch == '(' || ch == ')':
-			if in {
-				words = append(words, cur.String())
-				cur.Reset()
-				in = false
-			}
-			words = append(words, string(ch))
-		default:
-			cur.WriteByte(ch)
-			in = true
-		}
-	}
-	if in {
-		words = append(words, cur.String())
-	}
-	return words
-}
-
 // invocations finds the project's programs in the words of a shell line:
 // "edgar13f CMD ...", "go run ./examples/edgar13f CMD ...",
 // "edgar13f-http ...", and returns each as program, command (for the CLI)
@@ -214,7 +160,7 @@ func invocations(words []string, commands map[string]map[string]bool) []invocati
 			}
 			j++
 		}
-		for ; j < len(words) && !operators[words[j]]; j++ {
+		for ; j < len(words) && !testkit.ShellOperators[words[j]]; j++ {
 			if w := words[j]; strings.HasPrefix(w, "--") && len(w) > 2 {
 				name, _, _ := strings.Cut(w, "=")
 				inv.flags = append(inv.flags, name)
@@ -284,7 +230,7 @@ func readClaims(files map[string]string, commands map[string]map[string]bool) cl
 				for _, f := range proseFlagRE.FindAllStringSubmatch(full, -1) {
 					add(c.anyFlags, f[1], where)
 				}
-				for _, inv := range invocations(shellWords(full), commands) {
+				for _, inv := range invocations(testkit.ShellWords(full), commands) {
 					key := inv.program
 					if inv.command != "" {
 						key = inv.command
@@ -298,7 +244,7 @@ func readClaims(files map[string]string, commands map[string]map[string]bool) cl
 			}
 			for _, m := range inlineRE.FindAllStringSubmatch(line, -1) {
 				code := m[1]
-				for _, inv := range invocations(shellWords(code), commands) {
+				for _, inv := range invocations(testkit.ShellWords(code), commands) {
 					if inv.command != "" {
 						add(c.commands, inv.command, where)
 						for _, f := range inv.flags {
@@ -403,24 +349,6 @@ func check(c claims, s surface) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func TestShellWords(t *testing.T) {
-	tests := []struct {
-		line string
-		want []string
-	}{
-		{`edgar13f search export controls China --as-of 2025-02-25`, []string{"edgar13f", "search", "export", "controls", "China", "--as-of", "2025-02-25"}},
-		{`D=$(mktemp -d)`, []string{"D=$", "(", "mktemp", "-d", ")"}},
-		{`curl -s "localhost:8801/search?q=a b&as_of=x" | jq .`, []string{"curl", "-s", "localhost:8801/search?q=a b&as_of=x", "|", "jq", "."}},
-		{`edgar13f holdings 1 --issuer 'apple inc' # a comment --top`, []string{"edgar13f", "holdings", "1", "--issuer", "apple inc"}},
-		{`x --tool-arg 'cik="1067983"'`, []string{"x", "--tool-arg", `cik="1067983"`}},
-	}
-	for _, tt := range tests {
-		if diff := cmp.Diff(tt.want, shellWords(tt.line)); diff != "" {
-			t.Errorf("shellWords(%q) (-want +got):\n%s", tt.line, diff)
-		}
-	}
 }
 
 // TestCheck plants each kind of false claim and of unnamed surface and

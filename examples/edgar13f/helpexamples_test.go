@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,8 +12,8 @@ import (
 
 // helpExamples returns the example lines of a command's --help (the lines
 // after "Examples:" up to the first blank one), each as the environment
-// assignments before it and the words after "edgar13f", with a redirection
-// ("> panel.csv") and a comment cut off.
+// assignments before it and the words after "edgar13f", up to a
+// redirection or any other shell operator ("> panel.csv") or a comment.
 func helpExamples(help string) (lines [][2][]string) {
 	_, after, ok := strings.Cut(help, "\nExamples:\n")
 	if !ok {
@@ -22,9 +23,10 @@ func helpExamples(help string) (lines [][2][]string) {
 		if strings.TrimSpace(line) == "" {
 			break
 		}
-		line, _, _ = strings.Cut(line, "#")
-		line, _, _ = strings.Cut(line, ">")
-		words := splitWords(line)
+		words := testkit.ShellWords(line)
+		if i := slices.IndexFunc(words, func(w string) bool { return testkit.ShellOperators[w] }); i >= 0 {
+			words = words[:i]
+		}
 		var env []string
 		for len(words) > 0 && strings.Contains(words[0], "=") {
 			env, words = append(env, words[0]), words[1:]
@@ -35,36 +37,6 @@ func helpExamples(help string) (lines [][2][]string) {
 		lines = append(lines, [2][]string{env, words[1:]})
 	}
 	return lines
-}
-
-// splitWords splits a shell line into words, keeping a quoted string
-// (single or double quotes) as one word.
-func splitWords(line string) []string {
-	var words []string
-	var cur strings.Builder
-	quote, in := rune(0), false
-	for _, r := range line {
-		switch {
-		case quote != 0 && r == quote:
-			quote = 0
-		case quote != 0:
-			cur.WriteRune(r)
-		case r == '\'' || r == '"':
-			quote, in = r, true
-		case r == ' ' || r == '\t':
-			if in {
-				words, in = append(words, cur.String()), false
-				cur.Reset()
-			}
-		default:
-			cur.WriteRune(r)
-			in = true
-		}
-	}
-	if in {
-		words = append(words, cur.String())
-	}
-	return words
 }
 
 // TestHelpExamples runs every example line of every command's --help, in
