@@ -249,6 +249,8 @@ func TestBenchMirrorServer(t *testing.T) {
 		time.Sleep(coldDelay)
 		benchMirror.ServeHTTP(w, r)
 	})
+	// Not edgartest.NewServer: it serves the benchmark's synthetic mirror,
+	// slowed by coldDelay, from a child process until it is killed.
 	srv := httptest.NewServer(mux)
 	fmt.Println(srv.URL, len(benchTable))
 	select {}

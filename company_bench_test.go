@@ -29,8 +29,7 @@ func BenchmarkCompanyFactsWarm(b *testing.B) {
 // form, as a new process sharing the cache reads it.
 func BenchmarkCompanyFactsFromCache(b *testing.B) {
 	cache := edgartest.NewMemCache()
-	f := edgar13f.NewMirrorFetcher(edgartest.MirrorFS(b))
-	named := edgar13f.WithFetcher(sourced{f, "bench-mirror"}) // one source: the cache answers
+	named := edgar13f.WithFetcher(&edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(b)), Name: "bench-mirror"}) // one source: the cache answers
 	c, _ := edgartest.MirrorClient(b, edgar13f.WithCache(cache), named)
 	ctx := context.Background()
 	if _, err := c.Companies().Facts(ctx, appleCIK, "revenue", date("2024-12-01")); err != nil {

@@ -1,4 +1,4 @@
-package edgar13f
+package edgar13f_test
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package edgar13f
+package edgar13f_test
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/edgar13f/edgar13f"
 )
 
 // TestMirrorFetcherDownloads: a Client over a mirror directory downloads a
@@ -23,28 +25,28 @@ func TestMirrorFetcherDownloads(t *testing.T) {
 	if err := os.WriteFile(p, z, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fsys, err := MirrorDir(tree)
+	fsys, err := edgar13f.MirrorDir(tree)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewClient(WithFetcher(NewMirrorFetcher(fsys)), WithCacheDir(t.TempDir()))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(fsys)), edgar13f.WithCacheDir(t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	got, err := c.edgar.Download(ctx, url, false)
+	got, err := c.EDGAR().Download(ctx, url, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(got.Path); !bytes.Equal(b, z) {
 		t.Errorf("downloaded %d bytes, want the %d of the mirrored file", len(b), len(z))
 	}
-	if c.edgar.Source() != "fetcher:named:mirror:"+tree {
-		t.Errorf("source %q: the download must belong to the mirror directory", c.edgar.Source())
+	if c.EDGAR().Source() != "fetcher:named:mirror:"+tree {
+		t.Errorf("source %q: the download must belong to the mirror directory", c.EDGAR().Source())
 	}
-	_, err = c.edgar.Download(ctx, url+".missing.zip", false)
-	var fe *FetchError
-	if !errors.As(err, &fe) || !errors.Is(err, ErrNotFound) {
+	_, err = c.EDGAR().Download(ctx, url+".missing.zip", false)
+	var fe *edgar13f.FetchError
+	if !errors.As(err, &fe) || !errors.Is(err, edgar13f.ErrNotFound) {
 		t.Errorf("missing window: error %v, want a *FetchError wrapping ErrNotFound", err)
 	}
 }

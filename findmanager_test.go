@@ -1,13 +1,14 @@
-package edgar13f
+package edgar13f_test
 
 import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -17,11 +18,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 	"github.com/edgar13f/edgar13f/internal/fullindex"
 	"github.com/edgar13f/edgar13f/internal/nameindex"
 )
-
-const findMirror = "testdata/mirror"
 
 // findNow is the clock of the find tests: in 2026 Q4, so that a cold build
 // asks for the name file and the 136 quarters 1993Q1-2026Q4 (the mirror
@@ -42,44 +43,17 @@ func newFindClock(t time.Time) *findClock {
 func (c *findClock) Now() time.Time  { return *c.t.Load() }
 func (c *findClock) set(t time.Time) { c.t.Store(&t) }
 
-// findFetcher counts the requests made through a mirror fetcher.
-type findFetcher struct {
-	next Fetcher
-	mu   sync.Mutex
-	urls []string
-}
-
-func (f *findFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
-	f.mu.Lock()
-	f.urls = append(f.urls, url)
-	f.mu.Unlock()
-	return f.next.Fetch(ctx, url)
-}
-
-// Source passes on the mirror's source, so that Clients on the same cache
-// share what was read through it.
-func (f *findFetcher) Source() string { return f.next.(*MirrorFetcher).Source() }
-
-func (f *findFetcher) take() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	u := f.urls
-	f.urls = nil
-	return u
-}
-
-func newFindFetcher(t testing.TB) *findFetcher {
+// newFindFetcher returns a fetcher of the mirror that records the URLs
+// asked for, passing the mirror's source on, so that Clients on the same
+// cache share what was read through it.
+func newFindFetcher(t testing.TB) *edgartest.CountingFetcher {
 	t.Helper()
-	fsys, err := MirrorDir(findMirror)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &findFetcher{next: NewMirrorFetcher(fsys)}
+	return &edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))}
 }
 
-func newFindClient(t testing.TB, f Fetcher, dir string, clock Clock) *Client {
+func newFindClient(t testing.TB, f edgar13f.Fetcher, dir string, clock edgar13f.Clock) *edgar13f.Client {
 	t.Helper()
-	c, err := NewClient(WithFetcher(f), WithCacheDir(dir), WithClock(clock))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(f), edgar13f.WithCacheDir(dir), edgar13f.WithClock(clock))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,61 +62,61 @@ func newFindClient(t testing.TB, f Fetcher, dir string, clock Clock) *Client {
 
 func TestFindManager(t *testing.T) {
 	c := newFindClient(t, newFindFetcher(t), t.TempDir(), newFindClock(findNow))
-	berkshire := Manager{CIK: "1067983", Name: "BERKSHIRE HATHAWAY INC", Has13F: true}
+	berkshire := edgar13f.Manager{CIK: "1067983", Name: "BERKSHIRE HATHAWAY INC", Has13F: true}
 	tests := []struct {
 		name  string
 		query string
-		opts  []FindOption
-		want  []Manager
+		opts  []edgar13f.FindOption
+		want  []edgar13f.Manager
 	}{
 		{
 			name:  "13F filers first, then the bank that shares the word",
 			query: "berkshire",
-			want: []Manager{
+			want: []edgar13f.Manager{
 				{CIK: "9000015", Name: "BERKSHIRE CAPITAL HOLDINGS INC", Has13F: true},
 				berkshire,
 				{CIK: "9000011", Name: "BERKSHIRE HILLS BANCORP INC"},
 			},
 		},
-		{name: "case and white space", query: "  Berkshire   HATHAWAY ", want: []Manager{berkshire}},
-		{name: "former name finds the current one", query: "new bkh", want: []Manager{berkshire}},
+		{name: "case and white space", query: "  Berkshire   HATHAWAY ", want: []edgar13f.Manager{berkshire}},
+		{name: "former name finds the current one", query: "new bkh", want: []edgar13f.Manager{berkshire}},
 		{
 			name:  "shared word: 13F filers by name, then the builder",
 			query: "hathaway",
-			want: []Manager{
+			want: []edgar13f.Manager{
 				berkshire,
 				{CIK: "9000014", Name: "SPRUCE HATHAWAY CAPITAL LLC", Has13F: true},
 				{CIK: "9000012", Name: "HATHAWAY DINWIDDIE CONSTRUCTION CO"},
 			},
 		},
-		{name: "limit", query: "hathaway", opts: []FindOption{Limit(1)}, want: []Manager{berkshire}},
+		{name: "limit", query: "hathaway", opts: []edgar13f.FindOption{edgar13f.Limit(1)}, want: []edgar13f.Manager{berkshire}},
 		{
 			name:  "name of the latest 13F row, not the first name of the lookup file",
 			query: "alder hathaway",
-			want:  []Manager{{CIK: "9000014", Name: "SPRUCE HATHAWAY CAPITAL LLC", Has13F: true}},
+			want:  []edgar13f.Manager{{CIK: "9000014", Name: "SPRUCE HATHAWAY CAPITAL LLC", Has13F: true}},
 		},
 		{
 			name:  "no 13F: the first name of the lookup file; two matching names, one answer",
 			query: "dinwiddie construction",
-			want:  []Manager{{CIK: "9000012", Name: "HATHAWAY DINWIDDIE CONSTRUCTION CO"}},
+			want:  []edgar13f.Manager{{CIK: "9000012", Name: "HATHAWAY DINWIDDIE CONSTRUCTION CO"}},
 		},
 		{
 			name:  "FiledBy the day before the first 13F",
 			query: "fresh start",
-			opts:  []FindOption{FiledBy(MustParseDate("2025-05-14"))},
-			want:  []Manager{{CIK: "9000003", Name: "FRESH START ADVISORS LP"}},
+			opts:  []edgar13f.FindOption{edgar13f.FiledBy(edgar13f.MustParseDate("2025-05-14"))},
+			want:  []edgar13f.Manager{{CIK: "9000003", Name: "FRESH START ADVISORS LP"}},
 		},
 		{
 			name:  "FiledBy the day of the first 13F",
 			query: "fresh start",
-			opts:  []FindOption{FiledBy(MustParseDate("2025-05-15"))},
-			want:  []Manager{{CIK: "9000003", Name: "FRESH START ADVISORS LP", Has13F: true}},
+			opts:  []edgar13f.FindOption{edgar13f.FiledBy(edgar13f.MustParseDate("2025-05-15"))},
+			want:  []edgar13f.Manager{{CIK: "9000003", Name: "FRESH START ADVISORS LP", Has13F: true}},
 		},
 		{
 			name:  "FiledBy before every 13F in the mirror: all by name",
 			query: "berkshire",
-			opts:  []FindOption{FiledBy(MustParseDate("2019-02-13"))},
-			want: []Manager{
+			opts:  []edgar13f.FindOption{edgar13f.FiledBy(edgar13f.MustParseDate("2019-02-13"))},
+			want: []edgar13f.Manager{
 				{CIK: "9000015", Name: "BERKSHIRE CAPITAL HOLDINGS INC"},
 				{CIK: "1067983", Name: "BERKSHIRE HATHAWAY INC"},
 				{CIK: "9000011", Name: "BERKSHIRE HILLS BANCORP INC"},
@@ -151,8 +125,8 @@ func TestFindManager(t *testing.T) {
 		{
 			name:  "FiledBy between two first filings",
 			query: "berkshire",
-			opts:  []FindOption{FiledBy(MustParseDate("2025-08-13")), Limit(20)},
-			want: []Manager{
+			opts:  []edgar13f.FindOption{edgar13f.FiledBy(edgar13f.MustParseDate("2025-08-13")), edgar13f.Limit(20)},
+			want: []edgar13f.Manager{
 				berkshire,
 				{CIK: "9000015", Name: "BERKSHIRE CAPITAL HOLDINGS INC"},
 				{CIK: "9000011", Name: "BERKSHIRE HILLS BANCORP INC"},
@@ -161,31 +135,31 @@ func TestFindManager(t *testing.T) {
 		{
 			name:  "real 13F-HR/A row of 2020-03-18, day before",
 			query: "macquarie",
-			opts:  []FindOption{FiledBy(MustParseDate("2020-03-17"))},
-			want:  []Manager{{CIK: "1418333", Name: "MACQUARIE GROUP LTD"}},
+			opts:  []edgar13f.FindOption{edgar13f.FiledBy(edgar13f.MustParseDate("2020-03-17"))},
+			want:  []edgar13f.Manager{{CIK: "1418333", Name: "MACQUARIE GROUP LTD"}},
 		},
 		{
 			name:  "real 13F-HR/A row of 2020-03-18, that day",
 			query: "macquarie",
-			opts:  []FindOption{FiledBy(MustParseDate("2020-03-18"))},
-			want:  []Manager{{CIK: "1418333", Name: "MACQUARIE GROUP LTD", Has13F: true}},
+			opts:  []edgar13f.FindOption{edgar13f.FiledBy(edgar13f.MustParseDate("2020-03-18"))},
+			want:  []edgar13f.Manager{{CIK: "1418333", Name: "MACQUARIE GROUP LTD", Has13F: true}},
 		},
-		{name: "Latin-1 name decoded", query: "LÉMAN", want: []Manager{{CIK: "9000013", Name: "GESTION PRIVÉE DU LÉMAN SA", Has13F: true}}},
+		{name: "Latin-1 name decoded", query: "LÉMAN", want: []edgar13f.Manager{{CIK: "9000013", Name: "GESTION PRIVÉE DU LÉMAN SA", Has13F: true}}},
 		{
 			name:  "same name: CIK in numeric order",
 			query: "common name trust",
-			want:  []Manager{{CIK: "9000020", Name: "COMMON NAME TRUST"}, {CIK: "10000021", Name: "COMMON NAME TRUST"}},
+			want:  []edgar13f.Manager{{CIK: "9000020", Name: "COMMON NAME TRUST"}, {CIK: "10000021", Name: "COMMON NAME TRUST"}},
 		},
-		{name: "colons in a name", query: "ratio: 1:2", want: []Manager{{CIK: "9000017", Name: "RATIO: 1:2 FUND LP"}}},
+		{name: "colons in a name", query: "ratio: 1:2", want: []edgar13f.Manager{{CIK: "9000017", Name: "RATIO: 1:2 FUND LP"}}},
 		{
 			name:  "13F-NT filer whose name fills its column",
 			query: "northern lights",
-			want:  []Manager{{CIK: "9000016", Name: "NORTHERN LIGHTS INVESTMENTS MANAGEMENT & RESEARCH PARTNERS LLC", Has13F: true}},
+			want:  []edgar13f.Manager{{CIK: "9000016", Name: "NORTHERN LIGHTS INVESTMENTS MANAGEMENT & RESEARCH PARTNERS LLC", Has13F: true}},
 		},
-		{name: "notice filer counts as a 13F filer", query: "buffett", want: []Manager{{CIK: "315090", Name: "BUFFETT WARREN E", Has13F: true}}},
-		{name: "non-13F entity", query: "carbo", want: []Manager{{CIK: "1009672", Name: "CARBO CERAMICS INC"}}},
-		{name: "no match", query: "no such manager", want: []Manager{}},
-		{name: "no match across two names", query: "inc\nnew", want: []Manager{}},
+		{name: "notice filer counts as a 13F filer", query: "buffett", want: []edgar13f.Manager{{CIK: "315090", Name: "BUFFETT WARREN E", Has13F: true}}},
+		{name: "non-13F entity", query: "carbo", want: []edgar13f.Manager{{CIK: "1009672", Name: "CARBO CERAMICS INC"}}},
+		{name: "no match", query: "no such manager", want: []edgar13f.Manager{}},
+		{name: "no match across two names", query: "inc\nnew", want: []edgar13f.Manager{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -206,23 +180,23 @@ func TestFindManagerDeclines(t *testing.T) {
 	tests := []struct {
 		name  string
 		query string
-		opts  []FindOption
+		opts  []edgar13f.FindOption
 		msg   string
 	}{
 		{"too short", "ab", nil, "name must be 3 to 100 characters, not 2"},
 		{"too short once trimmed", "  ab \t", nil, "name must be 3 to 100 characters, not 2"},
 		{"too long", strings.Repeat("é", 101), nil, "name must be 3 to 100 characters, not 101"},
 		{"not UTF-8", "ab\xff", nil, "name must be 3 to 100 characters, not 3"},
-		{"invalid date", "berkshire", []FindOption{FiledBy(Date{2023, time.February, 30})}, "FiledBy date 2023-02-30 is not a valid date"},
-		{"zero date", "berkshire", []FindOption{FiledBy(Date{})}, "FiledBy date 0000-00-00 is not a valid date"},
-		{"limit 0", "berkshire", []FindOption{Limit(0)}, "Limit 0 is outside 1 to 20"},
-		{"limit 21", "berkshire", []FindOption{Limit(21)}, "Limit 21 is outside 1 to 20"},
+		{"invalid date", "berkshire", []edgar13f.FindOption{edgar13f.FiledBy(edgar13f.Date{2023, time.February, 30})}, "FiledBy date 2023-02-30 is not a valid date"},
+		{"zero date", "berkshire", []edgar13f.FindOption{edgar13f.FiledBy(edgar13f.Date{})}, "FiledBy date 0000-00-00 is not a valid date"},
+		{"limit 0", "berkshire", []edgar13f.FindOption{edgar13f.Limit(0)}, "Limit 0 is outside 1 to 20"},
+		{"limit 21", "berkshire", []edgar13f.FindOption{edgar13f.Limit(21)}, "Limit 21 is outside 1 to 20"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := c.FindManager(context.Background(), tt.query, tt.opts...)
-			var d *DeclineError
-			if !errors.As(err, &d) || !errors.Is(err, InvalidArgument) {
+			var d *edgar13f.DeclineError
+			if !errors.As(err, &d) || !errors.Is(err, edgar13f.InvalidArgument) {
 				t.Fatalf("err = %v, want an invalid_argument decline", err)
 			}
 			if d.Message != tt.msg {
@@ -230,7 +204,7 @@ func TestFindManagerDeclines(t *testing.T) {
 			}
 		})
 	}
-	if urls := f.take(); len(urls) != 0 {
+	if urls := f.Take(); len(urls) != 0 {
 		t.Errorf("declines made %d requests", len(urls))
 	}
 }
@@ -238,23 +212,23 @@ func TestFindManagerDeclines(t *testing.T) {
 // progressLog records progress reports.
 type progressLog struct {
 	mu sync.Mutex
-	ps []Progress
+	ps []edgar13f.Progress
 }
 
-func (l *progressLog) add(p Progress) {
+func (l *progressLog) add(p edgar13f.Progress) {
 	l.mu.Lock()
 	l.ps = append(l.ps, p)
 	l.mu.Unlock()
 }
 
 // summary condenses a build's reports: the first, the last and how many.
-func (l *progressLog) summary() []Progress {
+func (l *progressLog) summary() []edgar13f.Progress {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.ps) == 0 {
 		return nil
 	}
-	return []Progress{l.ps[0], l.ps[len(l.ps)-1], {Stage: "count", Done: int64(len(l.ps))}}
+	return []edgar13f.Progress{l.ps[0], l.ps[len(l.ps)-1], {Stage: "count", Done: int64(len(l.ps))}}
 }
 
 func TestFindManagerColdWarm(t *testing.T) {
@@ -264,12 +238,12 @@ func TestFindManagerColdWarm(t *testing.T) {
 	first := newFindClient(t, f, dir, clock)
 	second := newFindClient(t, f, dir, clock)
 	// names 0/1 and 1/1, quarters 0..136, index 0/1 and 1/1
-	cold := []Progress{{Stage: "names", Total: 1}, {Stage: "index", Done: 1, Total: 1}, {Stage: "count", Done: 2 + 137 + 2}}
+	cold := []edgar13f.Progress{{Stage: "names", Total: 1}, {Stage: "index", Done: 1, Total: 1}, {Stage: "count", Done: 2 + 137 + 2}}
 	tests := []struct {
 		name     string
-		c        *Client
+		c        *edgar13f.Client
 		requests int
-		progress []Progress
+		progress []edgar13f.Progress
 	}{
 		{"cold", first, findColdRequests, cold},
 		{"warm, same client", first, 0, nil},
@@ -278,14 +252,14 @@ func TestFindManagerColdWarm(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var log progressLog
-			got, err := tt.c.FindManager(context.Background(), "bkh", ReportProgress(log.add))
+			got, err := tt.c.FindManager(context.Background(), "bkh", edgar13f.ReportProgress(log.add))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff([]Manager{{CIK: "1067983", Name: "BERKSHIRE HATHAWAY INC", Has13F: true}}, got); diff != "" {
+			if diff := cmp.Diff([]edgar13f.Manager{{CIK: "1067983", Name: "BERKSHIRE HATHAWAY INC", Has13F: true}}, got); diff != "" {
 				t.Errorf("answer (-want +got):\n%s", diff)
 			}
-			if n := len(f.take()); n != tt.requests {
+			if n := len(f.Take()); n != tt.requests {
 				t.Errorf("%d requests, want %d", n, tt.requests)
 			}
 			if diff := cmp.Diff(tt.progress, log.summary()); diff != "" {
@@ -299,8 +273,8 @@ func TestFindManagerRefresh(t *testing.T) {
 	f := newFindFetcher(t)
 	clock := newFindClock(findNow)
 	c := newFindClient(t, f, t.TempDir(), clock)
-	const names = cikLookupURL
-	q := func(y, n int) string { return quarter{y, n}.url() }
+	const names = edgar13f.CIKLookupURL
+	q := fullIndexURL
 	tests := []struct {
 		name string
 		now  time.Time
@@ -317,7 +291,7 @@ func TestFindManagerRefresh(t *testing.T) {
 	if _, err := c.FindManager(context.Background(), "berkshire"); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(f.take()); n != findColdRequests {
+	if n := len(f.Take()); n != findColdRequests {
 		t.Fatalf("cold build made %d requests, want %d", n, findColdRequests)
 	}
 	for _, tt := range tests {
@@ -330,7 +304,7 @@ func TestFindManagerRefresh(t *testing.T) {
 			if len(got) != 1 || got[0].CIK != "1067983" {
 				t.Errorf("answer = %v", got)
 			}
-			urls := f.take()
+			urls := f.Take()
 			slices.Sort(urls)
 			if diff := cmp.Diff(tt.want, urls); diff != "" {
 				t.Errorf("requests (-want +got):\n%s", diff)
@@ -371,18 +345,13 @@ func TestFindManagerHTTP(t *testing.T) {
 	if testing.Short() {
 		t.Skip("cold build over HTTP takes about 14 s")
 	}
-	fsys, err := MirrorDir(findMirror)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(MirrorHandler(fsys))
-	defer srv.Close()
+	srv := edgartest.NewServer(t)
 	dir := t.TempDir()
 	tr := &countingTransport{}
-	newClient := func() *Client {
-		c, err := NewClient(WithUserAgent("edgar13f tests test@example.com"), WithBaseURL(srv.URL),
-			WithCacheDir(dir), WithClock(newFindClock(findNow)), WithRequestInterval(101*time.Millisecond),
-			WithHTTPClient(&http.Client{Transport: tr}))
+	newClient := func() *edgar13f.Client {
+		c, err := edgar13f.NewClient(edgar13f.WithUserAgent("edgar13f tests test@example.com"), edgar13f.WithBaseURL(srv.URL()),
+			edgar13f.WithCacheDir(dir), edgar13f.WithClock(newFindClock(findNow)), edgar13f.WithRequestInterval(101*time.Millisecond),
+			edgar13f.WithHTTPClient(&http.Client{Transport: tr}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -392,12 +361,12 @@ func TestFindManagerHTTP(t *testing.T) {
 
 	// The 2020Q1 file holds real rows after its 13F block: a prefix read
 	// stops after the first of them.
-	url := quarter{2020, 1}.url()
-	whole, err := os.ReadFile(findMirror + "/www.sec.gov/Archives/edgar/full-index/2020/QTR1/form.idx")
+	url := fullIndexURL(2020, 1)
+	whole, err := os.ReadFile(filepath.Join(edgartest.MirrorDir, "www.sec.gov/Archives/edgar/full-index/2020/QTR1/form.idx"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	prefix, err := c.edgar.FetchPrefix(context.Background(), url, fullindex.Enough)
+	prefix, err := c.EDGAR().FetchPrefix(context.Background(), url, fullindex.Enough)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -418,7 +387,7 @@ func TestFindManagerHTTP(t *testing.T) {
 
 	for _, step := range []struct {
 		name     string
-		c        *Client
+		c        *edgar13f.Client
 		requests int64
 	}{
 		{"cold", c, findColdRequests},
@@ -442,7 +411,7 @@ func TestFindManagerHTTP(t *testing.T) {
 
 func TestFindIndexEncoding(t *testing.T) {
 	c := newFindClient(t, newFindFetcher(t), t.TempDir(), newFindClock(findNow))
-	x, err := c.findIndex(context.Background(), nil)
+	x, err := c.FindIndex(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -464,37 +433,6 @@ func TestFindIndexEncoding(t *testing.T) {
 	}
 }
 
-func TestQuarter(t *testing.T) {
-	tests := []struct {
-		q     quarter
-		end   string
-		url   string
-		final time.Time
-		isFin bool
-	}{
-		{quarter{1993, 1}, "1993-03-31", fullIndexBase + "1993/QTR1/form.idx", time.Date(1993, 4, 2, 0, 0, 0, 0, time.UTC), true},
-		{quarter{2024, 4}, "2024-12-31", fullIndexBase + "2024/QTR4/form.idx", time.Date(2025, 1, 1, 23, 59, 0, 0, time.UTC), false},
-		{quarter{2024, 1}, "2024-03-31", fullIndexBase + "2024/QTR1/form.idx", time.Date(2024, 4, 2, 0, 0, 0, 0, time.UTC), true},
-		{quarter{2025, 2}, "2025-06-30", fullIndexBase + "2025/QTR2/form.idx", time.Date(2025, 7, 1, 12, 0, 0, 0, time.UTC), false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.q.String(), func(t *testing.T) {
-			if got := tt.q.end().String(); got != tt.end {
-				t.Errorf("end = %s, want %s", got, tt.end)
-			}
-			if got := tt.q.url(); got != tt.url {
-				t.Errorf("url = %s, want %s", got, tt.url)
-			}
-			if got := tt.q.final(tt.final); got != tt.isFin {
-				t.Errorf("final(%v) = %v, want %v", tt.final, got, tt.isFin)
-			}
-		})
-	}
-	if n := len(quartersThrough(quarter{2026, 4})); n != 136 {
-		t.Errorf("quarters through 2026Q4: %d, want 136", n)
-	}
-}
-
 func BenchmarkFindManagerWarm(b *testing.B) {
 	c := newFindClient(b, newFindFetcher(b), b.TempDir(), newFindClock(findNow))
 	ctx := context.Background()
@@ -502,8 +440,13 @@ func BenchmarkFindManagerWarm(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := c.FindManager(ctx, "hathaway", FiledBy(MustParseDate("2025-08-13"))); err != nil {
+		if _, err := c.FindManager(ctx, "hathaway", edgar13f.FiledBy(edgar13f.MustParseDate("2025-08-13"))); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// fullIndexURL is the URL of EDGAR's form index of quarter n of year y.
+func fullIndexURL(y, n int) string {
+	return fmt.Sprintf("https://www.sec.gov/Archives/edgar/full-index/%d/QTR%d/form.idx", y, n)
 }

@@ -3,7 +3,6 @@ package edgar13f_test
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -14,28 +13,9 @@ import (
 	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
-// notFoundFetcher answers every URL with ErrNotFound and counts requests.
-type notFoundFetcher struct {
-	mu sync.Mutex
-	n  int
-}
-
-func (f *notFoundFetcher) Fetch(context.Context, string) ([]byte, error) {
-	f.mu.Lock()
-	f.n++
-	f.mu.Unlock()
-	return nil, edgar13f.ErrNotFound
-}
-
-func (f *notFoundFetcher) count() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.n
-}
-
 // offlineClient returns a Client to which EDGAR knows no filer.
-func offlineClient(t testing.TB) (*edgar13f.Client, *notFoundFetcher) {
-	f := &notFoundFetcher{}
+func offlineClient(t testing.TB) (*edgar13f.Client, *edgartest.CountingFetcher) {
+	f := &edgartest.CountingFetcher{} // no Next: every URL is ErrNotFound
 	c, err := edgar13f.NewClient(edgar13f.WithFetcher(f), edgar13f.WithCache(nil))
 	if err != nil {
 		t.Fatal(err)
@@ -141,7 +121,7 @@ func FuzzCIK(f *testing.F) {
 		if valid && edgartest.Reason(err) != edgar13f.UnknownCIK {
 			t.Fatalf("Filings(%q) = %v, want unknown_cik", cik, err)
 		}
-		if n := fetcher.count(); valid != (n > 0) {
+		if n := fetcher.Len(); valid != (n > 0) {
 			t.Fatalf("Filings(%q) made %d requests", cik, n)
 		}
 	})
@@ -155,7 +135,7 @@ func FuzzCUSIPs(f *testing.F) {
 		_, err := c.Holdings(context.Background(), "1067983", date("2023-09-30"), date("2024-01-02"), edgar13f.CUSIPs(cusips...))
 		valid := validCUSIPs(cusips)
 		wantDecline(t, "Holdings", err, !valid)
-		if n := fetcher.count(); valid != (n > 0) {
+		if n := fetcher.Len(); valid != (n > 0) {
 			t.Fatalf("Holdings with CUSIPs %q made %d requests", cusips, n)
 		}
 	})
@@ -168,7 +148,7 @@ func FuzzIssuer(f *testing.F) {
 		_, err := c.Diff(context.Background(), "1067983", date("2023-09-30"), date("2023-12-31"), date("2024-05-16"), edgar13f.Issuer(text))
 		valid := validIssuer(text)
 		wantDecline(t, "Diff", err, !valid)
-		if n := fetcher.count(); valid != (n > 0) {
+		if n := fetcher.Len(); valid != (n > 0) {
 			t.Fatalf("Diff with Issuer(%q) made %d requests", text, n)
 		}
 	})

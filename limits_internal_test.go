@@ -1,8 +1,9 @@
-package edgar13f
+package edgar13f_test
 
 import (
 	"testing"
 
+	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/companyfacts"
 	"github.com/edgar13f/edgar13f/internal/tickers"
 )
@@ -15,10 +16,10 @@ func TestLimitsMatchReaders(t *testing.T) {
 		name           string
 		public, reader int
 	}{
-		{"DefaultCompanyMatches", DefaultCompanyMatches, tickers.DefaultLimit},
-		{"MaxCompanyMatches", MaxCompanyMatches, tickers.MaxLimit},
-		{"DefaultFactYears", DefaultFactYears, companyfacts.DefaultYears},
-		{"MaxFactYears", MaxFactYears, companyfacts.MaxYears},
+		{"DefaultCompanyMatches", edgar13f.DefaultCompanyMatches, tickers.DefaultLimit},
+		{"MaxCompanyMatches", edgar13f.MaxCompanyMatches, tickers.MaxLimit},
+		{"DefaultFactYears", edgar13f.DefaultFactYears, companyfacts.DefaultYears},
+		{"MaxFactYears", edgar13f.MaxFactYears, companyfacts.MaxYears},
 	} {
 		if c.public != c.reader {
 			t.Errorf("%s is %d; the reader's limit is %d", c.name, c.public, c.reader)

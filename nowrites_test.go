@@ -28,6 +28,8 @@ func noWritesHelper() error {
 	if err != nil {
 		return err
 	}
+	// Not edgartest.NewServer: this runs in a child process, outside any
+	// test, with the mirror it is told of in its environment.
 	srv := httptest.NewServer(edgar13f.MirrorHandler(fsys))
 	defer srv.Close()
 	c, err := edgar13f.NewClient(

@@ -154,7 +154,7 @@ func TestSameSourceSharesEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := &edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(fsys)}
-	c := provenanceClient(t, dir, edgar13f.WithFetcher(sourced{f, f.Next.(*edgar13f.MirrorFetcher).Source()}))
+	c := provenanceClient(t, dir, edgar13f.WithFetcher(f)) // f passes the mirror's Source on
 	ctx := context.Background()
 	if _, err := c.Holdings(ctx, "1067983", date("2023-09-30"), date("2024-06-01")); err != nil {
 		t.Fatal(err)
@@ -167,14 +167,6 @@ func TestSameSourceSharesEntries(t *testing.T) {
 	}
 }
 
-// sourced gives a Fetcher a Source.
-type sourced struct {
-	edgar13f.Fetcher
-	source string
-}
-
-func (s sourced) Source() string { return s.source }
-
 // TestUnnamedFetcherWritesNoCache: a Client over a Fetcher without a
 // Source caches in memory only: its second answer fetches nothing, and
 // nothing is written to the cache directory (no entry there could serve
@@ -182,12 +174,13 @@ func (s sourced) Source() string { return s.source }
 func TestUnnamedFetcherWritesNoCache(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cache")
 	f := &edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))}
-	if _, ok := any(f).(interface{ Source() string }); ok {
+	unnamed := struct{ edgar13f.Fetcher }{f} // f's Fetch alone, not its Source
+	if _, ok := any(unnamed).(interface{ Source() string }); ok {
 		t.Fatal("the test needs a Fetcher without a Source")
 	}
 	mc := edgartest.NewMemCache()
 	for _, opt := range []edgar13f.ClientOption{edgar13f.WithCacheDir(dir), edgar13f.WithCache(mc)} {
-		c := provenanceClient(t, dir, opt, edgar13f.WithFetcher(f))
+		c := provenanceClient(t, dir, opt, edgar13f.WithFetcher(unnamed))
 		ctx := context.Background()
 		for i := range 2 {
 			if _, err := c.Holdings(ctx, "1067983", date("2023-09-30"), date("2024-06-01")); err != nil {

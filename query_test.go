@@ -1,25 +1,25 @@
-package edgar13f
+package edgar13f_test
 
 import (
 	"context"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
-	"os"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 	"github.com/edgar13f/edgar13f/internal/infotable"
 )
 
 func TestNewQueryValidation(t *testing.T) {
-	q4 := MustParseDate("2023-12-31")
-	asOf := MustParseDate("2024-06-01")
+	q4 := edgar13f.MustParseDate("2023-12-31")
+	asOf := edgar13f.MustParseDate("2024-06-01")
 	fifty := make([]string, 51)
 	for i := range fifty {
 		fifty[i] = strings.Repeat("A", 8) + string(rune('0'+i%10))
@@ -28,66 +28,66 @@ func TestNewQueryValidation(t *testing.T) {
 	tests := []struct {
 		name    string
 		cik     string
-		period  Date
-		asOf    Date
-		periods []Date
-		opts    []Option
-		want    Reason // "" for valid
+		period  edgar13f.Date
+		asOf    edgar13f.Date
+		periods []edgar13f.Date
+		opts    []edgar13f.Option
+		want    edgar13f.Reason // "" for valid
 	}{
 		{"valid", "1067983", q4, asOf, nil, nil, ""},
 		{"leading zeros", "0001067983", q4, asOf, nil, nil, ""},
 		{"ten digits", "1234567890", q4, asOf, nil, nil, ""},
-		{"eleven digits", "12345678901", q4, asOf, nil, nil, InvalidArgument},
-		{"empty cik", "", q4, asOf, nil, nil, InvalidArgument},
-		{"letters in cik", "10679a3", q4, asOf, nil, nil, InvalidArgument},
-		{"space in cik", " 1067983", q4, asOf, nil, nil, InvalidArgument},
-		{"unicode digit", "١٢٣", q4, asOf, nil, nil, InvalidArgument},
-		{"zero asOf", "1", q4, Date{}, nil, nil, InvalidArgument},
-		{"impossible date", "1", q4, Date{2023, time.February, 30}, nil, nil, InvalidArgument},
-		{"not quarter end", "1", MustParseDate("2023-12-30"), asOf, []Date{MustParseDate("2023-12-30")}, nil, InvalidPeriod},
-		{"bad cik beats bad period", "x", MustParseDate("2023-12-30"), asOf, []Date{MustParseDate("2023-12-30")}, nil, InvalidArgument},
-		{"bad filter beats bad period", "1", MustParseDate("2023-12-30"), asOf, []Date{MustParseDate("2023-12-30")}, []Option{Limit(0)}, InvalidArgument},
-		{"bad period beats unsupported", "1", MustParseDate("2023-12-30"), asOf, []Date{MustParseDate("2023-12-30")}, []Option{PositionType("short")}, InvalidPeriod},
-		{"bad filter beats unsupported", "1", q4, asOf, []Date{q4}, []Option{PositionType("short"), Issuer("a")}, InvalidArgument},
-		{"short positions", "1", q4, asOf, []Date{q4}, []Option{PositionType("short")}, UnsupportedRequest},
-		{"long positions", "1", q4, asOf, []Date{q4}, []Option{PositionType("long")}, ""},
-		{"max 0", "1", q4, asOf, nil, []Option{Limit(0)}, InvalidArgument},
-		{"max 1", "1", q4, asOf, nil, []Option{Limit(1)}, ""},
-		{"max 200", "1", q4, asOf, nil, []Option{Limit(200)}, ""},
-		{"max 201", "1", q4, asOf, nil, []Option{Limit(201)}, InvalidArgument},
-		{"last option wins", "1", q4, asOf, nil, []Option{Limit(0), Limit(3)}, ""},
-		{"issuer 1 char", "1", q4, asOf, nil, []Option{Issuer("a")}, InvalidArgument},
-		{"issuer spaces fold", "1", q4, asOf, nil, []Option{Issuer("  a  ")}, InvalidArgument},
-		{"issuer 2 chars", "1", q4, asOf, nil, []Option{Issuer("ab")}, ""},
-		{"issuer 100 chars", "1", q4, asOf, nil, []Option{Issuer(strings.Repeat("é", 100))}, ""},
-		{"issuer 101 chars", "1", q4, asOf, nil, []Option{Issuer(strings.Repeat("a", 101))}, InvalidArgument},
-		{"issuer invalid utf-8", "1", q4, asOf, nil, []Option{Issuer("ab\xff")}, InvalidArgument},
-		{"cusip ok", "1", q4, asOf, nil, []Option{CUSIPs("037833100", "78462f103")}, ""},
-		{"cusip empty list", "1", q4, asOf, nil, []Option{CUSIPs()}, InvalidArgument},
-		{"cusip 8 chars", "1", q4, asOf, nil, []Option{CUSIPs("03783310")}, InvalidArgument},
-		{"cusip punctuation", "1", q4, asOf, nil, []Option{CUSIPs("0378331-0")}, InvalidArgument},
-		{"cusip exact duplicate", "1", q4, asOf, nil, []Option{CUSIPs("037833100", "037833100")}, InvalidArgument},
-		{"cusip case-different not a duplicate", "1", q4, asOf, nil, []Option{CUSIPs("78462F103", "78462f103")}, ""},
-		{"cusip 51 items", "1", q4, asOf, nil, []Option{CUSIPs(fifty...)}, InvalidArgument},
-		{"cusip 50 items", "1", q4, asOf, nil, []Option{CUSIPs(fifty[:50]...)}, ""},
-		{"diff B before A", "1", q4, asOf, []Date{q4, MustParseDate("2023-09-30")}, nil, InvalidPeriod},
-		{"diff B equals A", "1", q4, asOf, []Date{q4, q4}, nil, InvalidPeriod},
-		{"diff B after A", "1", q4, asOf, []Date{MustParseDate("2023-09-30"), q4}, nil, ""},
+		{"eleven digits", "12345678901", q4, asOf, nil, nil, edgar13f.InvalidArgument},
+		{"empty cik", "", q4, asOf, nil, nil, edgar13f.InvalidArgument},
+		{"letters in cik", "10679a3", q4, asOf, nil, nil, edgar13f.InvalidArgument},
+		{"space in cik", " 1067983", q4, asOf, nil, nil, edgar13f.InvalidArgument},
+		{"unicode digit", "١٢٣", q4, asOf, nil, nil, edgar13f.InvalidArgument},
+		{"zero asOf", "1", q4, edgar13f.Date{}, nil, nil, edgar13f.InvalidArgument},
+		{"impossible date", "1", q4, edgar13f.Date{2023, time.February, 30}, nil, nil, edgar13f.InvalidArgument},
+		{"not quarter end", "1", edgar13f.MustParseDate("2023-12-30"), asOf, []edgar13f.Date{edgar13f.MustParseDate("2023-12-30")}, nil, edgar13f.InvalidPeriod},
+		{"bad cik beats bad period", "x", edgar13f.MustParseDate("2023-12-30"), asOf, []edgar13f.Date{edgar13f.MustParseDate("2023-12-30")}, nil, edgar13f.InvalidArgument},
+		{"bad filter beats bad period", "1", edgar13f.MustParseDate("2023-12-30"), asOf, []edgar13f.Date{edgar13f.MustParseDate("2023-12-30")}, []edgar13f.Option{edgar13f.Limit(0)}, edgar13f.InvalidArgument},
+		{"bad period beats unsupported", "1", edgar13f.MustParseDate("2023-12-30"), asOf, []edgar13f.Date{edgar13f.MustParseDate("2023-12-30")}, []edgar13f.Option{edgar13f.PositionType("short")}, edgar13f.InvalidPeriod},
+		{"bad filter beats unsupported", "1", q4, asOf, []edgar13f.Date{q4}, []edgar13f.Option{edgar13f.PositionType("short"), edgar13f.Issuer("a")}, edgar13f.InvalidArgument},
+		{"short positions", "1", q4, asOf, []edgar13f.Date{q4}, []edgar13f.Option{edgar13f.PositionType("short")}, edgar13f.UnsupportedRequest},
+		{"long positions", "1", q4, asOf, []edgar13f.Date{q4}, []edgar13f.Option{edgar13f.PositionType("long")}, ""},
+		{"max 0", "1", q4, asOf, nil, []edgar13f.Option{edgar13f.Limit(0)}, edgar13f.InvalidArgument},
+		{"max 1", "1", q4, asOf, nil, []edgar13f.Option{edgar13f.Limit(1)}, ""},
+		{"max 200", "1", q4, asOf, nil, []edgar13f.Option{edgar13f.Limit(200)}, ""},
+		{"max 201", "1", q4, asOf, nil, []edgar13f.Option{edgar13f.Limit(201)}, edgar13f.InvalidArgument},
+		{"last option wins", "1", q4, asOf, nil, []edgar13f.Option{edgar13f.Limit(0), edgar13f.Limit(3)}, ""},
+		{"issuer 1 char", "1", q4, asOf, nil, []edgar13f.Option{edgar13f.Issuer("a")}, edgar13f.InvalidArgument},
+		{"issuer spaces fold", "1", q4, asOf, nil, []edgar13f.Option{edgar13f.Issuer("  a  ")}, edgar13f.InvalidArgument},
+		{"issuer 2 chars", "1", q4, asOf, nil, []edgar13f.Option{edgar13f.Issuer("ab")}, ""},
+		{"issuer 100 chars", "1", q4, asOf, nil, []edgar13f.Option{edgar13f.Issuer(strings.Repeat("é", 100))}, ""},
+		{"issuer 101 chars", "1", q4, asOf, nil, []edgar13f.Option{edgar13f.Issuer(strings.Repeat("a", 101))}, edgar13f.InvalidArgument},
+		{"issuer invalid utf-8", "1", q4, asOf, nil, []edgar13f.Option{edgar13f.Issuer("ab\xff")}, edgar13f.InvalidArgument},
+		{"cusip ok", "1", q4, asOf, nil, []edgar13f.Option{edgar13f.CUSIPs("037833100", "78462f103")}, ""},
+		{"cusip empty list", "1", q4, asOf, nil, []edgar13f.Option{edgar13f.CUSIPs()}, edgar13f.InvalidArgument},
+		{"cusip 8 chars", "1", q4, asOf, nil, []edgar13f.Option{edgar13f.CUSIPs("03783310")}, edgar13f.InvalidArgument},
+		{"cusip punctuation", "1", q4, asOf, nil, []edgar13f.Option{edgar13f.CUSIPs("0378331-0")}, edgar13f.InvalidArgument},
+		{"cusip exact duplicate", "1", q4, asOf, nil, []edgar13f.Option{edgar13f.CUSIPs("037833100", "037833100")}, edgar13f.InvalidArgument},
+		{"cusip case-different not a duplicate", "1", q4, asOf, nil, []edgar13f.Option{edgar13f.CUSIPs("78462F103", "78462f103")}, ""},
+		{"cusip 51 items", "1", q4, asOf, nil, []edgar13f.Option{edgar13f.CUSIPs(fifty...)}, edgar13f.InvalidArgument},
+		{"cusip 50 items", "1", q4, asOf, nil, []edgar13f.Option{edgar13f.CUSIPs(fifty[:50]...)}, ""},
+		{"diff B before A", "1", q4, asOf, []edgar13f.Date{q4, edgar13f.MustParseDate("2023-09-30")}, nil, edgar13f.InvalidPeriod},
+		{"diff B equals A", "1", q4, asOf, []edgar13f.Date{q4, q4}, nil, edgar13f.InvalidPeriod},
+		{"diff B after A", "1", q4, asOf, []edgar13f.Date{edgar13f.MustParseDate("2023-09-30"), q4}, nil, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := newQuery(tc.cik, map[string]Date{"period": tc.period, "asOf": tc.asOf}, tc.periods, tc.opts)
+			_, err := edgar13f.NewQuery(tc.cik, map[string]edgar13f.Date{"period": tc.period, "asOf": tc.asOf}, tc.periods, tc.opts)
 			if tc.want == "" {
 				if err != nil {
 					t.Fatalf("newQuery = %v; want no error", err)
 				}
 				return
 			}
-			var d *DeclineError
+			var d *edgar13f.DeclineError
 			if !errors.As(err, &d) || d.Reason != tc.want {
 				t.Fatalf("newQuery = %v; want decline %s", err, tc.want)
 			}
-			for _, r := range Reasons() {
+			for _, r := range edgar13f.Reasons() {
 				if got := errors.Is(err, r); got != (r == tc.want) {
 					t.Errorf("errors.Is(err, %s) = %v", r, got)
 				}
@@ -98,25 +98,25 @@ func TestNewQueryValidation(t *testing.T) {
 
 func TestParseCIKDropsLeadingZeros(t *testing.T) {
 	for in, want := range map[string]string{"0001067983": "1067983", "1067983": "1067983", "0": "0", "0000000000": "0"} {
-		if got, err := parseCIK(in); err != nil || got != want {
-			t.Errorf("parseCIK(%q) = %q, %v; want %q", in, got, err, want)
+		if got, err := edgar13f.ParseCIK(in); err != nil || got != want {
+			t.Errorf("edgar13f.ParseCIK(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
 }
 
 func TestDate(t *testing.T) {
 	for _, s := range []string{"2024-02-29", "2023-12-31", "0001-01-01", "9999-12-31"} {
-		d, err := ParseDate(s)
+		d, err := edgar13f.ParseDate(s)
 		if err != nil || d.String() != s {
 			t.Errorf("ParseDate(%q) = %v, %v", s, d, err)
 		}
 	}
 	for _, s := range []string{"2023-02-29", "2023-13-01", "2023-00-10", "2023-1-01", "20231231", "2023-12-31T00:00:00Z", "", "0000-01-01", "+202-01-01", "2023-12-3a"} {
-		if _, err := ParseDate(s); !errors.Is(err, InvalidArgument) {
+		if _, err := edgar13f.ParseDate(s); !errors.Is(err, edgar13f.InvalidArgument) {
 			t.Errorf("ParseDate(%q) error = %v; want invalid_argument", s, err)
 		}
 	}
-	d := MustParseDate("2024-12-31")
+	d := edgar13f.MustParseDate("2024-12-31")
 	if got := d.AddDays(1).String(); got != "2025-01-01" {
 		t.Errorf("AddDays(1) = %s", got)
 	}
@@ -124,83 +124,47 @@ func TestDate(t *testing.T) {
 		t.Errorf("AddDays(-366) = %s", got)
 	}
 	for _, x := range []struct {
-		d    Date
+		d    edgar13f.Date
 		want bool
-	}{{d, true}, {Date{}, false}, {Date{2023, time.February, 29}, false}, {Date{2024, time.February, 29}, true},
-		{Date{10000, time.January, 1}, false}, {Date{2024, 13, 1}, false}, {Date{1, time.January, 1}, true}} {
+	}{{d, true}, {edgar13f.Date{}, false}, {edgar13f.Date{2023, time.February, 29}, false}, {edgar13f.Date{2024, time.February, 29}, true},
+		{edgar13f.Date{10000, time.January, 1}, false}, {edgar13f.Date{2024, 13, 1}, false}, {edgar13f.Date{1, time.January, 1}, true}} {
 		if got := x.d.IsValid(); got != x.want {
 			t.Errorf("%+v.IsValid() = %t", x.d, got)
 		}
 	}
-	if !d.IsQuarterEnd() || MustParseDate("2024-06-29").IsQuarterEnd() {
+	if !d.IsQuarterEnd() || edgar13f.MustParseDate("2024-06-29").IsQuarterEnd() {
 		t.Error("IsQuarterEnd")
 	}
 	// A time late in the evening in New York is still that day there.
 	ny := time.FixedZone("EST", -5*3600)
-	if got := DateOf(time.Date(2024, 12, 31, 23, 30, 0, 0, ny)); got != d {
+	if got := edgar13f.DateOf(time.Date(2024, 12, 31, 23, 30, 0, 0, ny)); got != d {
 		t.Errorf("DateOf = %v; want %v", got, d)
 	}
-	var u Date
+	var u edgar13f.Date
 	if err := u.UnmarshalText([]byte("2024-12-31")); err != nil || u != d {
 		t.Errorf("UnmarshalText = %v, %v", u, err)
 	}
 }
 
-// mapCache is a Cache in a map, for tests that reach into entries.
-type mapCache struct {
-	mu sync.Mutex
-	m  map[string][]byte
-}
-
-func (c *mapCache) Get(_ context.Context, key string) ([]byte, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if b, ok := c.m[key]; ok {
-		return b, nil
-	}
-	return nil, ErrCacheMiss
-}
-
-func (c *mapCache) Put(_ context.Context, key string, data []byte) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.m[key] = data
-	return nil
-}
-
-type countFetcher struct {
-	Fetcher
-	n atomic.Int64
-}
-
-func (f *countFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
-	f.n.Add(1)
-	return f.Fetcher.Fetch(ctx, url)
-}
-
-// Source names the recorded mirror, so that the Client uses the cache it
-// is given (a Fetcher without a Source caches in memory only).
-func (f *countFetcher) Source() string { return "test:testdata/mirror" }
-
 // TestDamagedRowsEntryIsRefetched: a cached table that passes its checksum
 // but cannot be decoded (a bad row flag) is read from EDGAR again, and the
 // answer is the same.
 func TestDamagedRowsEntryIsRefetched(t *testing.T) {
-	cache := &mapCache{m: map[string][]byte{}}
-	f := &countFetcher{Fetcher: NewMirrorFetcher(os.DirFS("testdata/mirror"))}
+	cache := edgartest.NewMemCache()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	c, err := NewClient(WithFetcher(f), WithCache(cache), WithClock(ClockFunc(func() time.Time { return now })))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, f := edgartest.MirrorClient(t, edgar13f.WithCache(cache), edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return now })))
 	ctx := context.Background()
-	period, asOf := MustParseDate("2023-12-31"), MustParseDate("2024-03-01")
+	period, asOf := edgar13f.MustParseDate("2023-12-31"), edgar13f.MustParseDate("2024-03-01")
 	want, err := c.Holdings(ctx, "1067983", period, asOf)
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := c.edgar.Source() + "|" + c.rowsKey(want.Base.Accession)
-	rows, err := infotable.Decode(cache.m[key])
+	key := c.EDGAR().Source() + "|" + c.RowsKey(want.Base.Accession)
+	entry, err := cache.Get(ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := infotable.Decode(entry)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,11 +177,12 @@ func TestDamagedRowsEntryIsRefetched(t *testing.T) {
 	strLen, n2 := binary.Uvarint(d[n1:])
 	flagsAt := strStart + n1 + n2 + int(strLen)
 	body[flagsAt] = 0xff
-	cache.m[key] = binary.LittleEndian.AppendUint32(body, crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)))
-	if _, err := infotable.Count(cache.m[key]); err != nil {
+	damaged := binary.LittleEndian.AppendUint32(body, crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)))
+	if _, err := infotable.Count(damaged); err != nil {
 		t.Fatalf("the damaged entry must pass the checksum: %v", err)
 	}
-	before := f.n.Load()
+	cache.Put(ctx, key, damaged)
+	f.Take()
 	got, err := c.Holdings(ctx, "1067983", period, asOf)
 	if err != nil {
 		t.Fatal(err)
@@ -225,28 +190,9 @@ func TestDamagedRowsEntryIsRefetched(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("answer after a damaged entry (-want +got):\n%s", diff)
 	}
-	if n := f.n.Load() - before; n != 1 {
+	if n := f.Len(); n != 1 {
 		t.Errorf("%d fetches after a damaged entry; want 1 (the filing again)", n)
 	}
-}
-
-// blockingFetcher holds its first request until that request's context
-// ends; later requests go through.
-type blockingFetcher struct {
-	Fetcher
-	started chan struct{}
-	once    sync.Once
-}
-
-func (f *blockingFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
-	first := false
-	f.once.Do(func() { first = true })
-	if first {
-		close(f.started)
-		<-ctx.Done()
-		return nil, ctx.Err()
-	}
-	return f.Fetcher.Fetch(ctx, url)
 }
 
 // TestSharedFetchSurvivesLeaderCancel: two callers ask for the same filing
@@ -254,28 +200,40 @@ func (f *blockingFetcher) Fetch(ctx context.Context, url string) ([]byte, error)
 // waiting for that shared fetch, must get its answer, not the other's
 // cancellation.
 func TestSharedFetchSurvivesLeaderCancel(t *testing.T) {
-	f := &blockingFetcher{Fetcher: NewMirrorFetcher(os.DirFS("testdata/mirror")), started: make(chan struct{})}
-	c, err := NewClient(WithFetcher(f), WithCache(nil))
+	// The first request is held until its context ends; later ones go through.
+	started := make(chan struct{})
+	var once sync.Once
+	f := &edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t)), Before: func(ctx context.Context, _ string) error {
+		first := false
+		once.Do(func() { first = true })
+		if !first {
+			return nil
+		}
+		close(started)
+		<-ctx.Done()
+		return ctx.Err()
+	}}
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(f), edgar13f.WithCache(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
 	joined := make(chan string, 1)
-	c.edgar.OnJoin(func(key string) {
+	c.EDGAR().OnJoin(func(key string) {
 		select {
 		case joined <- key:
 		default:
 		}
 	})
-	period, asOf := MustParseDate("2023-12-31"), MustParseDate("2024-03-01")
+	period, asOf := edgar13f.MustParseDate("2023-12-31"), edgar13f.MustParseDate("2024-03-01")
 	ctxA, cancelA := context.WithCancel(context.Background())
 	errA := make(chan error, 1)
 	go func() {
 		_, err := c.Holdings(ctxA, "1067983", period, asOf)
 		errA <- err
 	}()
-	<-f.started
+	<-started
 	type result struct {
-		snap *Snapshot
+		snap *edgar13f.Snapshot
 		err  error
 	}
 	resB := make(chan result, 1)

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -87,7 +88,7 @@ func TestReconcileRedactedTableMatches(t *testing.T) {
 func TestReconcileRealMirror(t *testing.T) {
 	c, _ := edgartest.MirrorClient(t)
 	ctx := context.Background()
-	root := "testdata/mirror/www.sec.gov/Archives/edgar/data"
+	root := filepath.Join(edgartest.MirrorDir, "www.sec.gov", "Archives", "edgar", "data")
 	tables := map[string]string{} // accession -> CIK
 	err := fs.WalkDir(os.DirFS(root), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".txt") {

@@ -3,7 +3,6 @@ package edgar13f_test
 import (
 	"context"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 	"github.com/edgar13f/edgar13f/internal/wiretest"
 )
 
@@ -32,7 +32,7 @@ func TestWireSpacing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("takes a few seconds of real time")
 	}
-	mirror := edgar13f.MirrorHandler(os.DirFS("testdata/mirror"))
+	mirror := edgar13f.MirrorHandler(edgartest.MirrorFS(t))
 	srv := wiretest.NewServer(t, true, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if p, ok := strings.CutPrefix(r.URL.Path, "/moved"); ok {
 			r2 := r.Clone(r.Context())

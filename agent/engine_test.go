@@ -10,6 +10,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 	"github.com/edgar13f/edgar13f/search"
 	"github.com/edgar13f/edgar13f/search/store/embedded"
 )
@@ -125,11 +126,7 @@ func TestAskWithEngine(t *testing.T) {
 func mirrorEngine(t *testing.T) (*edgar13f.Client, *search.Engine) {
 	t.Helper()
 	dir := t.TempDir()
-	m, err := edgar13f.MirrorDir("../testdata/mirror")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(m)), edgar13f.WithCacheDir(filepath.Join(dir, "cache")))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))), edgar13f.WithCacheDir(filepath.Join(dir, "cache")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent/model"
+	"github.com/edgar13f/edgar13f/internal/edgartest"
 	"github.com/edgar13f/edgar13f/search"
 )
 
@@ -34,11 +35,7 @@ var (
 // a cache.
 func mirrorClient(t testing.TB) *edgar13f.Client {
 	t.Helper()
-	m, err := edgar13f.MirrorDir("../testdata/mirror")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(m)), edgar13f.WithCache(nil))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))), edgar13f.WithCache(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +44,7 @@ func mirrorClient(t testing.TB) *edgar13f.Client {
 
 // appleChunks are the chunks of appleIndex, cut once per test binary.
 var appleChunks = sync.OnceValues(func() ([]search.Hit, error) {
-	m, err := edgar13f.MirrorDir("../testdata/mirror")
+	m, err := edgar13f.MirrorDir(edgartest.MirrorDir)
 	if err != nil {
 		return nil, err
 	}

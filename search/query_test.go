@@ -83,18 +83,15 @@ func sortedKeys(m map[string][]string) []string {
 // need it.
 func noEDGAR(t testing.TB) *edgar13f.Client {
 	t.Helper()
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(failFetcher{t}), edgar13f.WithCacheDir(t.TempDir()))
+	fail := &edgartest.CountingFetcher{Before: func(_ context.Context, url string) error {
+		t.Errorf("unexpected EDGAR request %s", url)
+		return errors.New("no EDGAR here")
+	}}
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(fail), edgar13f.WithCacheDir(t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c
-}
-
-type failFetcher struct{ t testing.TB }
-
-func (f failFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
-	f.t.Errorf("unexpected EDGAR request %s", url)
-	return nil, errors.New("no EDGAR here")
 }
 
 // threeFilings are a company's 10-K of 2024, its 10-K/A and a 10-K of 2025.

@@ -88,20 +88,6 @@ func listJSON(t *testing.T, cik, name string, rows [][4]string, pages ...map[str
 	return b
 }
 
-// listFetcher serves some filing lists from memory, the rest from the
-// mirror.
-type listFetcher struct {
-	next  edgar13f.Fetcher
-	files map[string][]byte
-}
-
-func (f listFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
-	if b, ok := f.files[url]; ok {
-		return b, nil
-	}
-	return f.next.Fetch(ctx, url)
-}
-
 // TestIndexReports indexes synthetic filing lists: the newest 10-K with its
 // 10-K/A, never an amendment of an older report nor a 10-K/A alone, and the
 // same for 10-Q; an older page of the list that ends before the reports
@@ -124,10 +110,10 @@ func TestIndexReports(t *testing.T) {
 		{"0009999992-24-000010", "10-Q/A", "2024-03-01", "2023-09-30"},
 		{"0009999992-24-000005", "8-K", "2024-02-01", ""},
 	})
-	fetch := &edgartest.CountingFetcher{Next: listFetcher{next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t)), files: map[string][]byte{
+	fetch := &edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t)), Files: map[string][]byte{
 		"https://data.sec.gov/submissions/CIK0009999991.json": one,
 		"https://data.sec.gov/submissions/CIK0009999992.json": lone,
-	}}}
+	}}
 	c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(fetch))
 	if err != nil {
 		t.Fatal(err)
@@ -182,8 +168,8 @@ func TestIndexTooManyAmendments(t *testing.T) {
 	}
 	rows = append(rows, [4]string{"0009999993-24-000010", "10-K", "2024-03-01", "2023-12-31"})
 	list := listJSON(t, "9999993", "Synthetic Amended Inc.", rows)
-	c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(listFetcher{next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t)),
-		files: map[string][]byte{"https://data.sec.gov/submissions/CIK0009999993.json": list}}))
+	c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(&edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t)),
+		Files: map[string][]byte{"https://data.sec.gov/submissions/CIK0009999993.json": list}}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,12 +16,13 @@ import (
 	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/cover"
 	"github.com/edgar13f/edgar13f/internal/datasetzip"
+	"github.com/edgar13f/edgar13f/internal/edgartest/edgarfiles"
 	"github.com/edgar13f/edgar13f/internal/infotable"
 	"github.com/edgar13f/edgar13f/internal/mirror"
 	"github.com/edgar13f/edgar13f/internal/oracle"
 )
 
-const mirrorRoot = "../../testdata/mirror"
+var mirrorRoot = edgarfiles.Mirror
 
 // testRule names the redaction rule of the test stores.
 const testRule = "test-rule"

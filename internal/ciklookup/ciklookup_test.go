@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/edgar13f/edgar13f/internal/edgartest/edgarfiles"
 )
 
 func collect(in string) ([]Entry, error) {
@@ -98,7 +100,7 @@ func TestParseStopsOnCallbackError(t *testing.T) {
 
 // TestParseMirror reads the lookup file of the recorded mirror.
 func TestParseMirror(t *testing.T) {
-	f, err := os.Open("../../testdata/mirror/www.sec.gov/Archives/edgar/cik-lookup-data.txt")
+	f, err := os.Open(edgarfiles.Mirror + "/www.sec.gov/Archives/edgar/cik-lookup-data.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

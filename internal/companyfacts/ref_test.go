@@ -11,12 +11,13 @@ import (
 	"testing"
 
 	"github.com/edgar13f/edgar13f/internal/civil"
+	"github.com/edgar13f/edgar13f/internal/edgartest/edgarfiles"
 )
 
 // This file holds an independent reference for Decode, built on
 // encoding/json, and the helpers the tests share.
 
-const mirrorDir = "../../testdata/mirror/data.sec.gov/api/xbrl/companyfacts/"
+var mirrorDir = edgarfiles.Mirror + "/data.sec.gov/api/xbrl/companyfacts/"
 
 // realFiles are the companyfacts documents of the test mirror.
 var realFiles = []string{"CIK0000320193", "CIK0001045810", "CIK0001640147", "CIK0001997711"}

@@ -8,11 +8,13 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/edgar13f/edgar13f/internal/edgartest/edgarfiles"
 )
 
-const (
-	mirror = "../../testdata/mirror/www.sec.gov/Archives/edgar/data/"
-	docs   = "../../testdata/documents/"
+var (
+	mirror = edgarfiles.Mirror + "/www.sec.gov/Archives/edgar/data/"
+	docs   = edgarfiles.Documents + "/"
 )
 
 // berkshire returns the cover of a Berkshire Hathaway 13F with the facts

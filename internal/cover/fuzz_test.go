@@ -4,6 +4,8 @@ import (
 	"os"
 	"regexp"
 	"testing"
+
+	"github.com/edgar13f/edgar13f/internal/edgartest/edgarfiles"
 )
 
 var isoDateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
@@ -13,7 +15,7 @@ var isoDateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 // documents in testdata/fuzz/FuzzParse.
 func FuzzParse(f *testing.F) {
 	for _, p := range []string{
-		"../../testdata/mirror/www.sec.gov/Archives/edgar/data/9000001/000900000125000004/primary_doc.xml",
+		edgarfiles.Mirror + "/www.sec.gov/Archives/edgar/data/9000001/000900000125000004/primary_doc.xml",
 	} {
 		b, err := os.ReadFile(p)
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/edgar13f/edgar13f/internal/edgartest/edgarfiles"
 	"github.com/edgar13f/edgar13f/internal/sleep"
 	"github.com/google/go-cmp/cmp"
 )
@@ -32,7 +33,7 @@ func realBytes(t *testing.T, path string) []byte {
 	if path == jsonPath {
 		host = "data.sec.gov"
 	}
-	b, err := os.ReadFile("../../testdata/mirror/" + host + path)
+	b, err := os.ReadFile(edgarfiles.Mirror + "/" + host + path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
+	"iter"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -24,32 +27,13 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest/edgarfiles"
 )
 
 // MirrorDir is the recorded EDGAR mirror, testdata/mirror at the root of
 // the module, as an absolute path, so that the tests of every package
 // (which run in their own directories) find it.
-var MirrorDir = filepath.Join(moduleRoot(), "testdata", "mirror")
-
-// moduleRoot is the nearest directory above the working directory whose
-// go.mod declares this module; "" when there is none.
-func moduleRoot() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil &&
-			bytes.HasPrefix(b, []byte("module github.com/edgar13f/edgar13f\n")) {
-			return dir
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			return ""
-		}
-		dir = up
-	}
-}
+var MirrorDir = edgarfiles.Mirror
 
 // UserAgent identifies the tests; they never reach sec.gov.
 const UserAgent = "edgar13f tests test@example.com"
@@ -58,19 +42,50 @@ const UserAgent = "edgar13f tests test@example.com"
 // counts as fresh for every asOf the tests ask about.
 var FixedNow = time.Date(2026, time.December, 1, 12, 0, 0, 0, time.UTC)
 
-// A CountingFetcher wraps a Fetcher and records every URL fetched.
+// A CountingFetcher is the tests' Fetcher: it records every URL asked
+// for, then answers from Files when the URL is there, else from Next (when
+// Next is nil, with ErrNotFound). Before, when set, is called first with
+// each request; an error from it is the answer (a test's way to stall,
+// fail or watch a request). The fetcher passes Next's Source on, or names
+// Name when that is set, so that Clients over it use the cache they are
+// given.
 type CountingFetcher struct {
-	Next edgar13f.Fetcher
-	mu   sync.Mutex
-	urls []string
+	Next   edgar13f.Fetcher
+	Files  map[string][]byte
+	Name   string
+	Before func(ctx context.Context, url string) error
+	mu     sync.Mutex
+	urls   []string
 }
 
-// Fetch records url and fetches it from Next.
+// Fetch records url and answers it.
 func (f *CountingFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
 	f.mu.Lock()
 	f.urls = append(f.urls, url)
 	f.mu.Unlock()
+	if f.Before != nil {
+		if err := f.Before(ctx, url); err != nil {
+			return nil, err
+		}
+	}
+	if b, ok := f.Files[url]; ok {
+		return b, nil
+	}
+	if f.Next == nil {
+		return nil, fmt.Errorf("%w: %s", edgar13f.ErrNotFound, url)
+	}
 	return f.Next.Fetch(ctx, url)
+}
+
+// Source is Name, or else the Source of Next ("" when it has none).
+func (f *CountingFetcher) Source() string {
+	if f.Name != "" {
+		return f.Name
+	}
+	if s, ok := f.Next.(interface{ Source() string }); ok {
+		return s.Source()
+	}
+	return ""
 }
 
 // Take returns the URLs fetched since the last Take.
@@ -80,6 +95,13 @@ func (f *CountingFetcher) Take() []string {
 	u := f.urls
 	f.urls = nil
 	return u
+}
+
+// Len returns how many URLs were fetched since the last Take.
+func (f *CountingFetcher) Len() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.urls)
 }
 
 // A MemCache is an edgar13f.Cache in memory, for tests that look at or
@@ -108,6 +130,23 @@ func (c *MemCache) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.m)
+}
+
+// All yields a copy of every entry, in key order.
+func (c *MemCache) All() iter.Seq2[string, []byte] {
+	c.mu.Lock()
+	keys := slices.Sorted(maps.Keys(c.m))
+	c.mu.Unlock()
+	return func(yield func(string, []byte) bool) {
+		for _, k := range keys {
+			c.mu.Lock()
+			b, ok := c.m[k]
+			c.mu.Unlock()
+			if ok && !yield(k, slices.Clone(b)) {
+				return
+			}
+		}
+	}
 }
 
 // Put keeps a copy of data under key.

@@ -9,15 +9,17 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/edgar13f/edgar13f/internal/edgartest/edgarfiles"
 )
 
-const (
-	mirror  = "../../testdata/mirror/www.sec.gov/Archives/edgar/data/"
+var (
+	mirror  = edgarfiles.Mirror + "/www.sec.gov/Archives/edgar/data/"
 	metlife = mirror + "1099219/000114036123013281/0001140361-23-013281.txt"
 	actiam  = mirror + "1619124/000161912421000002/0001619124-21-000002.txt"
 	bull    = mirror + "1790837/000179083723000002/0001790837-23-000002.txt"
 	ltsOne  = mirror + "1894188/000189418823000007/0001894188-23-000007.txt"
-	acorn   = "../../testdata/documents/acorn-creek-13f-hr-2024q4-0001951757-25-000093.nc"
+	acorn   = edgarfiles.Documents + "/acorn-creek-13f-hr-2024q4-0001951757-25-000093.nc"
 )
 
 // facts is what the tests assert about a parsed submission.

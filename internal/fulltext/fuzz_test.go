@@ -5,13 +5,15 @@ import (
 	"os"
 	"testing"
 	"unsafe"
+
+	"github.com/edgar13f/edgar13f/internal/edgartest/edgarfiles"
 )
 
 // FuzzParse checks that Parse never panics and that every document text it
 // returns is a sub-slice of the input, capped at its length. Seeds: a real
 // submission here and odd ones in testdata/fuzz/FuzzParse.
 func FuzzParse(f *testing.F) {
-	b, err := os.ReadFile("../../testdata/mirror/www.sec.gov/Archives/edgar/data/9000001/000900000125000004/0009000001-25-000004.txt")
+	b, err := os.ReadFile(edgarfiles.Mirror + "/www.sec.gov/Archives/edgar/data/9000001/000900000125000004/0009000001-25-000004.txt")
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/edgar13f/edgar13f/internal/edgartest/edgarfiles"
 )
 
 // seedRows is how many rows of a real table a fuzz seed keeps.
@@ -34,7 +36,7 @@ func shortTable(data []byte, n int) []byte {
 func realTableFiles(tb testing.TB) []string {
 	tb.Helper()
 	var files []string
-	err := filepath.WalkDir("../../testdata", func(path string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(edgarfiles.Testdata, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || filepath.Ext(path) != ".xml" {
 			return err
 		}

@@ -8,11 +8,13 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/edgar13f/edgar13f/internal/edgartest/edgarfiles"
 )
 
-const (
-	mirror    = "../../testdata/mirror/www.sec.gov/Archives/edgar/data/"
-	documents = "../../testdata/documents/"
+var (
+	mirror    = edgarfiles.Mirror + "/www.sec.gov/Archives/edgar/data/"
+	documents = edgarfiles.Documents + "/"
 )
 
 // realTable is a real information table and what is known about it.

@@ -17,15 +17,19 @@ import (
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/edgar13f/edgar13f/internal/edgartest/edgarfiles"
 )
 
+// testMirror is the recorded mirror.
+var testMirror = edgarfiles.Mirror
+
 const (
-	testMirror = "../../testdata/mirror"
-	subURL     = "https://data.sec.gov/submissions/CIK0000315090.json"
-	subPath    = "data.sec.gov/submissions/CIK0000315090.json"
-	xmlURL     = "https://www.sec.gov/Archives/edgar/data/1067983/000095012323011029/28498.xml"
-	xmlPath    = "www.sec.gov/Archives/edgar/data/1067983/000095012323011029/28498.xml"
-	txtPath    = "www.sec.gov/Archives/edgar/data/1619124/000161912421000002/0001619124-21-000002.txt"
+	subURL  = "https://data.sec.gov/submissions/CIK0000315090.json"
+	subPath = "data.sec.gov/submissions/CIK0000315090.json"
+	xmlURL  = "https://www.sec.gov/Archives/edgar/data/1067983/000095012323011029/28498.xml"
+	xmlPath = "www.sec.gov/Archives/edgar/data/1067983/000095012323011029/28498.xml"
+	txtPath = "www.sec.gov/Archives/edgar/data/1619124/000161912421000002/0001619124-21-000002.txt"
 )
 
 func TestPathFor(t *testing.T) {

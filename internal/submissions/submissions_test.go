@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"github.com/edgar13f/edgar13f/internal/edgarid"
+	"github.com/edgar13f/edgar13f/internal/edgartest/edgarfiles"
 	"github.com/google/go-cmp/cmp"
 )
 
-const mirror = "../../testdata/mirror/data.sec.gov/submissions"
+var mirror = edgarfiles.Mirror + "/data.sec.gov/submissions"
 
 var (
 	buffettFile = filepath.Join(mirror, "CIK0000315090.json")

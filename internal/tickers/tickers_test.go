@@ -7,9 +7,11 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/edgar13f/edgar13f/internal/edgartest/edgarfiles"
 )
 
-const realFile = "../../testdata/mirror/www.sec.gov/files/company_tickers.json"
+var realFile = edgarfiles.Mirror + "/www.sec.gov/files/company_tickers.json"
 
 func realIndex(tb testing.TB) *Index {
 	tb.Helper()

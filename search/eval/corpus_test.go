@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest/edgarfiles"
 	"github.com/edgar13f/edgar13f/search"
 	"github.com/edgar13f/edgar13f/search/store/embedded"
 )
@@ -56,7 +57,7 @@ var evalTable = flag.Bool("evaltable", false, "print the evaluation table of Tes
 // documents are real) and the primary documents.
 func corpusMirror(t testing.TB) fstest.MapFS {
 	t.Helper()
-	const testdata = "../../testdata/"
+	testdata := edgarfiles.Testdata + "/"
 	tickers, err := os.ReadFile(testdata + "mirror/www.sec.gov/files/company_tickers.json")
 	if err != nil {
 		t.Fatal(err)

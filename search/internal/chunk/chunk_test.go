@@ -8,12 +8,13 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/edgar13f/edgar13f/internal/edgartest/edgarfiles"
 	"github.com/edgar13f/edgar13f/internal/sections"
 	"pgregory.net/rapid"
 )
 
-const (
-	mirror    = "../../../testdata/mirror/www.sec.gov/Archives/edgar/data/"
+var (
+	mirror    = edgarfiles.Mirror + "/www.sec.gov/Archives/edgar/data/"
 	appleDoc  = mirror + "320193/000032019324000123/aapl-20240928.htm"
 	nvidiaDoc = mirror + "1045810/000104581025000023/nvda-20250126.htm"
 )

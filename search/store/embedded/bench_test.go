@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/edgartest/edgarfiles"
 	"github.com/edgar13f/edgar13f/search/store"
 	"github.com/edgar13f/edgar13f/search/store/embedded"
 )
@@ -47,7 +48,7 @@ var (
 
 func benchCorpus(tb testing.TB) []string {
 	corpusOnce.Do(func() {
-		b, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "mirror", "www.sec.gov", "Archives", "edgar", "data", "320193", "000032019324000123", "aapl-20240928.htm"))
+		b, err := os.ReadFile(filepath.Join(edgarfiles.Mirror, "www.sec.gov", "Archives", "edgar", "data", "320193", "000032019324000123", "aapl-20240928.htm"))
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -1,9 +1,11 @@
-package edgar13f
+package edgar13f_test
 
 import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/edgar13f/edgar13f"
 )
 
 // TestLimitRanksByDollars: a period can mix units, a report filed
@@ -12,12 +14,12 @@ import (
 // the values as filed the amendment's $336,370 row (336370) would outrank
 // the report's $10,735,000 row (10735).
 func TestLimitRanksByDollars(t *testing.T) {
-	thousands, dollars := Date{2014, 5, 15}, Date{2024, 2, 20}
-	rows := []Holding{
-		priced(Holding{Accession: "base", FilingDate: thousands, CUSIP: "037833100", NameOfIssuer: "APPLE INC", Value: 10735, ShPrn: Shares}),
-		priced(Holding{Accession: "base", FilingDate: thousands, CUSIP: "594918104", NameOfIssuer: "MICROSOFT CORP", Value: 2050, ShPrn: Shares}),
-		priced(Holding{Accession: "supplement", FilingDate: dollars, CUSIP: "023135106", NameOfIssuer: "AMAZON COM INC", Value: 336370, ShPrn: Shares}),
-		priced(Holding{Accession: "supplement", FilingDate: dollars, CUSIP: "594918104", NameOfIssuer: "MICROSOFT CORP", Value: 9000000, ShPrn: Shares}),
+	thousands, dollars := edgar13f.Date{2014, 5, 15}, edgar13f.Date{2024, 2, 20}
+	rows := []edgar13f.Holding{
+		priced(edgar13f.Holding{Accession: "base", FilingDate: thousands, CUSIP: "037833100", NameOfIssuer: "APPLE INC", Value: 10735, ShPrn: edgar13f.Shares}),
+		priced(edgar13f.Holding{Accession: "base", FilingDate: thousands, CUSIP: "594918104", NameOfIssuer: "MICROSOFT CORP", Value: 2050, ShPrn: edgar13f.Shares}),
+		priced(edgar13f.Holding{Accession: "supplement", FilingDate: dollars, CUSIP: "023135106", NameOfIssuer: "AMAZON COM INC", Value: 336370, ShPrn: edgar13f.Shares}),
+		priced(edgar13f.Holding{Accession: "supplement", FilingDate: dollars, CUSIP: "594918104", NameOfIssuer: "MICROSOFT CORP", Value: 9000000, ShPrn: edgar13f.Shares}),
 	}
 	for _, tc := range []struct {
 		n    int
@@ -28,12 +30,12 @@ func TestLimitRanksByDollars(t *testing.T) {
 		{2, []string{"MICROSOFT CORP base", "MICROSOFT CORP supplement", "APPLE INC base"}},
 		{3, []string{"MICROSOFT CORP base", "MICROSOFT CORP supplement", "APPLE INC base", "AMAZON COM INC supplement"}},
 	} {
-		q, err := newQuery("9000004", map[string]Date{"period": {2014, 3, 31}, "asOf": dollars}, []Date{{2014, 3, 31}}, []Option{Limit(tc.n)})
+		q, err := edgar13f.NewQuery("9000004", map[string]edgar13f.Date{"period": {2014, 3, 31}, "asOf": dollars}, []edgar13f.Date{{2014, 3, 31}}, []edgar13f.Option{edgar13f.Limit(tc.n)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		snap := &Snapshot{Holdings: append([]Holding(nil), rows...)}
-		q.filterSnapshot(snap)
+		snap := &edgar13f.Snapshot{Holdings: append([]edgar13f.Holding(nil), rows...)}
+		q.FilterSnapshot(snap)
 		var got []string
 		for _, h := range snap.Holdings {
 			got = append(got, h.NameOfIssuer+" "+h.Accession)
@@ -41,7 +43,7 @@ func TestLimitRanksByDollars(t *testing.T) {
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("Limit(%d) (-want +got):\n%s", tc.n, diff)
 		}
-		if snap.Order != ValueDesc || snap.TotalPositions != 3 || snap.Truncated != (tc.n < 3) {
+		if snap.Order != edgar13f.ValueDesc || snap.TotalPositions != 3 || snap.Truncated != (tc.n < 3) {
 			t.Errorf("Limit(%d): order %q total %d truncated %v", tc.n, snap.Order, snap.TotalPositions, snap.Truncated)
 		}
 	}
