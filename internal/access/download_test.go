@@ -117,7 +117,8 @@ func leftovers(t *testing.T, dir string) []string {
 }
 
 // mirrorServer serves a mirror tree of files (by URL) over HTTP, counting
-// the requests.
+// the requests. Not the tests' kit (internal/edgartest): that is built on
+// the root, which imports this package.
 func mirrorServer(t *testing.T, files map[string][]byte) (*httptest.Server, *countingHandler) {
 	t.Helper()
 	fsys, err := mirror.DirFS(writeTree(t, files))
@@ -348,6 +349,8 @@ func TestDownloadSpacing(t *testing.T) {
 }
 
 // bytesFetcher is a caller's Fetcher that returns whole documents only.
+// Not the tests' kit (internal/edgartest): that is built on the root,
+// which imports this package.
 type bytesFetcher struct {
 	files  map[string][]byte
 	source string

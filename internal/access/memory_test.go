@@ -38,7 +38,8 @@ func TestMemoryCacheBound(t *testing.T) {
 	}
 }
 
-// recordingCache notes every key put into it.
+// recordingCache notes every key put into it. Not the tests' kit (internal/edgartest): that is built on the root,
+// which imports this package.
 type recordingCache struct{ puts []string }
 
 func (r *recordingCache) Get(context.Context, string) ([]byte, error) { return nil, errMemoryMiss }

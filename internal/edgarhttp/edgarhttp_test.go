@@ -131,6 +131,8 @@ type hit struct {
 }
 
 // server serves steps in order, repeating the last, and records every hit.
+// Not the tests' kit (internal/edgartest): that is built on the root,
+// which imports this package.
 type server struct {
 	*httptest.Server
 	mu    sync.Mutex
