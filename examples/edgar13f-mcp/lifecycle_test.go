@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"net/http"
-	"net/http/httptest"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -93,22 +91,8 @@ func TestExitOnEOF(t *testing.T) {
 }
 
 func TestSIGTERMMidCall(t *testing.T) {
-	started := make(chan struct{}, 1)
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case started <- struct{}{}:
-		default:
-		}
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-		http.Error(w, "gone", http.StatusNotFound)
-	}))
-	defer srv.Close()
-	defer close(release)
-	cmd := command(t, "SEC_USER_AGENT=edgar13f tests test@example.com", "EDGAR13F_BASE_URL="+srv.URL)
+	edgar, started := testkit.StallingEDGAR(t)
+	cmd := command(t, "SEC_USER_AGENT=edgar13f tests test@example.com", "EDGAR13F_BASE_URL="+edgar)
 	stdin, stdout, done := start(t, cmd)
 	s := connectPipes(t, stdin, stdout)
 	defer s.Close()

@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"strings"
 	"syscall"
@@ -27,16 +25,8 @@ func TestInterrupt(t *testing.T) {
 		{os.Interrupt, 130, []string{"filings", "320193", "--as-of", "2025-03-01"}},
 	} {
 		t.Run(tt.sig.String()+" "+tt.args[0], func(t *testing.T) {
-			arrived := make(chan struct{}, 1)
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				select {
-				case arrived <- struct{}{}:
-				default:
-				}
-				<-r.Context().Done() // held until the client gives up
-			}))
-			defer srv.Close()
-			cmd := testkit.Command(t, bin, []string{"SEC_USER_AGENT=edgar13f tests test@example.com", "EDGAR13F_BASE_URL=" + srv.URL}, tt.args...)
+			edgar, arrived := testkit.StallingEDGAR(t)
+			cmd := testkit.Command(t, bin, []string{"SEC_USER_AGENT=edgar13f tests test@example.com", "EDGAR13F_BASE_URL=" + edgar}, tt.args...)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			if err := cmd.Start(); err != nil {

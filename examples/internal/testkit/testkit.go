@@ -202,6 +202,31 @@ func MirrorServer(t testing.TB, reject func(*http.Request) bool) (*httptest.Serv
 	return srv, &n
 }
 
+// StallingEDGAR is an EDGAR that answers nothing: every request is held
+// until the client gives it up or the test ends (then it is a 404), so
+// that a test can act while a program waits on EDGAR, with no timing
+// assumed. It returns the server's URL and a channel that receives when a
+// request arrives (holding one arrival at most).
+func StallingEDGAR(t testing.TB) (url string, arrived <-chan struct{}) {
+	t.Helper()
+	arrivals := make(chan struct{}, 1)
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case arrivals <- struct{}{}:
+		default:
+		}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+		http.Error(w, "gone", http.StatusNotFound)
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(release) }) // before Close, which waits for the handlers
+	return srv.URL, arrivals
+}
+
 // Context returns a context for a call the test waits on: it ends when
 // the test does, or a little before the test binary's deadline (-timeout),
 // so that a call that hangs fails the test naming itself. It sets no
