@@ -1,5 +1,9 @@
 package edgar13f
 
+// This test stays inside the package: it checks the unexported quarter
+// type, and needs no EDGAR (the tests that do are package edgar13f_test,
+// on internal/edgartest).
+
 import (
 	"testing"
 	"time"

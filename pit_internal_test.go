@@ -1,5 +1,10 @@
 package edgar13f
 
+// These tests stay inside the package: they drive decide, the unexported
+// adapter of the amendment rule over the package's own filing and cover
+// types, against the oracle, and need no EDGAR (the tests that do are
+// package edgar13f_test, on internal/edgartest).
+
 import (
 	"errors"
 	"fmt"

@@ -1,5 +1,9 @@
 package edgar13f
 
+// These tests stay inside the package: they check the unexported default
+// redaction rule and its tables part by part, and need no EDGAR (the tests
+// that do are package edgar13f_test, on internal/edgartest).
+
 import (
 	"strings"
 	"testing"
