@@ -18,6 +18,9 @@ import (
 // memStore is a small in-memory store.Store for the engine's tests: BM25
 // over lower-cased words without stop words (no stemming), term statistics
 // over the chunks visible on the filter's asOf, exact cosine kNN.
+// It stays beside the embedded store: its scores are simple enough for
+// the engine's tests to reason about by hand, it counts Puts, and it lets
+// the point-in-time property run on a second store cheaply.
 type memStore struct {
 	mu      sync.Mutex
 	meta    store.Meta
