@@ -1,7 +1,9 @@
 // Package edgartest is the one EDGAR of the module's tests: the recorded
-// mirror in testdata/mirror, read directly or served over HTTP by a
-// Server with faults injected per path, and the settings every test uses
-// with it. Only tests import it.
+// mirror in testdata/mirror (MirrorDir, MirrorFS), read through a
+// CountingFetcher or served over HTTP by a Server with faults injected
+// per path, a MemCache, and the settings every test uses with them. Only
+// tests import it; the tests of the packages below the root, which it is
+// built on, find the mirror through its package edgarfiles.
 package edgartest
 
 import (
