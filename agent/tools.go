@@ -13,6 +13,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent/model"
+	"github.com/edgar13f/edgar13f/internal/tickers"
 	"github.com/edgar13f/edgar13f/search"
 )
 
@@ -324,7 +325,7 @@ func (tb *toolbox) searchFilings(ctx context.Context, raw json.RawMessage) (any,
 		}
 		k = *a.K
 	}
-	ticker := strings.ToUpper(strings.TrimSpace(a.Ticker))
+	ticker := tickers.Norm(a.Ticker)
 	if len(tb.tickers) > 0 {
 		switch {
 		case ticker == "" && len(tb.tickers) == 1:
