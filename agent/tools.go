@@ -27,7 +27,7 @@ import (
 // of one declines [edgar13f.NotYetFiled] without revealing anything of it.
 type Searcher interface {
 	Search(ctx context.Context, query string, asOf edgar13f.Date, opts ...search.SearchOption) (*search.Result, error)
-	Chunk(ctx context.Context, id string, asOf edgar13f.Date, span int) (*search.ChunkAnswer, error)
+	Chunk(ctx context.Context, id string, asOf edgar13f.Date, opts ...search.ChunkOption) (*search.ChunkAnswer, error)
 }
 
 var _ Searcher = (*search.Engine)(nil)
@@ -429,7 +429,7 @@ func (tb *toolbox) getChunk(ctx context.Context, raw json.RawMessage) (any, stri
 	if id == "" {
 		return nil, "", toolErrorf("chunk_id is required")
 	}
-	res, err := tb.searcher.Chunk(ctx, id, tb.asOf, span)
+	res, err := tb.searcher.Chunk(ctx, id, tb.asOf, search.Span(span))
 	if err != nil {
 		return nil, "", err
 	}

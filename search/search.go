@@ -45,11 +45,10 @@ import (
 )
 
 // Limits and defaults of the filing search. The limits of the query
-// options ([Limit]) are with them, in options.go.
+// options ([Limit], [Span]) are with them, in options.go.
 const (
 	RRFConstant  = 60   // c in 1/(c+rank)
 	FusionDepth  = 30   // hits of each list that fusion reads
-	MaxSpan      = 5    // neighbours on each side in Chunk
 	MaxQueryLen  = 1000 // the longest query, in characters once trimmed
 	MaxCompanies = 100  // the most companies one Index call takes
 	EmbedBatch   = 64   // chunks embedded per Embed call while indexing
