@@ -221,7 +221,10 @@ func runSearch(ctx context.Context, c *edgar13f.Client, o *opts, args []string) 
 }
 
 func runChunk(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
-	s, err := openStore(c, o, func(e *search.Engine) error { _, err := e.Chunk(ctx, args[0], o.asOfDate, search.Span(o.span)); return err })
+	s, err := openStore(c, o, func(e *search.Engine) error {
+		_, err := e.Chunk(ctx, args[0], o.asOfDate, search.Span(o.span))
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
