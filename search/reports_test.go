@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -45,12 +46,14 @@ func TestPickReports(t *testing.T) {
 		{"an amendment of the second of two reports", []edgar13f.CompanyFiling{apple10K, apple10K23}, []edgar13f.CompanyFiling{amends23, apple10KA}, []edgar13f.CompanyFiling{amends23, apple10K, apple10K23}},
 		{"the amendment of the second report is not picked with one", []edgar13f.CompanyFiling{apple10K}, []edgar13f.CompanyFiling{amends23}, []edgar13f.CompanyFiling{apple10K}},
 		{"a lone 10-K/A", nil, []edgar13f.CompanyFiling{amends24}, nil},
-		{"an amendment without a period", []edgar13f.CompanyFiling{apple10K}, []edgar13f.CompanyFiling{noPeriod}, []edgar13f.CompanyFiling{apple10K}},
 		{"a 10-Q and its 10-Q/A", []edgar13f.CompanyFiling{q}, []edgar13f.CompanyFiling{qaOld, qa}, []edgar13f.CompanyFiling{qaOld, qa, q}[1:]},
 		{"a lone 10-Q/A", nil, []edgar13f.CompanyFiling{qa}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := pickReports(tc.originals, tc.amendments)
+			got, err := pickReports("320193", tc.originals, tc.amendments)
+			if err != nil {
+				t.Fatal(err)
+			}
 			var g, w []string
 			for _, f := range got {
 				g = append(g, f.Accession)
@@ -62,6 +65,55 @@ func TestPickReports(t *testing.T) {
 				t.Errorf("pickReports = %v; want %v", g, w)
 			}
 		})
+	}
+	// An amendment without a period of report may amend one of the
+	// reports picked or an older one: which is unknown, so it is an error
+	// naming it, never left out in silence.
+	_, err := pickReports("320193", []edgar13f.CompanyFiling{apple10K}, []edgar13f.CompanyFiling{amends24, noPeriod})
+	var ie *IndexError
+	if !errors.As(err, &ie) || ie.CIK != "320193" || ie.Accession != noPeriod.Accession || ie.Form != "10-K/A" ||
+		!strings.Contains(err.Error(), "no period of report") {
+		t.Errorf("pickReports of an amendment without a period: %v; want an IndexError naming it", err)
+	}
+}
+
+// TestIndexAmendmentWithoutPeriod: Index fails, naming the amendment, when
+// the filing list gives an amendment filed since the report picked no
+// period of report, before anything is read or stored; an amendment
+// without a period filed before the report picked amends an older report
+// and changes nothing.
+func TestIndexAmendmentWithoutPeriod(t *testing.T) {
+	list := listJSON(t, "9999994", "Synthetic Unperiodic Inc.", [][4]string{
+		{"0009999994-24-000020", "10-K/A", "2024-04-01", ""},
+		{"0009999994-24-000010", "10-K", "2024-03-01", "2023-12-31"},
+		{"0009999994-23-000020", "10-K/A", "2023-04-01", ""},
+		{"0009999994-23-000010", "10-K", "2023-03-01", "2022-12-31"},
+	})
+	c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(listFetcher{next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t)),
+		files: map[string][]byte{"https://data.sec.gov/submissions/CIK0009999994.json": list}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := newMemStore()
+	e, err := New(c, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &fakeItems{fail: map[string]error{}}
+	e.items = r.read
+	res, err := e.Index(context.Background(), []string{"9999994"}, day("2024-12-31"))
+	var ie *IndexError
+	if !errors.As(err, &ie) || ie.Accession != "0009999994-24-000020" || ie.CIK != "9999994" || ie.Form != "10-K/A" {
+		t.Fatalf("Index = %+v, %v; want an IndexError naming the 10-K/A without a period", res, err)
+	}
+	if fs, _ := st.Filings(context.Background(), lastDate); len(fs) != 0 || len(r.take()) != 0 {
+		t.Errorf("stored %v before failing; want nothing read or stored", fs)
+	}
+	// As of the day before that amendment, the 10-K of 2024 alone: the
+	// 10-K/A of 2023 was filed before it.
+	res, err = e.Index(context.Background(), []string{"9999994"}, day("2024-03-31"))
+	if err != nil || len(res.Indexed) != 1 || res.Indexed[0].Accession != "0009999994-24-000010" {
+		t.Fatalf("Index before the amendment = %+v, %v; want the 10-K of 2024", res, err)
 	}
 }
 

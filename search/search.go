@@ -142,7 +142,9 @@ type IndexResult struct {
 }
 
 // An IndexError reports a filing Index could not read, chunk, embed or
-// store. Filings stored before it stay stored (each filing is stored
+// store, or an amendment it could not place (one the filing list gives no
+// period of report, so which report it amends is unknown: then nothing is
+// stored). Filings stored before it stay stored (each filing is stored
 // atomically), so running Index again resumes after them.
 type IndexError struct {
 	CIK       string // without leading zeros
