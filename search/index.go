@@ -168,7 +168,9 @@ func (e *Engine) Index(ctx context.Context, companies []string, asOf edgar13f.Da
 		}
 	}
 	// List every company's filings first, so that a CIK EDGAR does not know
-	// fails the call before anything is stored.
+	// fails the call before anything is stored. One read of a company's
+	// filing list (its newest filings of any form) serves every kind asked
+	// for, unless the reports are older than those.
 	type plan struct {
 		t       target
 		list    *edgar13f.CompanyFilingList
@@ -179,12 +181,21 @@ func (e *Engine) Index(ctx context.Context, companies []string, asOf edgar13f.Da
 	for _, t := range targets {
 		p.Company, p.Accession = t.arg, ""
 		pl := plan{t: t}
+		newest, err := e.client.Companies().Filings(ctx, t.cik, asOf, edgar13f.Limit(edgar13f.MaxFilings))
+		if err != nil {
+			return nil, err
+		}
+		pl.list = newest
 		for _, kind := range kinds {
-			l, reports, err := e.reports(ctx, t.cik, kind, asOf, o.limit)
+			reports, ok, err := pickFromNewest(t.cik, newest.Filings, kind, o.limit)
 			if err != nil {
 				return nil, err
 			}
-			pl.list = l
+			if !ok {
+				if _, reports, err = e.reports(ctx, t.cik, kind, asOf, o.limit); err != nil {
+					return nil, err
+				}
+			}
 			for _, f := range reports {
 				if !done[f.Accession] {
 					done[f.Accession] = true
@@ -220,8 +231,41 @@ func (e *Engine) Index(ctx context.Context, companies []string, asOf edgar13f.Da
 	return res, nil
 }
 
+// pickFromNewest picks the reports of one kind ("10-K") as [Engine.reports]
+// does, from newest, a company's newest filings of any form (at most
+// [edgar13f.MaxFilings], newest first), so that one read of its filing
+// list serves every kind Index is asked for. It reports false when newest
+// cannot decide: it is a whole list (more filings may be older) and
+// either holds fewer than n originals of the kind or may not hold every
+// filing made since the oldest original picked.
+func pickFromNewest(cik string, newest []edgar13f.CompanyFiling, kind string, n int) ([]edgar13f.CompanyFiling, bool, error) {
+	var originals []edgar13f.CompanyFiling
+	for _, f := range newest {
+		if len(originals) < n && strings.EqualFold(string(f.Form), kind) {
+			originals = append(originals, f)
+		}
+	}
+	whole := len(newest) < edgar13f.MaxFilings // every filing made by asOf
+	if len(originals) == 0 {
+		return nil, whole, nil
+	}
+	since := originals[len(originals)-1].FilingDate
+	if !whole && (len(originals) < n || !newest[len(newest)-1].FilingDate.Before(since)) {
+		return nil, false, nil
+	}
+	var amendments []edgar13f.CompanyFiling
+	for _, f := range newest {
+		if strings.EqualFold(string(f.Form), kind+"/A") && !f.FilingDate.Before(since) {
+			amendments = append(amendments, f)
+		}
+	}
+	picked, err := pickReports(cik, originals, amendments)
+	return picked, err == nil, err
+}
+
 // reports lists the reports of one kind ("10-K") that Index picks for
-// cik: the n newest original filings of that form made on or before asOf,
+// cik when the company's newest filings cannot decide ([pickFromNewest]):
+// the n newest original filings of that form made on or before asOf,
 // and every amendment of one of them ([pickReports]). Amendments are
 // listed only when there is an original, and only those filed on or after
 // the oldest original picked (an amendment follows its report), so that

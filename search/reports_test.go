@@ -157,10 +157,16 @@ func (f listFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
 // TestIndexReports indexes synthetic filing lists: the newest 10-K with its
 // 10-K/A, never an amendment of an older report nor a 10-K/A alone, and the
 // same for 10-Q; an older page of the list that ends before the reports
-// picked is not read (it is absent here, so reading it would fail).
+// picked is not read (it is absent here, so reading it would fail). As on
+// EDGAR, whose recent block holds at least 1,000 filings when a list has
+// older pages, the recent block holds more filings than one answer lists.
 func TestIndexReports(t *testing.T) {
 	const page = "CIK0009999991-submissions-001.json"
-	one := listJSON(t, "9999991", "Synthetic Reports Inc.", [][4]string{
+	var forms4 [][4]string
+	for i := range edgar13f.MaxFilings {
+		forms4 = append(forms4, [4]string{fmt.Sprintf("0009999991-23-%06d", 500+i), "4", "2023-01-15", ""})
+	}
+	one := listJSON(t, "9999991", "Synthetic Reports Inc.", append([][4]string{
 		{"0009999991-25-000001", "10-K/A", "2025-02-01", "2023-12-31"}, // after asOf
 		{"0009999991-24-000050", "10-Q/A", "2024-08-01", "2023-09-30"}, // amends a 10-Q of 2023
 		{"0009999991-24-000040", "10-Q/A", "2024-07-01", "2024-03-31"},
@@ -170,7 +176,7 @@ func TestIndexReports(t *testing.T) {
 		{"0009999991-24-000010", "10-K", "2024-03-01", "2023-12-31"},
 		{"0009999991-23-000020", "10-Q", "2023-11-01", "2023-09-30"},
 		{"0009999991-23-000010", "10-K", "2023-03-01", "2022-12-31"},
-	}, map[string]any{"name": page, "filingCount": 5, "filingFrom": "2001-01-02", "filingTo": "2022-12-30"})
+	}, forms4...), map[string]any{"name": page, "filingCount": 5, "filingFrom": "2001-01-02", "filingTo": "2022-12-30"})
 	lone := listJSON(t, "9999992", "Synthetic Amendments Inc.", [][4]string{
 		{"0009999992-24-000020", "10-K/A", "2024-03-20", "2023-12-31"},
 		{"0009999992-24-000010", "10-Q/A", "2024-03-01", "2023-09-30"},
@@ -267,5 +273,71 @@ func TestIndexDefaultFormsMirror(t *testing.T) {
 	}
 	if got := items.take(); !slices.Equal(got, want) {
 		t.Errorf("read %v; want %v", got, want)
+	}
+}
+
+// TestIndexReadsListOnce: Index lists a company's reports of every kind
+// asked for, originals and amendments, from one read of its filing list
+// (no cache here, so every read is a request). When the newest filings of
+// any form are too many to hold the reports picked, it reads the list
+// again per kind (two reads: the originals, then the amendments filed
+// since), and picks the same reports.
+func TestIndexReadsListOnce(t *testing.T) {
+	const url = "https://data.sec.gov/submissions/CIK0009999995.json"
+	rows := [][4]string{
+		{"0009999995-24-000050", "10-Q/A", "2024-08-01", "2024-06-30"},
+		{"0009999995-24-000040", "10-Q", "2024-07-15", "2024-06-30"},
+		{"0009999995-24-000020", "10-K/A", "2024-04-01", "2023-12-31"},
+		{"0009999995-24-000010", "10-K", "2024-03-01", "2023-12-31"},
+		{"0009999995-23-000030", "10-K/A", "2023-06-01", "2022-12-31"},
+		{"0009999995-23-000010", "10-K", "2023-03-01", "2022-12-31"},
+	}
+	var busy [][4]string // the same reports behind more 8-Ks than one list holds
+	for i := range edgar13f.MaxFilings + 5 {
+		busy = append(busy, [4]string{fmt.Sprintf("0009999995-24-%06d", 900-i), "8-K", "2024-09-01", ""})
+	}
+	busy = append(busy, rows...)
+	want := []string{"0009999995-24-000020", "0009999995-24-000010", "0009999995-24-000050", "0009999995-24-000040"}
+	for _, tc := range []struct {
+		name  string
+		rows  [][4]string
+		reads int
+	}{
+		{"reports among the newest filings", rows, 1},
+		{"reports behind many 8-Ks", busy, 1 + 2*2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fetch := &edgartest.CountingFetcher{Next: listFetcher{next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t)),
+				files: map[string][]byte{url: listJSON(t, "9999995", "Synthetic Busy Inc.", tc.rows)}}}
+			c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(fetch))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := New(c, newMemStore())
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := &fakeItems{fail: map[string]error{}}
+			e.items = r.read
+			res, err := e.Index(context.Background(), []string{"9999995"}, day("2024-12-31"), FormType("10-K"), FormType("10-Q"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := accessionsOf(res.Indexed); !slices.Equal(got, want) {
+				t.Errorf("indexed %v; want %v", got, want)
+			}
+			n := 0
+			for _, u := range fetch.Take() {
+				if u == url {
+					n++
+				}
+			}
+			if n != tc.reads {
+				t.Errorf("the filing list was read %d times; want %d", n, tc.reads)
+			}
+			if n > 1 && len(tc.rows) <= edgar13f.MaxFilings {
+				t.Errorf("read %d times although one list holds every filing", n)
+			}
+		})
 	}
 }
