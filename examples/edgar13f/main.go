@@ -296,7 +296,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return usageError(errors.New("--format parquet writes a binary file: redirect standard output to a file"))
 	}
 	if o.fixture != "" && !streamsDatasets[cmd.name] {
-		if o.watch, err = newMirrorWatch(o.fixture); err != nil {
+		if o.watch, err = newMirrorWatch(o.config()); err != nil {
 			return usageError(err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/examples/internal/wire"
 )
 
 // mirrorWatch reads a mirror tree (--fixture-dir) as the library's own
@@ -23,12 +24,14 @@ type mirrorWatch struct {
 	missing []string // mirror paths, in the order looked for
 }
 
-// newMirrorWatch returns the watch of the mirror tree in dir.
-func newMirrorWatch(dir string) (*mirrorWatch, error) {
-	fsys, err := edgar13f.MirrorDir(dir)
+// newMirrorWatch returns the watch of the mirror tree of cfg's fixture
+// directory, the tree cfg opened (and checked) once.
+func newMirrorWatch(cfg wire.Config) (*mirrorWatch, error) {
+	fsys, err := cfg.Mirror()
 	if err != nil {
 		return nil, err
 	}
+	dir := cfg.FixtureDir
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		abs = dir
