@@ -20,12 +20,12 @@ import (
 //
 // The query options follow one strategy. Each question has its own option
 // type, a sealed interface named after it ([Option] for Holdings and Diff,
-// [FilingsOption], [FindOption], [SearchOption], [CompanyFilingsOption],
-// [FactsOption], [SectionOption]), so an option a question does not take
+// [FilingsOption], [FindOption]), so an option a question does not take
 // is a compile error, never silently ignored. An option several questions
 // take returns an interface joining their types: [Limit], "at most n" for
-// every question with a limit. Package datasets follows the same strategy
-// with the same names (its Limit, ReportProgress and their option types).
+// every question with a limit. Packages datasets and companies follow the
+// same strategy with the same names (their Limit, ReportProgress, FormType
+// and option types).
 
 // Limits of the query options. Each is named for what it counts; an option
 // outside its limits is declined with [InvalidArgument].
@@ -244,35 +244,29 @@ func WithRedactionRule(name string, remove func(Holding) bool) ClientOption {
 	}
 }
 
-type queryOptions struct {
-	cusips       []string
-	cusipsSet    bool
-	issuer       string
-	issuerSet    bool
-	limit        int
-	limitSet     bool
-	positionType string
-	positionSet  bool
-}
-
 // An Option narrows the answer of [Client.Holdings] or [Client.Diff]:
 // [CUSIPs], [Issuer], [Limit] and [PositionType]. Options only filter rows
 // after the amendment rule and redaction have run: they never change which
 // filings are cited. They are checked when the query runs; an out-of-range
 // value is declined with [InvalidArgument].
-type Option interface{ applyQuery(*queryOptions) }
+//
+// Apply writes the option into the options of a holdings question, for the
+// module's own packages (package datasets answers Holdings with the same
+// options): its parameter's type is internal, so no other program can name
+// it, call it usefully or implement Option.
+type Option interface{ Apply(*check.Options) }
 
 // queryOption is an Option of one field.
-type queryOption func(*queryOptions)
+type queryOption func(*check.Options)
 
-func (f queryOption) applyQuery(o *queryOptions) { f(o) }
+func (f queryOption) Apply(o *check.Options) { f(o) }
 
 // CUSIPs keeps the rows whose CUSIP is one of cusips, compared
 // case-insensitively (rows keep the CUSIP as filed). The list must hold 1 to
 // [MaxCUSIPs] CUSIPs of 9 letters or digits, with no exact duplicates.
 func CUSIPs(cusips ...string) Option {
 	cs := slices.Clone(cusips)
-	return queryOption(func(o *queryOptions) { o.cusips, o.cusipsSet = cs, true })
+	return queryOption(func(o *check.Options) { o.CUSIPs, o.CUSIPsSet = cs, true })
 }
 
 // Issuer keeps the rows whose issuer name contains text, case-insensitively,
@@ -280,14 +274,14 @@ func CUSIPs(cusips ...string) Option {
 // [MinIssuerLen] to [MaxIssuerLen] characters long. The answer then lists the
 // distinct CUSIPs that matched (MatchedCUSIPs). With [CUSIPs], both filters apply.
 func Issuer(text string) Option {
-	return queryOption(func(o *queryOptions) { o.issuer, o.issuerSet = text, true })
+	return queryOption(func(o *check.Options) { o.Issuer, o.IssuerSet = text, true })
 }
 
 // PositionType states which positions are wanted. Form 13F reports long
 // positions only, so "long" is the one accepted value; any other is declined
 // with [UnsupportedRequest].
 func PositionType(t string) Option {
-	return queryOption(func(o *queryOptions) { o.positionType, o.positionSet = t, true })
+	return queryOption(func(o *check.Options) { o.PositionType, o.PositionTypeSet = t, true })
 }
 
 // A LimitOption is the option [Limit] returns: an option of every question
@@ -295,8 +289,6 @@ func PositionType(t string) Option {
 type LimitOption interface {
 	Option
 	FindOption
-	SearchOption
-	CompanyFilingsOption
 }
 
 // Limit answers at most n items, the first n in the answer's own order.
@@ -314,23 +306,17 @@ type LimitOption interface {
 //     instead. The answer then reports TotalPositions, Truncated and Order.
 //   - [Client.FindManager]: candidates, 1 to [MaxManagers], default
 //     [DefaultManagers].
-//   - [Companies.Search]: matches, 1 to [MaxCompanyMatches], default
-//     [DefaultCompanyMatches].
-//   - [Companies.Filings]: filings, 1 to [MaxFilings], default
-//     [DefaultFilings].
 //
-// The bulk source's Holders (package datasets) takes its own Limit, with
-// the same meaning.
+// The bulk source's Holders (package datasets) and the company questions
+// (package companies) take their own Limit, with the same meaning.
 //
 // A value outside the range is declined with [InvalidArgument].
 func Limit(n int) LimitOption { return limitOption(n) }
 
 type limitOption int
 
-func (n limitOption) applyQuery(o *queryOptions)     { o.limit, o.limitSet = int(n), true }
-func (n limitOption) applyFind(o *findOptions)       { o.limit, o.limitSet = int(n), true }
-func (n limitOption) applySearch(o *companyOptions)  { o.limit, o.limitSet = int(n), true }
-func (n limitOption) applyFilings(o *companyOptions) { o.limit, o.limitSet = int(n), true }
+func (n limitOption) Apply(o *check.Options)   { o.Limit, o.LimitSet = int(n), true }
+func (n limitOption) applyFind(o *findOptions) { o.limit, o.limitSet = int(n), true }
 
 type filingsOptions struct {
 	period    Date

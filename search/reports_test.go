@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
@@ -17,8 +18,8 @@ import (
 
 // filing is a CompanyFiling of the selection tests: accession, form,
 // filing date, period of report ("" for none).
-func filing(acc, form, filed, period string) edgar13f.CompanyFiling {
-	f := edgar13f.CompanyFiling{Accession: acc, Form: edgar13f.Form(form), FilingDate: day(filed)}
+func filing(acc, form, filed, period string) companies.Filing {
+	f := companies.Filing{Accession: acc, Form: edgar13f.Form(form), FilingDate: day(filed)}
 	if period != "" {
 		f.Period = day(period)
 	}
@@ -37,17 +38,17 @@ func TestPickReports(t *testing.T) {
 	qaOld := filing("0000320193-24-000091", "10-Q/A", "2024-09-02", "2024-03-30")
 	for _, tc := range []struct {
 		name                  string
-		originals, amendments []edgar13f.CompanyFiling
-		want                  []edgar13f.CompanyFiling
+		originals, amendments []companies.Filing
+		want                  []companies.Filing
 	}{
-		{"the 10-K/A of 2010 amends an older report", []edgar13f.CompanyFiling{apple10K}, []edgar13f.CompanyFiling{apple10KA}, []edgar13f.CompanyFiling{apple10K}},
-		{"an amendment of the newest report", []edgar13f.CompanyFiling{apple10K}, []edgar13f.CompanyFiling{amends24, apple10KA}, []edgar13f.CompanyFiling{amends24, apple10K}},
-		{"an amendment of the second of two reports", []edgar13f.CompanyFiling{apple10K, apple10K23}, []edgar13f.CompanyFiling{amends23, apple10KA}, []edgar13f.CompanyFiling{amends23, apple10K, apple10K23}},
-		{"the amendment of the second report is not picked with one", []edgar13f.CompanyFiling{apple10K}, []edgar13f.CompanyFiling{amends23}, []edgar13f.CompanyFiling{apple10K}},
-		{"a lone 10-K/A", nil, []edgar13f.CompanyFiling{amends24}, nil},
-		{"an amendment without a period", []edgar13f.CompanyFiling{apple10K}, []edgar13f.CompanyFiling{noPeriod}, []edgar13f.CompanyFiling{apple10K}},
-		{"a 10-Q and its 10-Q/A", []edgar13f.CompanyFiling{q}, []edgar13f.CompanyFiling{qaOld, qa}, []edgar13f.CompanyFiling{qaOld, qa, q}[1:]},
-		{"a lone 10-Q/A", nil, []edgar13f.CompanyFiling{qa}, nil},
+		{"the 10-K/A of 2010 amends an older report", []companies.Filing{apple10K}, []companies.Filing{apple10KA}, []companies.Filing{apple10K}},
+		{"an amendment of the newest report", []companies.Filing{apple10K}, []companies.Filing{amends24, apple10KA}, []companies.Filing{amends24, apple10K}},
+		{"an amendment of the second of two reports", []companies.Filing{apple10K, apple10K23}, []companies.Filing{amends23, apple10KA}, []companies.Filing{amends23, apple10K, apple10K23}},
+		{"the amendment of the second report is not picked with one", []companies.Filing{apple10K}, []companies.Filing{amends23}, []companies.Filing{apple10K}},
+		{"a lone 10-K/A", nil, []companies.Filing{amends24}, nil},
+		{"an amendment without a period", []companies.Filing{apple10K}, []companies.Filing{noPeriod}, []companies.Filing{apple10K}},
+		{"a 10-Q and its 10-Q/A", []companies.Filing{q}, []companies.Filing{qaOld, qa}, []companies.Filing{qaOld, qa, q}[1:]},
+		{"a lone 10-Q/A", nil, []companies.Filing{qa}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := pickReports(tc.originals, tc.amendments)
@@ -177,7 +178,7 @@ func TestIndexReports(t *testing.T) {
 // fails naming the company instead of indexing reports without them.
 func TestIndexTooManyAmendments(t *testing.T) {
 	rows := [][4]string{}
-	for i := edgar13f.MaxFilings; i >= 1; i-- {
+	for i := companies.MaxFilings; i >= 1; i-- {
 		rows = append(rows, [4]string{fmt.Sprintf("0009999993-24-%06d", 100+i), "10-K/A", "2024-06-01", "2023-12-31"})
 	}
 	rows = append(rows, [4]string{"0009999993-24-000010", "10-K", "2024-03-01", "2023-12-31"})
