@@ -90,7 +90,7 @@ func (c *Client) Parts(p *clientparts.Parts) {
 
 // NewClient returns a Client configured by opts. By default it reads EDGAR
 // over HTTP with request starts [DefaultRequestInterval] apart, retries by
-// [DefaultRetryPolicy], caches on disk in the default cache directory and
+// the default [RetryPolicy], caches on disk in the default cache directory and
 // redacts (see the package documentation).
 //
 // A Client that reads EDGAR over HTTP needs a User-Agent naming you and an

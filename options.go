@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f/internal/check"
-	"github.com/edgar13f/edgar13f/internal/edgarhttp"
 	"github.com/edgar13f/edgar13f/internal/mirror"
 )
 
@@ -52,20 +51,15 @@ const MinRequestInterval = 100 * time.Millisecond
 // error page. Waits double from BaseDelay up to MaxDelay, with jitter;
 // a Retry-After header is honoured up to MaxDelay. Every attempt also waits
 // for its turn under the rate limit, so retries never exceed it. Zero
-// fields take the values of [DefaultRetryPolicy].
-type RetryPolicy struct {
-	MaxAttempts int           // total attempts per document; default 6
-	BaseDelay   time.Duration // first wait; default 1s
-	MaxDelay    time.Duration // longest single wait; default 2m
-}
-
-// DefaultRetryPolicy returns the policy of a Client built without
+// fields take the defaults, the policy of a Client built without
 // [WithRetryPolicy]: 6 attempts waiting about 1, 2, 4, 8 and 16 seconds
 // (plus any longer Retry-After up to 2 minutes). SEC throttling can last
 // about ten minutes; a long-running job that must ride it out sets a larger
 // MaxAttempts and MaxDelay.
-func DefaultRetryPolicy() RetryPolicy {
-	return RetryPolicy{MaxAttempts: edgarhttp.DefaultMaxAttempts, BaseDelay: edgarhttp.DefaultBaseDelay, MaxDelay: edgarhttp.DefaultMaxDelay}
+type RetryPolicy struct {
+	MaxAttempts int           // total attempts per document; default 6
+	BaseDelay   time.Duration // first wait; default 1s
+	MaxDelay    time.Duration // longest single wait; default 2m
 }
 
 type clientOptions struct {
@@ -200,7 +194,7 @@ func WithRequestInterval(d time.Duration) ClientOption {
 }
 
 // WithRetryPolicy sets how failed EDGAR requests are retried. Zero fields
-// take the values of [DefaultRetryPolicy].
+// take the defaults (see [RetryPolicy]).
 func WithRetryPolicy(p RetryPolicy) ClientOption {
 	return func(o *clientOptions) error {
 		if p.MaxAttempts < 0 || p.BaseDelay < 0 || p.MaxDelay < 0 {
@@ -382,12 +376,6 @@ type Progress struct {
 	Index, Count int
 }
 
-// A ProgressOption is the option [ReportProgress] returns: an option of
-// every question of this package that reports progress.
-type ProgressOption interface {
-	FindOption
-}
-
 // ReportProgress has f called as long work advances, from one goroutine at
 // a time. [Progress] says what the work is, how far it is and how far it
 // goes, at a human rate (at stage changes and about every whole percent).
@@ -397,7 +385,7 @@ type ProgressOption interface {
 // wait for the same build, only the one that started it reports. The
 // imports of package datasets report the same Progress through that
 // package's ReportProgress.
-func ReportProgress(f func(Progress)) ProgressOption { return progressOption(f) }
+func ReportProgress(f func(Progress)) FindOption { return progressOption(f) }
 
 type progressOption func(Progress)
 
