@@ -35,7 +35,11 @@ func (c *Client) Diff(ctx context.Context, cik string, periodA, periodB, asOf Da
 		return nil, err
 	}
 	// The two periods are independent: read them concurrently, then report
-	// period A's failure or decline before period B's.
+	// period A's failure or decline before period B's. x holds every page
+	// either period needs (c.filings read them from periodA on), so the
+	// rule asks for none; shared makes readPages fail rather than race if
+	// it ever did.
+	x.shared = true
 	var a, b *Snapshot
 	var errA, errB error
 	var wg sync.WaitGroup

@@ -3,6 +3,7 @@ package edgar13f
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -44,8 +45,13 @@ type cachedList struct {
 // filing date and accession, without duplicates.
 type filingIndex struct {
 	entries []listEntry
+	sizes   map[string]int64   // EDGAR's size of each entry's filing, by accession
 	pages   []submissions.Page // the list's older pages
 	read    []bool             // which of pages are read
+	// shared says that goroutines read the index together (the two
+	// periods of a Diff): it holds every page they need, and no page may
+	// be read into it (readPages fails instead of racing).
+	shared bool
 }
 
 func (x *filingIndex) listed() []listedFiling {
@@ -84,8 +90,11 @@ func (c *Client) index(ctx context.Context, cik string, asOf Date) (*filingIndex
 }
 
 // readPages reads the older pages at idx, in order, and adds their 13F
-// entries.
+// entries. It fails, reading nothing, when x is shared.
 func (c *Client) readPages(ctx context.Context, x *filingIndex, idx []int) error {
+	if x.shared && len(idx) > 0 {
+		return fmt.Errorf("edgar13f: internal error: the rule asks for %d older filing-list pages of an index shared by goroutines", len(idx))
+	}
 	for _, i := range idx {
 		entries, err := c.page(ctx, x.pages[i])
 		if err != nil {
@@ -98,6 +107,8 @@ func (c *Client) readPages(ctx context.Context, x *filingIndex, idx []int) error
 	return nil
 }
 
+// sort orders the entries by filing date and accession, drops duplicate
+// accessions and indexes the entries' sizes.
 func (x *filingIndex) sort() {
 	slices.SortFunc(x.entries, func(a, b listEntry) int {
 		if c := a.FilingDate.Compare(b.FilingDate); c != 0 {
@@ -106,6 +117,10 @@ func (x *filingIndex) sort() {
 		return strings.Compare(a.Accession, b.Accession)
 	})
 	x.entries = slices.CompactFunc(x.entries, func(a, b listEntry) bool { return a.Accession == b.Accession })
+	x.sizes = make(map[string]int64, len(x.entries))
+	for _, e := range x.entries {
+		x.sizes[e.Accession] = e.Size
+	}
 }
 
 // filings returns the 13F entries of cik's filing list that a question about
