@@ -1,4 +1,4 @@
-package edgar13f
+package companies
 
 import (
 	"testing"
@@ -15,8 +15,8 @@ func TestLimitsMatchReaders(t *testing.T) {
 		name           string
 		public, reader int
 	}{
-		{"DefaultCompanyMatches", DefaultCompanyMatches, tickers.DefaultLimit},
-		{"MaxCompanyMatches", MaxCompanyMatches, tickers.MaxLimit},
+		{"DefaultMatches", DefaultMatches, tickers.DefaultLimit},
+		{"MaxMatches", MaxMatches, tickers.MaxLimit},
 		{"DefaultFactYears", DefaultFactYears, companyfacts.DefaultYears},
 		{"MaxFactYears", MaxFactYears, companyfacts.MaxYears},
 	} {
