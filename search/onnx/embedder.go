@@ -14,12 +14,13 @@ import (
 	ort "github.com/yalue/onnxruntime_go"
 )
 
-// DefaultBatch is how many texts one run of an fp32 graph takes by
-// default. An int8 graph takes one text per run by default: it quantises
-// its activations with one scale for the whole batch, so a text's vector
-// would move (cosine down to 0.975 for all-MiniLM-L6-v2-q) with the texts
-// batched with it.
-const DefaultBatch = 8
+// DefaultBatch is how many texts one run of the graph takes by default.
+// One: on 450-token chunks a batch of 8 was slower per chunk for every
+// model (search/onnx's README has the figures), and an int8 graph
+// quantises its activations with one scale for the whole batch, so in a
+// batch a text's vector would move (cosine down to 0.975 for
+// all-MiniLM-L6-v2-q) with the texts batched with it.
+const DefaultBatch = 1
 
 // An Option configures [New].
 type Option func(*config)
@@ -38,8 +39,9 @@ func WithDir(dir string) Option { return func(c *config) { c.dir = dir } }
 func WithThreads(n int) Option { return func(c *config) { c.threads = n } }
 
 // WithBatchSize sets how many texts one run of the graph takes (default
-// [DefaultBatch] for an fp32 graph, 1 for an int8 one; at least 1). Texts
-// are batched by length, so that padding costs little.
+// [DefaultBatch]; at least 1). Texts are batched by length, so that
+// padding costs little; the vectors of an int8 graph then depend a little
+// on the texts batched together.
 func WithBatchSize(n int) Option { return func(c *config) { c.batch = n } }
 
 // An Embedder runs a sentence embedding model in-process through ONNX
@@ -94,9 +96,6 @@ func New(model string, opts ...Option) (*Embedder, error) {
 		return nil, fmt.Errorf("edgar13f/search/onnx: unknown model %q: want one of %v", model, Models())
 	}
 	cfg := config{batch: DefaultBatch}
-	if spec.Int8 {
-		cfg.batch = 1
-	}
 	for _, o := range opts {
 		o(&cfg)
 	}
