@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -129,6 +130,46 @@ func TestTokenizerMatchesReference(t *testing.T) {
 		}
 		if truncated == 0 {
 			t.Errorf("%s: no reference text reaches the window of %d tokens: truncation is untested", s.Name, s.Window)
+		}
+	}
+}
+
+// TestTokenizerMatchesReferenceOnReports: the token ids of 900 slices of
+// three real reports' text (testdata/slices.json) equal those of the
+// Hugging Face tokenizers library, for every model's tokenizer.json (an
+// int8 model's is the same file as its fp32 model's).
+func TestTokenizerMatchesReferenceOnReports(t *testing.T) {
+	var ref struct {
+		Texts []string             `json:"texts"`
+		IDs   map[string][][]int32 `json:"ids"`
+	}
+	loadJSON(t, "slices.json", &ref)
+	dir, err := DefaultDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range specs {
+		want := ref.IDs[strings.TrimSuffix(s.Name, "-q")]
+		if len(want) != len(ref.Texts) || len(want) < 900 {
+			t.Fatalf("%s: slices.json has %d id lists for %d texts", s.Name, len(want), len(ref.Texts))
+		}
+		if err := need(dir, s.Name, s.Tokenizer); err != nil {
+			t.Fatal(err)
+		}
+		tok, err := LoadTokenizer(filepath.Join(dir, s.Tokenizer))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := 0
+		for i, text := range ref.Texts {
+			if got := tok.Encode(text, 0); !slices.Equal(got, want[i]) {
+				if bad++; bad <= 5 {
+					t.Errorf("%s: slice %d %.60q:\n got  %v\n want %v", s.Name, i, text, got, want[i])
+				}
+			}
+		}
+		if bad > 0 {
+			t.Errorf("%s: %d of %d slices tokenized otherwise than the reference", s.Name, bad, len(ref.Texts))
 		}
 	}
 }
