@@ -139,19 +139,34 @@ func TestTokenizerMatchesReference(t *testing.T) {
 // Hugging Face tokenizers library, for every model's tokenizer.json (an
 // int8 model's is the same file as its fp32 model's).
 func TestTokenizerMatchesReferenceOnReports(t *testing.T) {
+	matchRecorded(t, "slices.json", 900)
+}
+
+// TestTokenizerMatchesReferenceOnUnicode: the same for 1,500 strings of
+// random code points from 20 blocks, controls, marks, private use, emoji
+// and characters Unicode added since the tokenizers' tables were made
+// among them (testdata/unicode.json, written by gen/hfunicode.py).
+func TestTokenizerMatchesReferenceOnUnicode(t *testing.T) {
+	matchRecorded(t, "unicode.json", 1500)
+}
+
+// matchRecorded checks every model's tokenizer against the ids a recorded
+// file holds for at least n texts, untruncated.
+func matchRecorded(t *testing.T, file string, n int) {
+	t.Helper()
 	var ref struct {
 		Texts []string             `json:"texts"`
 		IDs   map[string][][]int32 `json:"ids"`
 	}
-	loadJSON(t, "slices.json", &ref)
+	loadJSON(t, file, &ref)
 	dir, err := DefaultDir()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range specs {
 		want := ref.IDs[strings.TrimSuffix(s.Name, "-q")]
-		if len(want) != len(ref.Texts) || len(want) < 900 {
-			t.Fatalf("%s: slices.json has %d id lists for %d texts", s.Name, len(want), len(ref.Texts))
+		if len(want) != len(ref.Texts) || len(want) < n {
+			t.Fatalf("%s: %s has %d id lists for %d texts", s.Name, file, len(want), len(ref.Texts))
 		}
 		if err := need(dir, s.Name, s.Tokenizer); err != nil {
 			t.Fatal(err)
@@ -164,12 +179,12 @@ func TestTokenizerMatchesReferenceOnReports(t *testing.T) {
 		for i, text := range ref.Texts {
 			if got := tok.Encode(text, 0); !slices.Equal(got, want[i]) {
 				if bad++; bad <= 5 {
-					t.Errorf("%s: slice %d %.60q:\n got  %v\n want %v", s.Name, i, text, got, want[i])
+					t.Errorf("%s: %s text %d %.60q:\n got  %v\n want %v", s.Name, file, i, text, got, want[i])
 				}
 			}
 		}
 		if bad > 0 {
-			t.Errorf("%s: %d of %d slices tokenized otherwise than the reference", s.Name, bad, len(ref.Texts))
+			t.Errorf("%s: %d of %d texts of %s tokenized otherwise than the reference", s.Name, bad, len(ref.Texts), file)
 		}
 	}
 }
