@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f/internal/access"
+	"github.com/edgar13f/edgar13f/internal/clientparts"
 	"github.com/edgar13f/edgar13f/internal/diskcache"
 	"github.com/edgar13f/edgar13f/internal/nameindex"
 )
@@ -74,12 +75,22 @@ type Client struct {
 	clock     Clock
 	redaction redactionRule
 	managers  atomic.Pointer[nameindex.Index] // FindManager's index once loaded
-	company   companyState                    // what Companies keeps in memory
+}
+
+// Parts fills p with what c lends the module's own packages (companies,
+// datasets): its access layer, clock and redaction rule, so that they read
+// EDGAR through c's one fetcher, spacing and cache. It is for the module's
+// own packages: p's type is internal, so no other program can name it.
+func (c *Client) Parts(p *clientparts.Parts) {
+	if p == nil {
+		return
+	}
+	*p = clientparts.Parts{Access: c.edgar, Now: c.clock.Now, Rule: c.redaction.name, Redact: c.redaction.remove}
 }
 
 // NewClient returns a Client configured by opts. By default it reads EDGAR
 // over HTTP with request starts [DefaultRequestInterval] apart, retries by
-// [DefaultRetryPolicy], caches on disk in the default cache directory and
+// the default [RetryPolicy], caches on disk in the default cache directory and
 // redacts (see the package documentation).
 //
 // A Client that reads EDGAR over HTTP needs a User-Agent naming you and an

@@ -35,7 +35,11 @@ func (c *Client) Diff(ctx context.Context, cik string, periodA, periodB, asOf Da
 		return nil, err
 	}
 	// The two periods are independent: read them concurrently, then report
-	// period A's failure or decline before period B's.
+	// period A's failure or decline before period B's. x holds every page
+	// either period needs (c.filings read them from periodA on), so the
+	// rule asks for none; shared makes readPages fail rather than race if
+	// it ever did.
+	x.shared = true
 	var a, b *Snapshot
 	var errA, errB error
 	var wg sync.WaitGroup
@@ -59,10 +63,10 @@ func (c *Client) Diff(ctx context.Context, cik string, periodA, periodB, asOf Da
 		ReconciliationsA: a.Reconciliations, ReconciliationsB: b.Reconciliations,
 		Changes: compareHoldings(rowsA, rowsB),
 	}
-	if q.opts.issuerSet {
+	if q.opts.IssuerSet {
 		cmpn.MatchedCUSIPs = matchedCUSIPs(rowsA, rowsB)
 	}
-	if q.opts.limitSet {
+	if q.opts.LimitSet {
 		cmpn.TotalPositions = len(cmpn.Changes)
 		cmpn.Order = AbsValueDeltaDesc
 		slices.SortStableFunc(cmpn.Changes, func(x, y Change) int {
@@ -71,7 +75,7 @@ func (c *Client) Diff(ctx context.Context, cik string, periodA, periodB, asOf Da
 			}
 			return comparePositionKeys(x.key(), y.key())
 		})
-		if n := q.opts.limit; len(cmpn.Changes) > n {
+		if n := q.opts.Limit; len(cmpn.Changes) > n {
 			cmpn.Changes = slices.Clip(cmpn.Changes[:n])
 			cmpn.Truncated = true
 		}
@@ -94,7 +98,7 @@ func periodFailed(ctx context.Context, side string, period Date, err error) erro
 }
 
 func (ch Change) key() positionKey {
-	return positionKey{CUSIP: ch.CUSIP, PutCall: ch.PutCall, ShPrn: ch.ShPrn}
+	return positionKey{CUSIP: ch.CUSIP, PutCall: string(ch.PutCall), ShPrn: string(ch.ShPrn)}
 }
 
 func absSat(v int64) int64 {
@@ -146,7 +150,7 @@ func compareHoldings(a, b []Holding) []Change {
 	for _, k := range keys {
 		p := positions[k]
 		ch := Change{
-			CUSIP: k.CUSIP, PutCall: k.PutCall, ShPrn: k.ShPrn,
+			CUSIP: k.CUSIP, PutCall: PutCall(k.PutCall), ShPrn: ShPrn(k.ShPrn),
 			SharesA: p.a.shares, SharesB: p.b.shares, SharesDelta: addSat(p.b.shares, -p.a.shares),
 			ValueA: p.a.value, ValueB: p.b.value, ValueDelta: addSat(p.b.value, -p.a.value),
 			ValueUSDA: p.a.usd, ValueUSDB: p.b.usd, ValueUSDDelta: addSat(p.b.usd, -p.a.usd),

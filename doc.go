@@ -99,14 +99,13 @@
 //
 // # Company data
 //
-// [Client.Companies] asks the same point-in-time questions of any EDGAR
-// filer: [Companies.Search] (names and tickers, current ones),
-// [Companies.Filings] (filings of any form), [Companies.Facts] (annual XBRL
+// Package companies (companies.New(c)) asks the same point-in-time
+// questions of any EDGAR filer through a Client: Search (names and
+// tickers, current ones), Filings (filings of any form), Facts (annual XBRL
 // values as known on asOf and as first reported, with the filings that
-// reported them), [Companies.Section] (one Item of a 10-K or 10-Q) and
-// [Companies.Sections] (every Item of one, whole). A section of a filing
-// made after asOf is declined [NotYetFiled] with nothing of the filing in
-// the answer.
+// reported them), Section (one Item of a 10-K or 10-Q) and Sections (every
+// Item of one, whole). A section of a filing made after asOf is declined
+// [NotYetFiled] with nothing of the filing in the answer.
 //
 // # Finding managers
 //

@@ -173,9 +173,6 @@ func ValueUnitOf(filed Date) ValueUnit {
 	return Dollars
 }
 
-// ValueUnit returns the unit in which the cited filing reports values.
-func (c Citation) ValueUnit() ValueUnit { return ValueUnitOf(c.FilingDate) }
-
 // An Order names how a truncated answer was ranked.
 type Order string
 

@@ -2,49 +2,42 @@ package edgar13f
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
-	"github.com/edgar13f/edgar13f/internal/access"
 	"github.com/edgar13f/edgar13f/internal/amend"
 	"github.com/edgar13f/edgar13f/internal/civil"
+	"github.com/edgar13f/edgar13f/internal/filinglist"
 	"github.com/edgar13f/edgar13f/internal/submissions"
 )
 
 // This file reads EDGAR's filing lists (data.sec.gov/submissions) through
-// the Client's access layer, under the filing list's freshness rule.
+// internal/filinglist (the cache entries and freshness rule package
+// companies reads too) and keeps the 13F entries a question needs.
 
-// listEntry is one filing of a filing list, of any form, as cached.
+// listEntry is one filing of a filing list, of any form.
 type listEntry struct {
-	Accession       string `json:"a"`
-	Form            Form   `json:"f"`
-	FilingDate      Date   `json:"d"`
-	Period          Date   `json:"p,omitzero"` // zero when the list has no reportDate
-	PrimaryDocument string `json:"doc,omitempty"`
-	Size            int64  `json:"n,omitempty"` // EDGAR's size of the filing, a hint for reading it
+	Accession       string
+	Form            Form
+	FilingDate      Date
+	Period          Date // zero when the list has no reportDate
+	PrimaryDocument string
+	Size            int64 // EDGAR's size of the filing, a hint for reading it
 }
 
 func (e listEntry) listed() listedFiling {
 	return listedFiling{Accession: e.Accession, Form: e.Form, FilingDate: e.FilingDate, Period: e.Period}
 }
 
-// cachedList is a filing list: the entity's name, the filings of the
-// recent block (every form: 13F questions and company questions share it)
-// and the older pages.
+// cachedList is a filing list as this package reads it: the entity's
+// name, the filings of the recent block (every form) and the older pages.
 type cachedList struct {
-	FetchedAt     time.Time          `json:"fetched_at"`
-	Name          string             `json:"name,omitempty"`
-	FiscalYearEnd string             `json:"fye,omitempty"` // "MMDD", current
-	Entries       []listEntry        `json:"entries"`
-	Pages         []submissions.Page `json:"pages,omitempty"`
-}
-
-// cachedPage is an older page of a filing list (every form).
-type cachedPage struct {
-	FilingCount int         `json:"n"`
-	Entries     []listEntry `json:"entries"`
+	Name          string
+	FiscalYearEnd string // "MMDD", current
+	Entries       []listEntry
+	Pages         []submissions.Page
 }
 
 // filingIndex holds the 13F entries of one CIK that a 13F query needs:
@@ -52,8 +45,13 @@ type cachedPage struct {
 // filing date and accession, without duplicates.
 type filingIndex struct {
 	entries []listEntry
+	sizes   map[string]int64   // EDGAR's size of each entry's filing, by accession
 	pages   []submissions.Page // the list's older pages
 	read    []bool             // which of pages are read
+	// shared says that goroutines read the index together (the two
+	// periods of a Diff): it holds every page they need, and no page may
+	// be read into it (readPages fails instead of racing).
+	shared bool
 }
 
 func (x *filingIndex) listed() []listedFiling {
@@ -92,8 +90,11 @@ func (c *Client) index(ctx context.Context, cik string, asOf Date) (*filingIndex
 }
 
 // readPages reads the older pages at idx, in order, and adds their 13F
-// entries.
+// entries. It fails, reading nothing, when x is shared.
 func (c *Client) readPages(ctx context.Context, x *filingIndex, idx []int) error {
+	if x.shared && len(idx) > 0 {
+		return fmt.Errorf("edgar13f: internal error: the rule asks for %d older filing-list pages of an index shared by goroutines", len(idx))
+	}
 	for _, i := range idx {
 		entries, err := c.page(ctx, x.pages[i])
 		if err != nil {
@@ -106,6 +107,8 @@ func (c *Client) readPages(ctx context.Context, x *filingIndex, idx []int) error
 	return nil
 }
 
+// sort orders the entries by filing date and accession, drops duplicate
+// accessions and indexes the entries' sizes.
 func (x *filingIndex) sort() {
 	slices.SortFunc(x.entries, func(a, b listEntry) int {
 		if c := a.FilingDate.Compare(b.FilingDate); c != 0 {
@@ -114,6 +117,10 @@ func (x *filingIndex) sort() {
 		return strings.Compare(a.Accession, b.Accession)
 	})
 	x.entries = slices.CompactFunc(x.entries, func(a, b listEntry) bool { return a.Accession == b.Accession })
+	x.sizes = make(map[string]int64, len(x.entries))
+	for _, e := range x.entries {
+		x.sizes[e.Accession] = e.Size
+	}
 }
 
 // filings returns the 13F entries of cik's filing list that a question about
@@ -138,91 +145,37 @@ func (c *Client) filings(ctx context.Context, cik string, from, asOf Date) (*fil
 	}
 }
 
-// filingList returns cik's filing list, from the cache when the cached copy
-// was fetched at least two days after asOf, else from EDGAR.
+// filingList returns cik's filing list as of asOf (internal/filinglist:
+// the cache entry and freshness rule package companies shares), its
+// entries as this package keeps them.
 func (c *Client) filingList(ctx context.Context, cik string, asOf Date) (*cachedList, error) {
-	key := keyList + cik10(cik)
-	if l, ok := c.cachedList(ctx, key, asOf); ok {
-		return l, nil
-	} else if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	v, err := c.edgar.Shared(ctx, key, func() (any, error) {
-		if l, ok := c.cachedList(ctx, key, asOf); ok {
-			return l, nil // stored by a flight that ended since the lookup above
-		}
-		url := submissionsURL(cik)
-		body, err := c.edgar.Fetch(ctx, url)
-		if access.IsNotFound(err) {
-			return nil, Decline(UnknownCIK, "EDGAR has no filer with CIK %s", cik)
-		}
-		if err != nil {
-			return nil, err
-		}
-		sl, err := submissions.Decode(body)
-		if err != nil {
-			return nil, &ParseError{Document: url, Err: err}
-		}
-		l := &cachedList{FetchedAt: c.clock.Now(), Name: sl.Name, FiscalYearEnd: sl.FiscalYearEnd, Entries: listEntries(sl.Recent), Pages: sl.Pages}
-		c.keepJSON(ctx, key, l)
-		return l, nil
-	})
+	l, err := filinglist.Read(ctx, c.edgar, c.clock.Now, cik, asOf.day())
 	if err != nil {
-		return nil, err
+		return nil, listError(err)
 	}
-	return v.(*cachedList), nil
+	return &cachedList{Name: l.Name, FiscalYearEnd: l.FiscalYearEnd, Entries: listEntries(l.Entries), Pages: l.Pages}, nil
 }
 
-// cachedList returns the cached filing list under key if it can answer for asOf.
-func (c *Client) cachedList(ctx context.Context, key string, asOf Date) (*cachedList, bool) {
-	var l cachedList
-	if !c.cachedJSON(ctx, key, &l) || !listAnswers(l.FetchedAt, asOf) {
-		return nil, false
-	}
-	return &l, true
-}
-
-// page returns the entries of an older filing-list page. Pages hold only
-// past filings, so a cached page is kept as long as its filing count agrees
-// with the main list.
+// page returns the entries of an older filing-list page.
 func (c *Client) page(ctx context.Context, p submissions.Page) ([]listEntry, error) {
-	if strings.ContainsAny(p.Name, "/\\") || p.Name == "" || strings.Contains(p.Name, "..") {
-		return nil, &ParseError{Document: "filings.files", Err: fmt.Errorf("bad page name %q", p.Name)}
-	}
-	key := keyPage + p.Name
-	cached := func() ([]listEntry, bool) {
-		var cp cachedPage
-		if !c.cachedJSON(ctx, key, &cp) || cp.FilingCount != p.FilingCount {
-			return nil, false
-		}
-		return cp.Entries, true
-	}
-	if entries, ok := cached(); ok {
-		return entries, nil
-	}
-	v, err := c.edgar.Shared(ctx, key, func() (any, error) {
-		if entries, ok := cached(); ok {
-			return entries, nil
-		}
-		url := submissionsBase + p.Name
-		body, err := c.edgar.Fetch(ctx, url)
-		if err != nil {
-			return nil, err
-		}
-		fs, err := submissions.DecodePage(body)
-		if err != nil {
-			return nil, &ParseError{Document: url, Err: err}
-		}
-		cp := cachedPage{FilingCount: len(fs), Entries: listEntries(fs)}
-		if cp.FilingCount == p.FilingCount {
-			c.keepJSON(ctx, key, cp)
-		}
-		return cp.Entries, nil
-	})
+	es, err := filinglist.ReadPage(ctx, c.edgar, p)
 	if err != nil {
-		return nil, err
+		return nil, listError(err)
 	}
-	return v.([]listEntry), nil
+	return listEntries(es), nil
+}
+
+// listError wraps the errors of internal/filinglist in this package's.
+func listError(err error) error {
+	var nf *filinglist.NoFilerError
+	var de *filinglist.DocumentError
+	switch {
+	case errors.As(err, &nf):
+		return Decline(UnknownCIK, "%v", nf)
+	case errors.As(err, &de):
+		return &ParseError{Document: de.Document, Err: de.Err}
+	}
+	return err
 }
 
 // only13F returns the 13F entries of es, in a new slice.
@@ -236,18 +189,14 @@ func only13F(es []listEntry) []listEntry {
 	return out
 }
 
-// listEntries keeps the filings of a list. Entries with unreadable dates
-// are kept out: they cannot be placed in time, so they cannot be shown.
-func listEntries(fs []submissions.Filing) []listEntry {
-	out := make([]listEntry, 0, len(fs))
-	for _, f := range fs {
-		form := Form(f.Form)
-		filed, ok := parseISODate(f.FilingDate)
-		if !ok {
-			continue
-		}
-		period, _ := parseISODate(f.ReportDate)
-		out = append(out, listEntry{Accession: f.Accession, Form: form, FilingDate: filed, Period: period, PrimaryDocument: f.PrimaryDocument, Size: f.Size})
+// listEntries returns the entries of a filing list as this package keeps
+// them (internal/filinglist keeps only entries with readable filing dates).
+func listEntries(es []filinglist.Entry) []listEntry {
+	out := make([]listEntry, len(es))
+	for i, e := range es {
+		filed, _ := parseISODate(e.FilingDate)
+		period, _ := parseISODate(e.Period)
+		out[i] = listEntry{Accession: e.Accession, Form: Form(e.Form), FilingDate: filed, Period: period, PrimaryDocument: e.PrimaryDocument, Size: e.Size}
 	}
 	return out
 }

@@ -13,7 +13,7 @@ import (
 
 // Filings returns every 13F submission (13F-HR, 13F-HR/A, 13F-NT, 13F-NT/A)
 // of cik that EDGAR had accepted by asOf, newest first (filing date, then
-// accession number, both descending, as [Companies.Filings]), each with the facts of its cover page exactly as the cover
+// accession number, both descending, as package companies lists them), each with the facts of its cover page exactly as the cover
 // states them, whatever the form (a 13F-NT/A may state an amendment number
 // and type; the amendment rule of [Client.Holdings] still treats it as a
 // notice). With [ForPeriod], only
@@ -101,7 +101,7 @@ func (c *Client) Filings(ctx context.Context, cik string, asOf Date, opts ...Fil
 			result = append(result, f)
 		}
 	}
-	// Newest first, as Companies.Filings and EDGAR's own lists order them.
+	// Newest first, as package companies' Filings and EDGAR's own lists order them.
 	slices.Reverse(result)
 	return &FilingList{CIK: q.cik, AsOf: asOf, Period: from, Filings: slices.Clip(result)}, nil
 }

@@ -41,9 +41,9 @@ func (c *Client) Holdings(ctx context.Context, cik string, period, asOf Date, op
 }
 
 // snapshot resolves one period and reads the rows of its base and
-// supplements. x gains the older pages the rule asks for; x is shared by
-// the two periods of a Diff only when it holds every page both need (see
-// Client.Diff), so that the rule asks for none.
+// supplements. x gains the older pages the rule asks for, unless it is
+// shared by the two periods of a Diff (then it holds every page both need,
+// and reading one fails).
 func (c *Client) snapshot(ctx context.Context, cik string, x *filingIndex, period, asOf Date) (*Snapshot, error) {
 	res, covers, fetched, err := c.resolve(ctx, cik, x, period, asOf)
 	if err != nil {
@@ -52,17 +52,13 @@ func (c *Client) snapshot(ctx context.Context, cik string, x *filingIndex, perio
 		}
 		return nil, err
 	}
-	sizes := make(map[string]int64, len(x.entries))
-	for _, e := range x.entries {
-		sizes[e.Accession] = e.Size
-	}
 	snap := &Snapshot{CIK: cik, Period: period, AsOf: asOf}
 	sources := append([]classified{res.Base}, res.Supplements...)
 	tables := make([]table, len(sources))
 	total := 0
 	for i, f := range sources {
 		snap.Sources = append(snap.Sources, Citation{Accession: f.Accession, Form: f.Form, FilingDate: f.FilingDate, URL: indexURL(cik, f.Accession)})
-		t, err := c.table(ctx, cik, f.Accession, sizes[f.Accession], fetched)
+		t, err := c.table(ctx, cik, f.Accession, x.sizes[f.Accession], fetched)
 		if err != nil {
 			return nil, err
 		}
@@ -85,7 +81,7 @@ func (c *Client) snapshot(ctx context.Context, cik string, x *filingIndex, perio
 		if err != nil {
 			// A damaged cache entry: read the filing again.
 			snap.Holdings = snap.Holdings[:start]
-			r, err := c.fetchReport(ctx, cik, f.Accession, sizes[f.Accession])
+			r, err := c.fetchReport(ctx, cik, f.Accession, x.sizes[f.Accession])
 			if err != nil {
 				return nil, err
 			}
@@ -115,20 +111,13 @@ func (c *Client) resolve(ctx context.Context, cik string, x *filingIndex, period
 	covers := map[string]coverRecord{}
 	fetched := map[string]*report{}
 	listed := x.listed()
-	sizes := make(map[string]int64, len(x.entries))
-	for _, e := range x.entries {
-		sizes[e.Accession] = e.Size
-	}
 	for {
-		d := decideOver(listed, x.rulePages(), period, asOf, facts)
+		d := decide(listed, x.rulePages(), period, asOf, facts)
 		if len(d.needPages) > 0 {
 			if err := c.readPages(ctx, x, d.needPages); err != nil {
 				return resolution{}, nil, nil, err
 			}
 			listed = x.listed()
-			for _, e := range x.entries {
-				sizes[e.Accession] = e.Size
-			}
 			continue
 		}
 		if len(d.need) == 0 {
@@ -148,7 +137,7 @@ func (c *Client) resolve(ctx context.Context, cik string, x *filingIndex, period
 		g.SetLimit(4)
 		for i, f := range todo {
 			g.Go(func() (err error) {
-				reports[i], err = c.fetchReport(gctx, cik, f.Accession, sizes[f.Accession])
+				reports[i], err = c.fetchReport(gctx, cik, f.Accession, x.sizes[f.Accession])
 				return err
 			})
 		}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f/internal/check"
-	"github.com/edgar13f/edgar13f/internal/edgarhttp"
 	"github.com/edgar13f/edgar13f/internal/mirror"
 )
 
@@ -20,12 +19,12 @@ import (
 //
 // The query options follow one strategy. Each question has its own option
 // type, a sealed interface named after it ([Option] for Holdings and Diff,
-// [FilingsOption], [FindOption], [SearchOption], [CompanyFilingsOption],
-// [FactsOption], [SectionOption]), so an option a question does not take
+// [FilingsOption], [FindOption]), so an option a question does not take
 // is a compile error, never silently ignored. An option several questions
 // take returns an interface joining their types: [Limit], "at most n" for
-// every question with a limit. Package datasets follows the same strategy
-// with the same names (its Limit, ReportProgress and their option types).
+// every question with a limit. Packages datasets and companies follow the
+// same strategy with the same names (their Limit, ReportProgress, FormType
+// and option types).
 
 // Limits of the query options. Each is named for what it counts; an option
 // outside its limits is declined with [InvalidArgument].
@@ -52,20 +51,15 @@ const MinRequestInterval = 100 * time.Millisecond
 // error page. Waits double from BaseDelay up to MaxDelay, with jitter;
 // a Retry-After header is honoured up to MaxDelay. Every attempt also waits
 // for its turn under the rate limit, so retries never exceed it. Zero
-// fields take the values of [DefaultRetryPolicy].
-type RetryPolicy struct {
-	MaxAttempts int           // total attempts per document; default 6
-	BaseDelay   time.Duration // first wait; default 1s
-	MaxDelay    time.Duration // longest single wait; default 2m
-}
-
-// DefaultRetryPolicy returns the policy of a Client built without
+// fields take the defaults, the policy of a Client built without
 // [WithRetryPolicy]: 6 attempts waiting about 1, 2, 4, 8 and 16 seconds
 // (plus any longer Retry-After up to 2 minutes). SEC throttling can last
 // about ten minutes; a long-running job that must ride it out sets a larger
 // MaxAttempts and MaxDelay.
-func DefaultRetryPolicy() RetryPolicy {
-	return RetryPolicy{MaxAttempts: edgarhttp.DefaultMaxAttempts, BaseDelay: edgarhttp.DefaultBaseDelay, MaxDelay: edgarhttp.DefaultMaxDelay}
+type RetryPolicy struct {
+	MaxAttempts int           // total attempts per document; default 6
+	BaseDelay   time.Duration // first wait; default 1s
+	MaxDelay    time.Duration // longest single wait; default 2m
 }
 
 type clientOptions struct {
@@ -200,7 +194,7 @@ func WithRequestInterval(d time.Duration) ClientOption {
 }
 
 // WithRetryPolicy sets how failed EDGAR requests are retried. Zero fields
-// take the values of [DefaultRetryPolicy].
+// take the defaults (see [RetryPolicy]).
 func WithRetryPolicy(p RetryPolicy) ClientOption {
 	return func(o *clientOptions) error {
 		if p.MaxAttempts < 0 || p.BaseDelay < 0 || p.MaxDelay < 0 {
@@ -244,35 +238,29 @@ func WithRedactionRule(name string, remove func(Holding) bool) ClientOption {
 	}
 }
 
-type queryOptions struct {
-	cusips       []string
-	cusipsSet    bool
-	issuer       string
-	issuerSet    bool
-	limit        int
-	limitSet     bool
-	positionType string
-	positionSet  bool
-}
-
 // An Option narrows the answer of [Client.Holdings] or [Client.Diff]:
 // [CUSIPs], [Issuer], [Limit] and [PositionType]. Options only filter rows
 // after the amendment rule and redaction have run: they never change which
 // filings are cited. They are checked when the query runs; an out-of-range
 // value is declined with [InvalidArgument].
-type Option interface{ applyQuery(*queryOptions) }
+//
+// Apply writes the option into the options of a holdings question, for the
+// module's own packages (package datasets answers Holdings with the same
+// options): its parameter's type is internal, so no other program can name
+// it, call it usefully or implement Option.
+type Option interface{ Apply(*check.Options) }
 
 // queryOption is an Option of one field.
-type queryOption func(*queryOptions)
+type queryOption func(*check.Options)
 
-func (f queryOption) applyQuery(o *queryOptions) { f(o) }
+func (f queryOption) Apply(o *check.Options) { f(o) }
 
 // CUSIPs keeps the rows whose CUSIP is one of cusips, compared
 // case-insensitively (rows keep the CUSIP as filed). The list must hold 1 to
 // [MaxCUSIPs] CUSIPs of 9 letters or digits, with no exact duplicates.
 func CUSIPs(cusips ...string) Option {
 	cs := slices.Clone(cusips)
-	return queryOption(func(o *queryOptions) { o.cusips, o.cusipsSet = cs, true })
+	return queryOption(func(o *check.Options) { o.CUSIPs, o.CUSIPsSet = cs, true })
 }
 
 // Issuer keeps the rows whose issuer name contains text, case-insensitively,
@@ -280,14 +268,14 @@ func CUSIPs(cusips ...string) Option {
 // [MinIssuerLen] to [MaxIssuerLen] characters long. The answer then lists the
 // distinct CUSIPs that matched (MatchedCUSIPs). With [CUSIPs], both filters apply.
 func Issuer(text string) Option {
-	return queryOption(func(o *queryOptions) { o.issuer, o.issuerSet = text, true })
+	return queryOption(func(o *check.Options) { o.Issuer, o.IssuerSet = text, true })
 }
 
 // PositionType states which positions are wanted. Form 13F reports long
 // positions only, so "long" is the one accepted value; any other is declined
 // with [UnsupportedRequest].
 func PositionType(t string) Option {
-	return queryOption(func(o *queryOptions) { o.positionType, o.positionSet = t, true })
+	return queryOption(func(o *check.Options) { o.PositionType, o.PositionTypeSet = t, true })
 }
 
 // A LimitOption is the option [Limit] returns: an option of every question
@@ -295,8 +283,6 @@ func PositionType(t string) Option {
 type LimitOption interface {
 	Option
 	FindOption
-	SearchOption
-	CompanyFilingsOption
 }
 
 // Limit answers at most n items, the first n in the answer's own order.
@@ -314,23 +300,17 @@ type LimitOption interface {
 //     instead. The answer then reports TotalPositions, Truncated and Order.
 //   - [Client.FindManager]: candidates, 1 to [MaxManagers], default
 //     [DefaultManagers].
-//   - [Companies.Search]: matches, 1 to [MaxCompanyMatches], default
-//     [DefaultCompanyMatches].
-//   - [Companies.Filings]: filings, 1 to [MaxFilings], default
-//     [DefaultFilings].
 //
-// The bulk source's Holders (package datasets) takes its own Limit, with
-// the same meaning.
+// The bulk source's Holders (package datasets) and the company questions
+// (package companies) take their own Limit, with the same meaning.
 //
 // A value outside the range is declined with [InvalidArgument].
 func Limit(n int) LimitOption { return limitOption(n) }
 
 type limitOption int
 
-func (n limitOption) applyQuery(o *queryOptions)     { o.limit, o.limitSet = int(n), true }
-func (n limitOption) applyFind(o *findOptions)       { o.limit, o.limitSet = int(n), true }
-func (n limitOption) applySearch(o *companyOptions)  { o.limit, o.limitSet = int(n), true }
-func (n limitOption) applyFilings(o *companyOptions) { o.limit, o.limitSet = int(n), true }
+func (n limitOption) Apply(o *check.Options)   { o.Limit, o.LimitSet = int(n), true }
+func (n limitOption) applyFind(o *findOptions) { o.limit, o.limitSet = int(n), true }
 
 type filingsOptions struct {
 	period    Date
@@ -396,12 +376,6 @@ type Progress struct {
 	Index, Count int
 }
 
-// A ProgressOption is the option [ReportProgress] returns: an option of
-// every question of this package that reports progress.
-type ProgressOption interface {
-	FindOption
-}
-
 // ReportProgress has f called as long work advances, from one goroutine at
 // a time. [Progress] says what the work is, how far it is and how far it
 // goes, at a human rate (at stage changes and about every whole percent).
@@ -411,7 +385,7 @@ type ProgressOption interface {
 // wait for the same build, only the one that started it reports. The
 // imports of package datasets report the same Progress through that
 // package's ReportProgress.
-func ReportProgress(f func(Progress)) ProgressOption { return progressOption(f) }
+func ReportProgress(f func(Progress)) FindOption { return progressOption(f) }
 
 type progressOption func(Progress)
 

@@ -111,16 +111,11 @@ func declineOfRule(d *amend.Decline) *DeclineError {
 
 // decide applies the amendment rule (amend.Decide) for one CIK's filings,
 // a period and asOf, and the declines that follow from the filing list
-// (unknown_cik, notice_only, not_yet_filed). covers holds the cover facts
-// read so far, by accession.
-func decide(filings []listedFiling, period, asOf Date, covers map[string]coverFacts) decision {
-	return decideOver(filings, nil, period, asOf, covers)
-}
-
-// decideOver is decide given also the older pages of the filing list, of
-// which filings holds those read: it asks for the pages the period needs
-// before any cover.
-func decideOver(filings []listedFiling, pages []amend.Page, period, asOf Date, covers map[string]coverFacts) decision {
+// (unknown_cik, notice_only, not_yet_filed). pages are the older pages of
+// the filing list, of which filings holds those read (nil: none, all
+// filings are given): the rule asks for the pages the period needs before
+// any cover. covers holds the cover facts read so far, by accession.
+func decide(filings []listedFiling, pages []amend.Page, period, asOf Date, covers map[string]coverFacts) decision {
 	rc := make(map[string]amend.Cover, len(covers))
 	for acc, c := range covers {
 		rc[acc] = amend.Cover{Period: ruleDay(c.Period), AmendmentNo: c.AmendmentNo, Kind: c.Kind}

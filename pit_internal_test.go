@@ -78,6 +78,11 @@ func pitCovers(tl []pitFiling) (func(listedFiling) (coverFacts, error), *[]liste
 // pitRule has the signature of decide, so that broken variants can stand in for it.
 type pitRule func(filings []listedFiling, period, asOf Date, covers map[string]coverFacts) decision
 
+// decideListed is decide given every filing of the list (no older page).
+func decideListed(filings []listedFiling, period, asOf Date, covers map[string]coverFacts) decision {
+	return decide(filings, nil, period, asOf, covers)
+}
+
 // runRule drives rule to its final decision as the holdings code does,
 // reading each cover the rule asks for with coverOf.
 func runRule(rule pitRule, filings []listedFiling, period, asOf Date, coverOf func(listedFiling) (coverFacts, error)) (resolution, error) {
@@ -247,7 +252,7 @@ func checkPIT(c pitCase, r pitRule) error {
 
 func TestResolveProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		if err := checkPIT(genPITCase.Draw(t, "case"), decide); err != nil {
+		if err := checkPIT(genPITCase.Draw(t, "case"), decideListed); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -285,7 +290,7 @@ func pitWithKinds(edit func(*coverFacts)) pitRule {
 			edit(&cf)
 			edited[acc] = cf
 		}
-		return decide(fs, period, asOf, edited)
+		return decide(fs, nil, period, asOf, edited)
 	}
 }
 
@@ -295,10 +300,10 @@ func TestPropertiesCatchBrokenResolvers(t *testing.T) {
 		r    pitRule
 	}{
 		{"visible only before asOf", func(fs []listedFiling, p, asOf Date, covers map[string]coverFacts) decision {
-			return decide(fs, p, asOf.AddDays(-1), covers)
+			return decide(fs, nil, p, asOf.AddDays(-1), covers)
 		}},
 		{"visible the day after asOf", func(fs []listedFiling, p, asOf Date, covers map[string]coverFacts) decision {
-			return decide(fs, p, asOf.AddDays(1), covers)
+			return decide(fs, nil, p, asOf.AddDays(1), covers)
 		}},
 		{"new holdings as restatement", pitWithKinds(func(cf *coverFacts) {
 			if cf.Kind == kindNewHoldings {
@@ -317,7 +322,7 @@ func TestPropertiesCatchBrokenResolvers(t *testing.T) {
 		})},
 		{"amendment number ignored", pitWithKinds(func(cf *coverFacts) { cf.AmendmentNo = 0 })},
 		{"supplements before base kept", func(fs []listedFiling, p, asOf Date, covers map[string]coverFacts) decision {
-			d := decide(fs, p, asOf, covers)
+			d := decide(fs, nil, p, asOf, covers)
 			if len(d.need) > 0 || d.err != nil {
 				return d
 			}
@@ -459,7 +464,7 @@ func TestResolveTimelines(t *testing.T) {
 				t.Errorf("oracle.Resolve mismatch (-want +got):\n%s", diff)
 			}
 			coverOf, calls := pitCovers(tt.filings)
-			got, _, err := pitAnswer(runRule(decide, pitListed(tt.filings), pitDate(tt.period), pitDate(tt.asOf), coverOf))
+			got, _, err := pitAnswer(runRule(decideListed, pitListed(tt.filings), pitDate(tt.period), pitDate(tt.asOf), coverOf))
 			if err != nil {
 				t.Fatalf("decide: %v", err)
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent/model"
+	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/internal/bounds"
 	"github.com/edgar13f/edgar13f/internal/tickers"
 )
@@ -20,7 +21,7 @@ import (
 // calls tools over the filing search and the company data of an
 // [edgar13f.Client]. It is safe for concurrent use.
 type Agent struct {
-	companies *edgar13f.Companies
+	companies *companies.Companies
 	searcher  Searcher
 	model     model.Model
 	opts      options
@@ -151,7 +152,7 @@ func New(c *edgar13f.Client, s Searcher, m model.Model, opts ...Option) (*Agent,
 	if err != nil {
 		return nil, err
 	}
-	return &Agent{companies: c.Companies(), searcher: s, model: m, opts: o}, nil
+	return &Agent{companies: companies.New(c), searcher: s, model: m, opts: o}, nil
 }
 
 func invalid(format string, args ...any) error {

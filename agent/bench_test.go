@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent"
+	"github.com/edgar13f/edgar13f/companies"
 )
 
 // BenchmarkGround checks a five-sentence answer with ten figures against
@@ -17,7 +17,7 @@ func BenchmarkGround(b *testing.B) {
 	var sources []agent.Source
 	size := 0
 	for _, item := range []string{"7", "8"} {
-		s, err := c.Companies().Section(context.Background(), "320193", appleAccession, item, askDate, edgar13f.MaxChars(edgar13f.MaxSectionChars))
+		s, err := companies.New(c).Section(context.Background(), "320193", appleAccession, item, askDate, companies.MaxChars(companies.MaxSectionChars))
 		if err != nil {
 			b.Fatal(err)
 		}

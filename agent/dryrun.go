@@ -11,6 +11,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent/model"
+	"github.com/edgar13f/edgar13f/companies"
 )
 
 // This file is the dry run of an evaluation file: each question's oracle
@@ -152,7 +153,7 @@ func DryRun(ctx context.Context, c *edgar13f.Client, s Searcher, qs []Question) 
 		if err != nil {
 			return nil, invalid("question %s: %v", q.ID, err)
 		}
-		r, err := replay(ctx, c.Companies(), s, q, tickers)
+		r, err := replay(ctx, companies.New(c), s, q, tickers)
 		if err != nil {
 			return rep, err
 		}
@@ -175,8 +176,8 @@ func DryRun(ctx context.Context, c *edgar13f.Client, s Searcher, qs []Question) 
 }
 
 // replay runs one question's plan and checks its reference answer.
-func replay(ctx context.Context, companies *edgar13f.Companies, s Searcher, q Question, tickers []string) (*Replay, error) {
-	tb := newToolbox(companies, s, q.AsOf, tickers)
+func replay(ctx context.Context, cs *companies.Companies, s Searcher, q Question, tickers []string) (*Replay, error) {
+	tb := newToolbox(cs, s, q.AsOf, tickers)
 	r := &Replay{Question: q}
 	var outputs []string // the text each step returned
 	for i, st := range q.Plan {

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent"
 	"github.com/edgar13f/edgar13f/agent/model"
+	"github.com/edgar13f/edgar13f/companies"
 )
 
 func loadQuestions(t *testing.T) []agent.Question {
@@ -36,24 +36,24 @@ func TestQuestionFile(t *testing.T) {
 	if len(qs) != 10 {
 		t.Fatalf("%d questions, want 10", len(qs))
 	}
-	companies := map[string]bool{}
+	known := map[string]bool{}
 	for _, q := range qs {
 		for _, tk := range q.Tickers {
-			companies[tk] = true
+			known[tk] = true
 		}
 		if len(q.Expected) == 0 && len(q.Absent) == 0 {
 			t.Errorf("question %s expects nothing", q.ID)
 		}
 	}
 	for _, tk := range []string{"AAPL", "NVDA", "TSLA", "JNJ", "WMT"} {
-		if !companies[tk] {
+		if !known[tk] {
 			t.Errorf("no question about %s", tk)
 		}
 	}
 	c := mirrorClient(t)
 	items := map[string]string{}
 	for _, item := range []string{"5", "7"} {
-		s, err := c.Companies().Section(context.Background(), "320193", appleAccession, item, askDate, edgar13f.MaxChars(edgar13f.MaxSectionChars))
+		s, err := companies.New(c).Section(context.Background(), "320193", appleAccession, item, askDate, companies.MaxChars(companies.MaxSectionChars))
 		if err != nil {
 			t.Fatal(err)
 		}

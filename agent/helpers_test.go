@@ -16,6 +16,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent/model"
+	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
 	"github.com/edgar13f/edgar13f/search"
 )
@@ -96,7 +97,7 @@ func appleIndex(t testing.TB) *index {
 func cutApple(c *edgar13f.Client) ([]search.Hit, error) {
 	var chunks []search.Hit
 	for _, item := range []string{"5", "7", "8"} {
-		s, err := c.Companies().Section(context.Background(), "320193", appleAccession, item, askDate, edgar13f.MaxChars(edgar13f.MaxSectionChars))
+		s, err := companies.New(c).Section(context.Background(), "320193", appleAccession, item, askDate, companies.MaxChars(companies.MaxSectionChars))
 		if err != nil {
 			return nil, err
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent/model"
+	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/internal/tickers"
 	"github.com/edgar13f/edgar13f/search"
 )
@@ -114,7 +115,7 @@ func toolSpecs(withSearch bool) []model.Tool {
 // remembers what they returned: the chunks and the facts the answer may
 // cite.
 type toolbox struct {
-	companies *edgar13f.Companies
+	companies *companies.Companies
 	searcher  Searcher
 	asOf      edgar13f.Date
 	tickers   []string // the question's tickers; empty for any
@@ -131,8 +132,8 @@ type factSet struct {
 	lines         []string
 }
 
-func newToolbox(companies *edgar13f.Companies, s Searcher, asOf edgar13f.Date, tickers []string) *toolbox {
-	return &toolbox{companies: companies, searcher: s, asOf: asOf, tickers: tickers,
+func newToolbox(cs *companies.Companies, s Searcher, asOf edgar13f.Date, tickers []string) *toolbox {
+	return &toolbox{companies: cs, searcher: s, asOf: asOf, tickers: tickers,
 		chunks: map[string]search.Hit{}, facts: map[string]*factSet{}}
 }
 
@@ -256,7 +257,7 @@ func (tb *toolbox) resolveCompany(ctx context.Context, raw json.RawMessage) (any
 		}
 		limit = *a.Limit
 	}
-	res, err := tb.companies.Search(ctx, a.Name, edgar13f.Limit(limit))
+	res, err := tb.companies.Search(ctx, a.Name, companies.Limit(limit))
 	if err != nil {
 		return nil, "", err
 	}
@@ -478,7 +479,7 @@ func (tb *toolbox) financialFacts(ctx context.Context, raw json.RawMessage) (any
 		}
 		years = *a.Years
 	}
-	ff, err := tb.companies.Facts(ctx, strings.TrimSpace(a.CIK), a.Concept, tb.asOf, edgar13f.Years(years))
+	ff, err := tb.companies.Facts(ctx, strings.TrimSpace(a.CIK), a.Concept, tb.asOf, companies.Years(years))
 	if err != nil {
 		return nil, "", err
 	}
@@ -518,7 +519,7 @@ func (tb *toolbox) financialFacts(ctx context.Context, raw json.RawMessage) (any
 // rememberFact records a value the fact tool returned under the accession
 // of the filing it comes from, as the text an answer citing that
 // accession is checked against.
-func (tb *toolbox) rememberFact(ff *edgar13f.FinancialFacts, v edgar13f.FactValue, c edgar13f.Citation, value string) {
+func (tb *toolbox) rememberFact(ff *companies.Facts, v companies.FactValue, c edgar13f.Citation, value string) {
 	if c.Accession == "" {
 		return
 	}

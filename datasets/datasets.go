@@ -16,9 +16,9 @@ import (
 	"github.com/edgar13f/edgar13f/internal/amend"
 	"github.com/edgar13f/edgar13f/internal/bulkstore"
 	"github.com/edgar13f/edgar13f/internal/civil"
+	"github.com/edgar13f/edgar13f/internal/clientparts"
 	"github.com/edgar13f/edgar13f/internal/datasetzip"
 	"github.com/edgar13f/edgar13f/internal/docerr"
-	"github.com/edgar13f/edgar13f/internal/rootlink"
 )
 
 // This file opens the store on a Client's access layer and cache
@@ -40,7 +40,7 @@ import (
 // one at a time, across processes too. Several Stores opened on Clients
 // of the same cache directory and source share one store on disk.
 type Store struct {
-	client rootlink.Client // the Client's access layer, clock and redaction rule
+	client clientparts.Parts // the Client's access layer, clock and redaction rule
 	st     *bulkstore.Store
 	root   string // the source's directory: zips being imported, the store
 
@@ -58,7 +58,8 @@ func Open(c *edgar13f.Client) (*Store, error) {
 	if c == nil {
 		return nil, errors.New(docerr.Prefix + "datasets.Open: nil Client")
 	}
-	lent := rootlink.ClientOf(c)
+	var lent clientparts.Parts
+	c.Parts(&lent)
 	dir := lent.Access.Dir()
 	if dir == "" {
 		return nil, errors.New(docerr.Prefix + "the Form 13F Data Sets need a cache directory on disk (see edgar13f.WithCacheDir)")

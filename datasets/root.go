@@ -5,22 +5,46 @@ import (
 	"github.com/edgar13f/edgar13f/internal/amend"
 	"github.com/edgar13f/edgar13f/internal/check"
 	"github.com/edgar13f/edgar13f/internal/civil"
-	"github.com/edgar13f/edgar13f/internal/rootlink"
+	"github.com/edgar13f/edgar13f/internal/holdfilter"
 )
 
-// This file holds what the package takes from package edgar13f beyond
-// its API (through internal/rootlink, typed here), the checks of the
-// arguments it takes itself, and the conversion of days.
+// This file holds how the package answers by package edgar13f's rules:
+// the checks of the arguments (internal/check), the filters of a holdings
+// question (internal/holdfilter) and the amendment rule (internal/amend),
+// the very functions package edgar13f calls, and the conversion of days.
 
 // holdingsQuery checks a Holdings question as [edgar13f.Client.Holdings]
-// does and returns the CIK without leading zeros and the function that
-// filters the answer by opts.
+// does, in the same precedence (the CIK, asOf, period, the options, then
+// whether period is a quarter end), and returns the CIK without leading
+// zeros and the function that filters the answer by opts as
+// Client.Holdings filters its own.
 func holdingsQuery(cik string, period, asOf edgar13f.Date, opts []edgar13f.Option) (string, func(*edgar13f.Snapshot), error) {
-	cik, filter, err := rootlink.HoldingsQuery(cik, period, asOf, opts)
-	if err != nil {
-		return "", nil, err
+	var o check.Options
+	for _, opt := range opts {
+		if opt != nil {
+			opt.Apply(&o)
+		}
 	}
-	return cik, func(s *edgar13f.Snapshot) { filter(s) }, nil
+	named := []check.NamedDate{{Name: "asOf", Date: checkDateOf(asOf)}, {Name: "period", Date: checkDateOf(period)}}
+	q, f := check.Holdings(cik, named, []check.Date{checkDateOf(period)}, o)
+	if f != nil {
+		return "", nil, declineOfCheck(f)
+	}
+	return q.CIK, func(s *edgar13f.Snapshot) {
+		r := holdfilter.Snapshot(s.Holdings, filterRow, q, &o)
+		s.Holdings = r.Rows
+		if r.Matched != nil {
+			s.MatchedCUSIPs = r.Matched
+		}
+		if r.Ranked {
+			s.TotalPositions, s.Truncated, s.Order = r.Total, r.Truncated, edgar13f.ValueDesc
+		}
+	}, nil
+}
+
+// filterRow is what the filters read of a row.
+func filterRow(h *edgar13f.Holding) holdfilter.Row {
+	return holdfilter.Row{CUSIP: h.CUSIP, Issuer: h.NameOfIssuer, PutCall: string(h.PutCall), ShPrn: string(h.ShPrn), ValueUSD: h.ValueUSD}
 }
 
 // checkDate declines a date that names no calendar day, as package

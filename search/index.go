@@ -13,11 +13,11 @@ import (
 	"unicode"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/internal/bounds"
 	"github.com/edgar13f/edgar13f/internal/check"
 	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/edgarid"
-	"github.com/edgar13f/edgar13f/internal/rootlink"
 	"github.com/edgar13f/edgar13f/internal/sections"
 	"github.com/edgar13f/edgar13f/internal/tickers"
 	"github.com/edgar13f/edgar13f/search/internal/chunk"
@@ -105,7 +105,7 @@ type target struct {
 // Reused) unless [Reindex] is given. A filing with no Items is reported
 // with Skipped set and not stored. The fiscal year of a 10-K is named by
 // its period of report; that of a 10-Q by the company's fiscal year end as
-// EDGAR's filing list gives it today ([edgar13f.CompanyFilingList]
+// EDGAR's filing list gives it today ([companies.FilingList]
 // FiscalYearEnd), which is current, not point in time.
 //
 // Before anything is fetched, the embedder is checked against the store:
@@ -121,14 +121,14 @@ type target struct {
 // decline leaves the store as it was. A filing that cannot be
 // fetched, read, embedded or stored fails the call with an [*IndexError]
 // naming it; the filings stored before it stay stored.
-func (e *Engine) Index(ctx context.Context, companies []string, asOf edgar13f.Date, opts ...IndexOption) (*IndexResult, error) {
+func (e *Engine) Index(ctx context.Context, names []string, asOf edgar13f.Date, opts ...IndexOption) (*IndexResult, error) {
 	var o indexOptions
 	for _, opt := range opts {
 		if opt != nil {
 			opt.applyIndex(&o)
 		}
 	}
-	kinds, err := checkIndexArgs(companies, asOf, &o)
+	kinds, err := checkIndexArgs(names, asOf, &o)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +151,7 @@ func (e *Engine) Index(ctx context.Context, companies []string, asOf edgar13f.Da
 	for _, f := range all {
 		have[f.Accession] = f
 	}
-	targets, err := e.resolve(ctx, companies)
+	targets, err := e.resolve(ctx, names)
 	if err != nil {
 		return nil, err
 	}
@@ -173,15 +173,15 @@ func (e *Engine) Index(ctx context.Context, companies []string, asOf edgar13f.Da
 	// for, unless the reports are older than those.
 	type plan struct {
 		t       target
-		list    *edgar13f.CompanyFilingList
-		filings []edgar13f.CompanyFiling
+		list    *companies.FilingList
+		filings []companies.Filing
 	}
 	var plans []plan
 	done := map[string]bool{} // accessions planned in this call
 	for _, t := range targets {
 		p.Company, p.Accession = t.arg, ""
 		pl := plan{t: t}
-		newest, err := e.client.Companies().Filings(ctx, t.cik, asOf, edgar13f.Limit(edgar13f.MaxFilings))
+		newest, err := e.companies.Filings(ctx, t.cik, asOf, companies.Limit(companies.MaxFilings))
 		if err != nil {
 			return nil, err
 		}
@@ -233,19 +233,19 @@ func (e *Engine) Index(ctx context.Context, companies []string, asOf edgar13f.Da
 
 // pickFromNewest picks the reports of one kind ("10-K") as [Engine.reports]
 // does, from newest, a company's newest filings of any form (at most
-// [edgar13f.MaxFilings], newest first), so that one read of its filing
+// [companies.MaxFilings], newest first), so that one read of its filing
 // list serves every kind Index is asked for. It reports false when newest
 // cannot decide: it is a whole list (more filings may be older) and
 // either holds fewer than n originals of the kind or may not hold every
 // filing made since the oldest original picked.
-func pickFromNewest(cik string, newest []edgar13f.CompanyFiling, kind string, n int) ([]edgar13f.CompanyFiling, bool, error) {
-	var originals []edgar13f.CompanyFiling
+func pickFromNewest(cik string, newest []companies.Filing, kind string, n int) ([]companies.Filing, bool, error) {
+	var originals []companies.Filing
 	for _, f := range newest {
 		if len(originals) < n && strings.EqualFold(string(f.Form), kind) {
 			originals = append(originals, f)
 		}
 	}
-	whole := len(newest) < edgar13f.MaxFilings // every filing made by asOf
+	whole := len(newest) < companies.MaxFilings // every filing made by asOf
 	if len(originals) == 0 {
 		return nil, whole, nil
 	}
@@ -253,7 +253,7 @@ func pickFromNewest(cik string, newest []edgar13f.CompanyFiling, kind string, n 
 	if !whole && (len(originals) < n || !newest[len(newest)-1].FilingDate.Before(since)) {
 		return nil, false, nil
 	}
-	var amendments []edgar13f.CompanyFiling
+	var amendments []companies.Filing
 	for _, f := range newest {
 		if strings.EqualFold(string(f.Form), kind+"/A") && !f.FilingDate.Before(since) {
 			amendments = append(amendments, f)
@@ -271,8 +271,8 @@ func pickFromNewest(cik string, newest []edgar13f.CompanyFiling, kind string, n 
 // the oldest original picked (an amendment follows its report), so that
 // the older pages of the filing list are read only when they can hold
 // one. It returns the filing list of the originals with them.
-func (e *Engine) reports(ctx context.Context, cik, kind string, asOf edgar13f.Date, n int) (*edgar13f.CompanyFilingList, []edgar13f.CompanyFiling, error) {
-	orig, err := e.client.Companies().Filings(ctx, cik, asOf, edgar13f.FormType(edgar13f.Form(kind)), edgar13f.Limit(n))
+func (e *Engine) reports(ctx context.Context, cik, kind string, asOf edgar13f.Date, n int) (*companies.FilingList, []companies.Filing, error) {
+	orig, err := e.companies.Filings(ctx, cik, asOf, companies.FormType(edgar13f.Form(kind)), companies.Limit(n))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -280,17 +280,17 @@ func (e *Engine) reports(ctx context.Context, cik, kind string, asOf edgar13f.Da
 		return orig, nil, nil
 	}
 	since := orig.Filings[len(orig.Filings)-1].FilingDate
-	a, err := rootlink.FilingsSince(ctx, e.client, cik, asOf, since, kind+"/A", edgar13f.MaxFilings)
+	a, err := e.companies.Filings(ctx, cik, asOf, companies.FormType(edgar13f.Form(kind+"/A")), companies.Since(since), companies.Limit(companies.MaxFilings))
 	if err != nil {
 		return nil, nil, err
 	}
-	amendments := a.(*edgar13f.CompanyFilingList).Filings
-	if len(amendments) == edgar13f.MaxFilings {
+	amendments := a.Filings
+	if len(amendments) == companies.MaxFilings {
 		// The list is cut at its oldest end: an amendment of an original
 		// picked could be among those left out. Fail rather than index
 		// a report without it.
 		return nil, nil, fmt.Errorf("edgar13f/search: CIK %s filed %d or more %s/A since %s, more than can be listed at once: its reports cannot be indexed with all their amendments",
-			cik, edgar13f.MaxFilings, kind, since)
+			cik, companies.MaxFilings, kind, since)
 	}
 	picked, err := pickReports(cik, orig.Filings, amendments)
 	if err != nil {
@@ -309,7 +309,7 @@ func (e *Engine) reports(ctx context.Context, cik, kind string, asOf edgar13f.Da
 // period) cannot tell. Rather than index the reports without it, or with
 // an amendment of another report, it fails with an [*IndexError] naming
 // the amendment.
-func pickReports(cik string, originals, amendments []edgar13f.CompanyFiling) ([]edgar13f.CompanyFiling, error) {
+func pickReports(cik string, originals, amendments []companies.Filing) ([]companies.Filing, error) {
 	periods := map[edgar13f.Date]bool{}
 	for _, f := range originals {
 		if !f.Period.IsZero() {
@@ -326,22 +326,22 @@ func pickReports(cik string, originals, amendments []edgar13f.CompanyFiling) ([]
 			out = append(out, f)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b edgar13f.CompanyFiling) int {
+	slices.SortStableFunc(out, func(a, b companies.Filing) int {
 		return cmp.Or(b.FilingDate.Compare(a.FilingDate), cmp.Compare(b.Accession, a.Accession))
 	})
-	return slices.CompactFunc(out, func(a, b edgar13f.CompanyFiling) bool { return a.Accession == b.Accession }), nil
+	return slices.CompactFunc(out, func(a, b companies.Filing) bool { return a.Accession == b.Accession }), nil
 }
 
 // checkIndexArgs checks what Index is given before anything is read and
 // returns the report kinds, upper case, without duplicates: the forms
 // given, an amendment form ("10-K/A") taken as its report's ("10-K"). It
 // sets the defaults of the options not given.
-func checkIndexArgs(companies []string, asOf edgar13f.Date, o *indexOptions) ([]string, error) {
+func checkIndexArgs(names []string, asOf edgar13f.Date, o *indexOptions) ([]string, error) {
 	if err := checkAsOf(asOf); err != nil {
 		return nil, err
 	}
-	if len(companies) == 0 || len(companies) > MaxCompanies {
-		return nil, decline(edgar13f.InvalidArgument, "Index takes 1 to %d companies, not %d", MaxCompanies, len(companies))
+	if len(names) == 0 || len(names) > MaxCompanies {
+		return nil, decline(edgar13f.InvalidArgument, "Index takes 1 to %d companies, not %d", MaxCompanies, len(names))
 	}
 	if !o.limitSet {
 		o.limit = DefaultFilings
@@ -388,10 +388,10 @@ func contains(xs []string, x string) bool {
 // resolve turns every company argument into a CIK, looking tickers up in
 // EDGAR's current ticker list. Every argument is checked before any
 // filing is listed.
-func (e *Engine) resolve(ctx context.Context, companies []string) ([]target, error) {
-	out := make([]target, 0, len(companies))
+func (e *Engine) resolve(ctx context.Context, names []string) ([]target, error) {
+	out := make([]target, 0, len(names))
 	seen := map[string]bool{}
-	for _, arg := range companies {
+	for _, arg := range names {
 		a := strings.TrimSpace(arg)
 		var t target
 		switch {
@@ -403,7 +403,7 @@ func (e *Engine) resolve(ctx context.Context, companies []string) ([]target, err
 			t = target{arg: a, cik: cik, byCIK: true}
 		case isTicker(a):
 			want := tickers.Norm(a)
-			s, err := e.client.Companies().Search(ctx, a, edgar13f.Limit(1))
+			s, err := e.companies.Search(ctx, a, companies.Limit(1))
 			if err != nil {
 				return nil, err
 			}
@@ -443,10 +443,10 @@ func (e *Engine) primaryTicker(ctx context.Context, cik, name string) (string, e
 	if strings.TrimSpace(name) == "" {
 		return "", nil
 	}
-	if len([]rune(name)) > edgar13f.MaxCompanyQueryLen {
-		name = string([]rune(name)[:edgar13f.MaxCompanyQueryLen])
+	if len([]rune(name)) > companies.MaxQueryLen {
+		name = string([]rune(name)[:companies.MaxQueryLen])
 	}
-	s, err := e.client.Companies().Search(ctx, name, edgar13f.Limit(edgar13f.MaxCompanyMatches))
+	s, err := e.companies.Search(ctx, name, companies.Limit(companies.MaxMatches))
 	if err != nil {
 		return "", err
 	}
@@ -460,7 +460,7 @@ func (e *Engine) primaryTicker(ctx context.Context, cik, name string) (string, e
 
 // indexFiling reads, chunks, embeds and stores one filing, or reports it
 // reused or skipped.
-func (e *Engine) indexFiling(ctx context.Context, t target, list *edgar13f.CompanyFilingList, f edgar13f.CompanyFiling, asOf edgar13f.Date, meta store.Meta, have map[string]store.Filing, reindex bool) (IndexedFiling, error) {
+func (e *Engine) indexFiling(ctx context.Context, t target, list *companies.FilingList, f companies.Filing, asOf edgar13f.Date, meta store.Meta, have map[string]store.Filing, reindex bool) (IndexedFiling, error) {
 	x := IndexedFiling{
 		Ticker: t.ticker, CIK: t.cik, Accession: f.Accession, Form: string(f.Form),
 		FilingDate: f.FilingDate, Period: f.Period,

@@ -4,14 +4,15 @@ import (
 	"context"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/companies"
 )
 
 // clientItems reads the Items of a filing through c: one request for its
 // primary document (none when the Client's cache holds it), cut into
-// Items by [edgar13f.Companies.Sections].
-func clientItems(c *edgar13f.Client) itemReader {
+// Items by [companies.Companies.Sections].
+func clientItems(cs *companies.Companies) itemReader {
 	return func(ctx context.Context, cik, accession string, asOf edgar13f.Date) ([]itemText, error) {
-		s, err := c.Companies().Sections(ctx, cik, accession, asOf)
+		s, err := cs.Sections(ctx, cik, accession, asOf)
 		if err != nil {
 			return nil, err
 		}

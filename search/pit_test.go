@@ -114,8 +114,8 @@ func checkPointInTime(t *rapid.T, open func() store.Store, fl faults) {
 			putSynth(t, seen, emb, corpus[i])
 		}
 	}
-	a := &Engine{client: nil, store: full, embedder: emb, faults: fl}
-	b := &Engine{client: nil, store: seen, embedder: emb}
+	a := &Engine{companies: nil, store: full, embedder: emb, faults: fl}
+	b := &Engine{companies: nil, store: seen, embedder: emb}
 
 	for range 3 {
 		q, opts := pitQuery(t)

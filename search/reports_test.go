@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
@@ -18,8 +19,8 @@ import (
 
 // filing is a CompanyFiling of the selection tests: accession, form,
 // filing date, period of report ("" for none).
-func filing(acc, form, filed, period string) edgar13f.CompanyFiling {
-	f := edgar13f.CompanyFiling{Accession: acc, Form: edgar13f.Form(form), FilingDate: day(filed)}
+func filing(acc, form, filed, period string) companies.Filing {
+	f := companies.Filing{Accession: acc, Form: edgar13f.Form(form), FilingDate: day(filed)}
 	if period != "" {
 		f.Period = day(period)
 	}
@@ -38,16 +39,16 @@ func TestPickReports(t *testing.T) {
 	qaOld := filing("0000320193-24-000091", "10-Q/A", "2024-09-02", "2024-03-30")
 	for _, tc := range []struct {
 		name                  string
-		originals, amendments []edgar13f.CompanyFiling
-		want                  []edgar13f.CompanyFiling
+		originals, amendments []companies.Filing
+		want                  []companies.Filing
 	}{
-		{"the 10-K/A of 2010 amends an older report", []edgar13f.CompanyFiling{apple10K}, []edgar13f.CompanyFiling{apple10KA}, []edgar13f.CompanyFiling{apple10K}},
-		{"an amendment of the newest report", []edgar13f.CompanyFiling{apple10K}, []edgar13f.CompanyFiling{amends24, apple10KA}, []edgar13f.CompanyFiling{amends24, apple10K}},
-		{"an amendment of the second of two reports", []edgar13f.CompanyFiling{apple10K, apple10K23}, []edgar13f.CompanyFiling{amends23, apple10KA}, []edgar13f.CompanyFiling{amends23, apple10K, apple10K23}},
-		{"the amendment of the second report is not picked with one", []edgar13f.CompanyFiling{apple10K}, []edgar13f.CompanyFiling{amends23}, []edgar13f.CompanyFiling{apple10K}},
-		{"a lone 10-K/A", nil, []edgar13f.CompanyFiling{amends24}, nil},
-		{"a 10-Q and its 10-Q/A", []edgar13f.CompanyFiling{q}, []edgar13f.CompanyFiling{qaOld, qa}, []edgar13f.CompanyFiling{qaOld, qa, q}[1:]},
-		{"a lone 10-Q/A", nil, []edgar13f.CompanyFiling{qa}, nil},
+		{"the 10-K/A of 2010 amends an older report", []companies.Filing{apple10K}, []companies.Filing{apple10KA}, []companies.Filing{apple10K}},
+		{"an amendment of the newest report", []companies.Filing{apple10K}, []companies.Filing{amends24, apple10KA}, []companies.Filing{amends24, apple10K}},
+		{"an amendment of the second of two reports", []companies.Filing{apple10K, apple10K23}, []companies.Filing{amends23, apple10KA}, []companies.Filing{amends23, apple10K, apple10K23}},
+		{"the amendment of the second report is not picked with one", []companies.Filing{apple10K}, []companies.Filing{amends23}, []companies.Filing{apple10K}},
+		{"a lone 10-K/A", nil, []companies.Filing{amends24}, nil},
+		{"a 10-Q and its 10-Q/A", []companies.Filing{q}, []companies.Filing{qaOld, qa}, []companies.Filing{qaOld, qa, q}[1:]},
+		{"a lone 10-Q/A", nil, []companies.Filing{qa}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := pickReports("320193", tc.originals, tc.amendments)
@@ -69,7 +70,7 @@ func TestPickReports(t *testing.T) {
 	// An amendment without a period of report may amend one of the
 	// reports picked or an older one: which is unknown, so it is an error
 	// naming it, never left out in silence.
-	_, err := pickReports("320193", []edgar13f.CompanyFiling{apple10K}, []edgar13f.CompanyFiling{amends24, noPeriod})
+	_, err := pickReports("320193", []companies.Filing{apple10K}, []companies.Filing{amends24, noPeriod})
 	var ie *IndexError
 	if !errors.As(err, &ie) || ie.CIK != "320193" || ie.Accession != noPeriod.Accession || ie.Form != "10-K/A" ||
 		!strings.Contains(err.Error(), "no period of report") {
@@ -149,7 +150,7 @@ func listJSON(t *testing.T, cik, name string, rows [][4]string, pages ...map[str
 func TestIndexReports(t *testing.T) {
 	const page = "CIK0009999991-submissions-001.json"
 	var forms4 [][4]string
-	for i := range edgar13f.MaxFilings {
+	for i := range companies.MaxFilings {
 		forms4 = append(forms4, [4]string{fmt.Sprintf("0009999991-23-%06d", 500+i), "4", "2023-01-15", ""})
 	}
 	one := listJSON(t, "9999991", "Synthetic Reports Inc.", append([][4]string{
@@ -221,7 +222,7 @@ func TestIndexReports(t *testing.T) {
 // fails naming the company instead of indexing reports without them.
 func TestIndexTooManyAmendments(t *testing.T) {
 	rows := [][4]string{}
-	for i := edgar13f.MaxFilings; i >= 1; i-- {
+	for i := companies.MaxFilings; i >= 1; i-- {
 		rows = append(rows, [4]string{fmt.Sprintf("0009999993-24-%06d", 100+i), "10-K/A", "2024-06-01", "2023-12-31"})
 	}
 	rows = append(rows, [4]string{"0009999993-24-000010", "10-K", "2024-03-01", "2023-12-31"})
@@ -279,7 +280,7 @@ func TestIndexReadsListOnce(t *testing.T) {
 		{"0009999995-23-000010", "10-K", "2023-03-01", "2022-12-31"},
 	}
 	var busy [][4]string // the same reports behind more 8-Ks than one list holds
-	for i := range edgar13f.MaxFilings + 5 {
+	for i := range companies.MaxFilings + 5 {
 		busy = append(busy, [4]string{fmt.Sprintf("0009999995-24-%06d", 900-i), "8-K", "2024-09-01", ""})
 	}
 	busy = append(busy, rows...)
@@ -321,7 +322,7 @@ func TestIndexReadsListOnce(t *testing.T) {
 			if n != tc.reads {
 				t.Errorf("the filing list was read %d times; want %d", n, tc.reads)
 			}
-			if n > 1 && len(tc.rows) <= edgar13f.MaxFilings {
+			if n > 1 && len(tc.rows) <= companies.MaxFilings {
 				t.Errorf("read %d times although one list holds every filing", n)
 			}
 		})

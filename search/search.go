@@ -41,6 +41,7 @@ import (
 	"sync"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/search/store"
 )
 
@@ -69,10 +70,10 @@ type Embedder interface {
 // store; [Engine.Search] and [Engine.Chunk] read only the store and never
 // reach EDGAR. Several Engines (and processes) may share one store.
 type Engine struct {
-	client   *edgar13f.Client
-	store    store.Store
-	embedder Embedder
-	items    itemReader // reads the Items of a filing; the Client's by default
+	companies *companies.Companies // the company questions of the Client
+	store     store.Store
+	embedder  Embedder
+	items     itemReader // reads the Items of a filing; the Client's by default
 
 	mu  sync.Mutex
 	dim int // the embedder's dimension once known
@@ -105,13 +106,14 @@ func New(c *edgar13f.Client, st store.Store, opts ...Option) (*Engine, error) {
 	if c == nil || st == nil {
 		return nil, errNilArgs
 	}
-	e := &Engine{client: c, store: st}
+	cs := companies.New(c)
+	e := &Engine{companies: cs, store: st}
 	for _, o := range opts {
 		if o != nil {
 			o(e)
 		}
 	}
-	e.items = clientItems(c)
+	e.items = clientItems(cs)
 	return e, nil
 }
 

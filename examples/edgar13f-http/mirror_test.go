@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/examples/internal/testkit"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 )
@@ -55,7 +56,7 @@ func TestMirrorLacksCompanyLogged(t *testing.T) {
 		r = r.WithContext(wire.Watch(context.Background()))
 		w := httptest.NewRecorder()
 		a.answer(w, r, wire.Disclaimer, func() (wire.Answer, error) {
-			_, err := a.c.Companies().Filings(r.Context(), tc.cik, edgar13f.MustParseDate("1990-03-01"))
+			_, err := companies.New(a.c).Filings(r.Context(), tc.cik, edgar13f.MustParseDate("1990-03-01"))
 			if err == nil {
 				err = edgar13f.Decline(edgar13f.UnknownCIK, "no filing")
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 )
 
@@ -124,14 +125,14 @@ func (s *server) listFilings(ctx context.Context, raw json.RawMessage) (answer, 
 	if err != nil {
 		return nil, err
 	}
-	var opts []edgar13f.CompanyFilingsOption
+	var opts []companies.FilingsOption
 	if a.Has("form_type") {
-		opts = append(opts, edgar13f.FormType(edgar13f.Form(form)))
+		opts = append(opts, companies.FormType(edgar13f.Form(form)))
 	}
-	if err := intOption(a, "limit", edgar13f.MaxFilings, func(n int) edgar13f.CompanyFilingsOption { return edgar13f.Limit(n) }, &opts); err != nil {
+	if err := intOption(a, "limit", companies.MaxFilings, func(n int) companies.FilingsOption { return companies.Limit(n) }, &opts); err != nil {
 		return nil, err
 	}
-	l, err := s.c.Companies().Filings(ctx, v[0], asOf, opts...)
+	l, err := companies.New(s.c).Filings(ctx, v[0], asOf, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -147,11 +148,11 @@ func (s *server) financialFacts(ctx context.Context, raw json.RawMessage) (answe
 	if err != nil {
 		return nil, err
 	}
-	var opts []edgar13f.FactsOption
-	if err := intOption(a, "years", edgar13f.MaxFactYears, edgar13f.Years, &opts); err != nil {
+	var opts []companies.FactsOption
+	if err := intOption(a, "years", companies.MaxFactYears, companies.Years, &opts); err != nil {
 		return nil, err
 	}
-	f, err := s.c.Companies().Facts(ctx, v[0], v[1], asOf, opts...)
+	f, err := companies.New(s.c).Facts(ctx, v[0], v[1], asOf, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -167,11 +168,11 @@ func (s *server) filingSection(ctx context.Context, raw json.RawMessage) (answer
 	if err != nil {
 		return nil, err
 	}
-	var opts []edgar13f.SectionOption
-	if err := intOption(a, "max_chars", edgar13f.MaxSectionChars, edgar13f.MaxChars, &opts); err != nil {
+	var opts []companies.SectionOption
+	if err := intOption(a, "max_chars", companies.MaxSectionChars, companies.MaxChars, &opts); err != nil {
 		return nil, err
 	}
-	sec, err := s.c.Companies().Section(ctx, v[0], v[1], v[2], asOf, opts...)
+	sec, err := companies.New(s.c).Section(ctx, v[0], v[1], v[2], asOf, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 )
 
@@ -70,49 +71,49 @@ var companyCommands = []command{
 }
 
 func runCompany(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
-	var copts []edgar13f.SearchOption
+	var copts []companies.SearchOption
 	if o.set["limit"] {
-		copts = append(copts, edgar13f.Limit(o.limit))
+		copts = append(copts, companies.Limit(o.limit))
 	}
-	s, err := c.Companies().Search(ctx, strings.Join(args, " "), copts...)
-	return companies{s}, err
+	s, err := companies.New(c).Search(ctx, strings.Join(args, " "), copts...)
+	return companyMatches{s}, err
 }
 
 func runCompanyFilings(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
-	var copts []edgar13f.CompanyFilingsOption
+	var copts []companies.FilingsOption
 	if o.set["form"] {
-		copts = append(copts, edgar13f.FormType(edgar13f.Form(o.form)))
+		copts = append(copts, companies.FormType(edgar13f.Form(o.form)))
 	}
 	if o.set["limit"] {
-		copts = append(copts, edgar13f.Limit(o.limit))
+		copts = append(copts, companies.Limit(o.limit))
 	}
-	l, err := c.Companies().Filings(ctx, args[0], o.asOfDate, copts...)
+	l, err := companies.New(c).Filings(ctx, args[0], o.asOfDate, copts...)
 	return companyFilings{l}, err
 }
 
 func runFacts(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
-	var copts []edgar13f.FactsOption
+	var copts []companies.FactsOption
 	if o.set["years"] {
-		copts = append(copts, edgar13f.Years(o.years))
+		copts = append(copts, companies.Years(o.years))
 	}
-	f, err := c.Companies().Facts(ctx, args[0], args[1], o.asOfDate, copts...)
+	f, err := companies.New(c).Facts(ctx, args[0], args[1], o.asOfDate, copts...)
 	return facts{f}, err
 }
 
 func runSection(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
-	var copts []edgar13f.SectionOption
+	var copts []companies.SectionOption
 	if o.set["max-chars"] {
-		copts = append(copts, edgar13f.MaxChars(o.maxChars))
+		copts = append(copts, companies.MaxChars(o.maxChars))
 	}
-	s, err := c.Companies().Section(ctx, args[0], args[1], args[2], o.asOfDate, copts...)
+	s, err := companies.New(c).Section(ctx, args[0], args[1], args[2], o.asOfDate, copts...)
 	return section{s}, err
 }
 
-type companies struct{ s *edgar13f.CompanySearch }
+type companyMatches struct{ s *companies.SearchResult }
 
-func (r companies) json(w io.Writer) error { return wire.WriteCompanySearch(w, r.s) }
+func (r companyMatches) json(w io.Writer) error { return wire.WriteCompanySearch(w, r.s) }
 
-func (r companies) table(w io.Writer) error {
+func (r companyMatches) table(w io.Writer) error {
 	fmt.Fprintf(w, "Companies matching %q\n%s\n\n", r.s.Query, r.s.Note)
 	g := &grid{head: []string{"CIK", "NAME", "TICKERS", "MATCH"}, right: []bool{true, false, false, false}}
 	for _, m := range r.s.Matches {
@@ -121,7 +122,7 @@ func (r companies) table(w io.Writer) error {
 	return g.write(w)
 }
 
-func (r companies) csv(w io.Writer) error {
+func (r companyMatches) csv(w io.Writer) error {
 	var rows [][]string
 	for _, m := range r.s.Matches {
 		ticker := ""
@@ -133,7 +134,7 @@ func (r companies) csv(w io.Writer) error {
 	return writeCSV(w, []string{"cik", "name", "ticker", "tickers", "match", "source_url"}, rows)
 }
 
-type companyFilings struct{ l *edgar13f.CompanyFilingList }
+type companyFilings struct{ l *companies.FilingList }
 
 func (r companyFilings) json(w io.Writer) error { return wire.WriteCompanyFilings(w, r.l) }
 
@@ -170,7 +171,7 @@ func (r companyFilings) csv(w io.Writer) error {
 	return writeCSV(w, []string{"accession_number", "form", "filing_date", "report_date", "primary_document", "document_url", "index_url"}, rows)
 }
 
-type facts struct{ f *edgar13f.FinancialFacts }
+type facts struct{ f *companies.Facts }
 
 func (r facts) json(w io.Writer) error { return wire.WriteFacts(w, r.f) }
 
@@ -218,7 +219,7 @@ func (r facts) csv(w io.Writer) error {
 		"first_reported_value", "first_reported_accession", "restated"}, rows)
 }
 
-type section struct{ s *edgar13f.Section }
+type section struct{ s *companies.Section }
 
 func (r section) json(w io.Writer) error { return wire.WriteSection(w, r.s) }
 

@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/datasets"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 	"github.com/edgar13f/edgar13f/search"
@@ -407,10 +408,10 @@ var flagRanges = map[string]map[string][2]int{
 	"holdings": {"top": {1, edgar13f.MaxPositions}},
 	"diff":     {"top": {1, edgar13f.MaxPositions}},
 	"holders":  {"max": {1, datasets.MaxHolders}},
-	"company":  {"limit": {1, edgar13f.MaxCompanyMatches}},
-	"filings":  {"limit": {1, edgar13f.MaxFilings}},
-	"facts":    {"years": {1, edgar13f.MaxFactYears}},
-	"section":  {"max-chars": {1, edgar13f.MaxSectionChars}},
+	"company":  {"limit": {1, companies.MaxMatches}},
+	"filings":  {"limit": {1, companies.MaxFilings}},
+	"facts":    {"years": {1, companies.MaxFactYears}},
+	"section":  {"max-chars": {1, companies.MaxSectionChars}},
 	"index":    {"filings": {1, search.MaxFilings}},
 	"search":   {"k": {1, search.MaxHits}},
 	"chunk":    {"span": {0, search.MaxSpan}},

@@ -80,7 +80,7 @@ func writeCSV(w io.Writer, head []string, rows [][]string) error {
 // cite describes one cited filing, with the unit its values are filed in.
 func cite(label string, c edgar13f.Citation) string {
 	unit := "values in dollars"
-	if c.ValueUnit() == edgar13f.Thousands {
+	if edgar13f.ValueUnitOf(c.FilingDate) == edgar13f.Thousands {
 		unit = "values in thousands of dollars"
 	}
 	return fmt.Sprintf("%-14s %s  %-8s  filed %s  (%s)  %s\n", label, c.Accession, c.Form, c.FilingDate, unit, c.URL)
@@ -109,7 +109,7 @@ func cites(w io.Writer, prefix string, sources []edgar13f.Reconciliation) {
 // thousandsIn reports whether any of the filings reports thousands.
 func thousandsIn(sources []edgar13f.Reconciliation) bool {
 	for _, r := range sources {
-		if r.ValueUnit() == edgar13f.Thousands {
+		if edgar13f.ValueUnitOf(r.FilingDate) == edgar13f.Thousands {
 			return true
 		}
 	}

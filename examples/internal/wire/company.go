@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/companies"
 )
 
 // FactsDisclaimer is carried by every get_financial_facts object, answers
@@ -48,7 +49,7 @@ func WriteDeclineWith(w io.Writer, d *edgar13f.DeclineError, disclaimer string) 
 // without leading zeros, as every tool answers a CIK, whatever the library
 // gives; ticker is the primary ticker (null when the company has none) and
 // tickers all of them.
-func WriteCompanySearch(w io.Writer, s *edgar13f.CompanySearch) error {
+func WriteCompanySearch(w io.Writer, s *companies.SearchResult) error {
 	o := newWriter(w)
 	o.headWith("ok", "")
 	o.str("query", s.Query)
@@ -70,7 +71,7 @@ func WriteCompanySearch(w io.Writer, s *edgar13f.CompanySearch) error {
 }
 
 // WriteCompanyFilings writes the list_filings answer.
-func WriteCompanyFilings(w io.Writer, l *edgar13f.CompanyFilingList) error {
+func WriteCompanyFilings(w io.Writer, l *companies.FilingList) error {
 	o := newWriter(w)
 	o.headWith("ok", "")
 	o.str("cik", l.CIK)
@@ -91,7 +92,7 @@ func WriteCompanyFilings(w io.Writer, l *edgar13f.CompanyFilingList) error {
 }
 
 // WriteFacts writes the get_financial_facts answer.
-func WriteFacts(w io.Writer, f *edgar13f.FinancialFacts) error {
+func WriteFacts(w io.Writer, f *companies.Facts) error {
 	o := newWriter(w)
 	o.headWith("ok", FactsDisclaimer)
 	o.str("cik", f.CIK)
@@ -120,7 +121,7 @@ func WriteFacts(w io.Writer, f *edgar13f.FinancialFacts) error {
 }
 
 // WriteSection writes the get_filing_section answer.
-func WriteSection(w io.Writer, s *edgar13f.Section) error {
+func WriteSection(w io.Writer, s *companies.Section) error {
 	o := newWriter(w)
 	o.headWith("ok", "")
 	o.str("cik", s.CIK)

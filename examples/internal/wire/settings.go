@@ -60,7 +60,7 @@ const DefaultAddr = "127.0.0.1:8801"
 // an HTTP mirror (EDGAR13F_BASE_URL): 3 attempts, waiting about 0.25 s and
 // 0.5 s, so that a mirror that is down or a URL with nothing listening
 // fails within a second, naming the URL and the setting. Live EDGAR keeps
-// the library's DefaultRetryPolicy (6 attempts over about 31 s), which
+// the library's default RetryPolicy (6 attempts over about 31 s), which
 // rides out SEC's throttling.
 var BaseURLRetry = edgar13f.RetryPolicy{MaxAttempts: 3, BaseDelay: 250 * time.Millisecond, MaxDelay: 10 * time.Second}
 

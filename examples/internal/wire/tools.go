@@ -9,6 +9,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent/model"
+	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/search"
 )
 
@@ -38,15 +39,15 @@ func SearchCompany(ctx context.Context, c *edgar13f.Client, raw json.RawMessage)
 	if err != nil {
 		return nil, err
 	}
-	var opts []edgar13f.SearchOption
-	n, err := a.Int("limit", 1, edgar13f.MaxCompanyMatches)
+	var opts []companies.SearchOption
+	n, err := a.Int("limit", 1, companies.MaxMatches)
 	if err != nil {
 		return nil, err
 	}
 	if a.Has("limit") {
-		opts = append(opts, edgar13f.Limit(n))
+		opts = append(opts, companies.Limit(n))
 	}
-	res, err := c.Companies().Search(ctx, name, opts...)
+	res, err := companies.New(c).Search(ctx, name, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -169,7 +169,7 @@ func (w *writer) reconciliations(name string, rs []edgar13f.Reconciliation) {
 			w.key("table_value_total")
 			w.b = append(w.b, "null"...)
 		}
-		w.str("value_unit", string(r.ValueUnit()))
+		w.str("value_unit", string(edgar13f.ValueUnitOf(r.FilingDate)))
 		w.bool("matched", r.Matched)
 	})
 }

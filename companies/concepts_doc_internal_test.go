@@ -1,4 +1,4 @@
-package edgar13f_test
+package companies
 
 import (
 	"os"
@@ -22,7 +22,7 @@ func TestConceptAliasesDocumented(t *testing.T) {
 		}
 		doc, readme = append(doc, d), append(readme, r)
 	}
-	src, err := os.ReadFile("company_facts.go")
+	src, err := os.ReadFile("facts.go")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestConceptAliasesDocumented(t *testing.T) {
 	if want := "concept is an alias, any case: " + strings.Join(doc, ", ") + ";"; !strings.Contains(comment, want) {
 		t.Errorf("Facts' doc comment does not say %q", want)
 	}
-	md, err := os.ReadFile("README.md")
+	md, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package edgar13f_test
+package companies_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
@@ -26,18 +27,18 @@ const (
 
 func TestCompanySearch(t *testing.T) {
 	c, _ := edgartest.MirrorClient(t)
-	cs := c.Companies()
+	cs := companies.New(c)
 	ctx := context.Background()
 	for _, tc := range []struct {
 		query string
-		opts  []edgar13f.SearchOption
+		opts  []companies.SearchOption
 		first string // CIK of the best match
 		rank  string
 		n     int
 	}{
 		{"AAPL", nil, "320193", "exact_ticker", 1},
 		{"apple", nil, "320193", "name_prefix", 5},
-		{"nvidia corp", []edgar13f.SearchOption{edgar13f.Limit(1)}, "1045810", "exact_name", 1},
+		{"nvidia corp", []companies.SearchOption{companies.Limit(1)}, "1045810", "exact_name", 1},
 		{"brk.b", nil, "1067983", "exact_ticker", 1},
 	} {
 		s, err := cs.Search(ctx, tc.query, tc.opts...)
@@ -47,12 +48,12 @@ func TestCompanySearch(t *testing.T) {
 		if len(s.Matches) != tc.n || s.Matches[0].CIK != tc.first || s.Matches[0].Rank != tc.rank {
 			t.Errorf("Search(%q) = %d matches, first %+v; want %d, %s %s", tc.query, len(s.Matches), s.Matches[0], tc.n, tc.first, tc.rank)
 		}
-		if s.Note != edgar13f.SearchNote || s.Matches[0].SourceURL != "https://www.sec.gov/files/company_tickers.json" {
+		if s.Note != companies.SearchNote || s.Matches[0].SourceURL != "https://www.sec.gov/files/company_tickers.json" {
 			t.Errorf("Search(%q): note %q, source %q", tc.query, s.Note, s.Matches[0].SourceURL)
 		}
 	}
 	// One CIK with many tickers is one company listing them all.
-	s, err := cs.Search(ctx, "JPM", edgar13f.Limit(100))
+	s, err := cs.Search(ctx, "JPM", companies.Limit(100))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,13 +69,13 @@ func TestCompanySearch(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		query string
-		opts  []edgar13f.SearchOption
+		opts  []companies.SearchOption
 	}{
 		{"", nil},
 		{"   ", nil},
 		{strings.Repeat("a", 101), nil},
-		{"apple", []edgar13f.SearchOption{edgar13f.Limit(0)}},
-		{"apple", []edgar13f.SearchOption{edgar13f.Limit(101)}},
+		{"apple", []companies.SearchOption{companies.Limit(0)}},
+		{"apple", []companies.SearchOption{companies.Limit(101)}},
 	} {
 		if _, err := cs.Search(ctx, tc.query, tc.opts...); !errors.Is(err, edgar13f.InvalidArgument) {
 			t.Errorf("Search(%q): %v; want invalid_argument", tc.query, err)
@@ -82,7 +83,7 @@ func TestCompanySearch(t *testing.T) {
 	}
 }
 
-func accessions(fs []edgar13f.CompanyFiling) []string {
+func accessions(fs []companies.Filing) []string {
 	out := make([]string, len(fs))
 	for i, f := range fs {
 		out[i] = f.Accession + " " + string(f.Form) + " " + f.FilingDate.String()
@@ -92,7 +93,7 @@ func accessions(fs []edgar13f.CompanyFiling) []string {
 
 func TestCompanyFilings(t *testing.T) {
 	c, f := edgartest.MirrorClient(t)
-	cs := c.Companies()
+	cs := companies.New(c)
 	ctx := context.Background()
 
 	// Newest first, default limit 10, nothing after asOf; the recent block
@@ -123,9 +124,9 @@ func TestCompanyFilings(t *testing.T) {
 	}
 
 	// The 10-K of 2024-11-01 appears on its filing date, not the day before.
-	tenK := func(asOf string) edgar13f.CompanyFiling {
+	tenK := func(asOf string) companies.Filing {
 		t.Helper()
-		l, err := cs.Filings(ctx, appleCIK, date(asOf), edgar13f.FormType("10-k"), edgar13f.Limit(1))
+		l, err := cs.Filings(ctx, appleCIK, date(asOf), companies.FormType("10-k"), companies.Limit(1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,21 +142,21 @@ func TestCompanyFilings(t *testing.T) {
 	}
 
 	// Older pages are read when needed; the form filter is exact.
-	l, err = cs.Filings(ctx, appleCIK, date("2010-06-01"), edgar13f.FormType("10-K"))
+	l, err = cs.Filings(ctx, appleCIK, date("2010-06-01"), companies.FormType("10-K"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := accessions(l.Filings); len(got) != 1 || got[0] != apple10K2009+" 10-K 2009-10-27" {
 		t.Errorf("10-K as of 2010-06-01 = %v; want only the 10-K of 2009-10-27 (not the 10-K/A)", got)
 	}
-	l, err = cs.Filings(ctx, appleCIK, date("2010-06-01"), edgar13f.FormType("10-K/A"))
+	l, err = cs.Filings(ctx, appleCIK, date("2010-06-01"), companies.FormType("10-K/A"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := accessions(l.Filings); len(got) != 1 || got[0] != apple10KA+" 10-K/A 2010-01-25" {
 		t.Errorf("10-K/A as of 2010-06-01 = %v", got)
 	}
-	l, err = cs.Filings(ctx, appleCIK, date("2024-12-31"), edgar13f.Limit(100))
+	l, err = cs.Filings(ctx, appleCIK, date("2024-12-31"), companies.Limit(100))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,15 +169,15 @@ func TestCompanyFilings(t *testing.T) {
 
 	for _, tc := range []struct {
 		cik, asOf string
-		opts      []edgar13f.CompanyFilingsOption
+		opts      []companies.FilingsOption
 		want      edgar13f.Reason
 	}{
 		{"32019x", "2024-01-01", nil, edgar13f.InvalidArgument},
 		{"", "2024-01-01", nil, edgar13f.InvalidArgument},
 		{appleCIK, "", nil, edgar13f.InvalidArgument},
-		{appleCIK, "2024-01-01", []edgar13f.CompanyFilingsOption{edgar13f.Limit(0)}, edgar13f.InvalidArgument},
-		{appleCIK, "2024-01-01", []edgar13f.CompanyFilingsOption{edgar13f.Limit(101)}, edgar13f.InvalidArgument},
-		{appleCIK, "2024-01-01", []edgar13f.CompanyFilingsOption{edgar13f.FormType("")}, edgar13f.InvalidArgument},
+		{appleCIK, "2024-01-01", []companies.FilingsOption{companies.Limit(0)}, edgar13f.InvalidArgument},
+		{appleCIK, "2024-01-01", []companies.FilingsOption{companies.Limit(101)}, edgar13f.InvalidArgument},
+		{appleCIK, "2024-01-01", []companies.FilingsOption{companies.FormType("")}, edgar13f.InvalidArgument},
 		{"1234567", "2024-01-01", nil, edgar13f.UnknownCIK},
 	} {
 		var asOf edgar13f.Date
@@ -198,7 +199,7 @@ func TestFilingListSharedWith13F(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Take()
-	l, err := c.Companies().Filings(ctx, "1067983", date("2024-06-01"), edgar13f.FormType("10-Q"))
+	l, err := companies.New(c).Filings(ctx, "1067983", date("2024-06-01"), companies.FormType("10-Q"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,11 +213,11 @@ func TestFilingListSharedWith13F(t *testing.T) {
 
 func TestCompanyFacts(t *testing.T) {
 	c, _ := edgartest.MirrorClient(t)
-	cs := c.Companies()
+	cs := companies.New(c)
 	ctx := context.Background()
-	fy2009 := func(asOf string) edgar13f.FactValue {
+	fy2009 := func(asOf string) companies.FactValue {
 		t.Helper()
-		ff, err := cs.Facts(ctx, appleCIK, "revenue", date(asOf), edgar13f.Years(1))
+		ff, err := cs.Facts(ctx, appleCIK, "revenue", date(asOf), companies.Years(1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -245,7 +246,7 @@ func TestCompanyFacts(t *testing.T) {
 		t.Errorf("revenue as of 2009-01-01 = %+v, %v; want no values", ff, err)
 	}
 	// Units follow the concept; years counts periods.
-	ff, err := cs.Facts(ctx, appleCIK, "EPS", date("2024-12-01"), edgar13f.Years(30))
+	ff, err := cs.Facts(ctx, appleCIK, "EPS", date("2024-12-01"), companies.Years(30))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +254,7 @@ func TestCompanyFacts(t *testing.T) {
 		t.Errorf("eps as of 2024-12-01: concept %s unit %s, %d values", ff.Concept, ff.Unit, len(ff.Values))
 	}
 	// NVIDIA names its year by the calendar year it ends in.
-	ff, err = cs.Facts(ctx, nvidiaCIK, "us-gaap:Revenues", date("2024-03-01"), edgar13f.Years(1))
+	ff, err = cs.Facts(ctx, nvidiaCIK, "us-gaap:Revenues", date("2024-03-01"), companies.Years(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,14 +264,14 @@ func TestCompanyFacts(t *testing.T) {
 
 	for _, tc := range []struct {
 		cik, concept, asOf string
-		opts               []edgar13f.FactsOption
+		opts               []companies.FactsOption
 		want               edgar13f.Reason
 	}{
 		{"x", "revenue", "2024-01-01", nil, edgar13f.InvalidArgument},
 		{appleCIK, "", "2024-01-01", nil, edgar13f.InvalidArgument},
 		{appleCIK, "revenue", "", nil, edgar13f.InvalidArgument},
-		{appleCIK, "revenue", "2024-01-01", []edgar13f.FactsOption{edgar13f.Years(0)}, edgar13f.InvalidArgument},
-		{appleCIK, "revenue", "2024-01-01", []edgar13f.FactsOption{edgar13f.Years(31)}, edgar13f.InvalidArgument},
+		{appleCIK, "revenue", "2024-01-01", []companies.FactsOption{companies.Years(0)}, edgar13f.InvalidArgument},
+		{appleCIK, "revenue", "2024-01-01", []companies.FactsOption{companies.Years(31)}, edgar13f.InvalidArgument},
 		{"1067983", "revenue", "2024-01-01", nil, edgar13f.UnknownCIK}, // no companyfacts in the mirror: a 404
 		{appleCIK, "no_such_concept", "2024-01-01", nil, edgar13f.UnknownConcept},
 		// A tag first used after asOf is not known on asOf.
@@ -294,13 +295,13 @@ func TestCompanyFacts(t *testing.T) {
 // of every alias cites a filing made on or before asOf.
 func TestFactsNeverSeeTheFuture(t *testing.T) {
 	c, _ := edgartest.MirrorClient(t)
-	cs := c.Companies()
+	cs := companies.New(c)
 	ctx := context.Background()
 	concepts := []string{"revenue", "net_income", "eps_diluted", "total_assets", "shares_outstanding", "cash"}
 	for _, cik := range []string{appleCIK, nvidiaCIK} {
 		for d := date("2009-01-01"); d.Before(date("2025-01-01")); d = d.AddDays(37) {
 			for _, concept := range concepts {
-				ff, err := cs.Facts(ctx, cik, concept, d, edgar13f.Years(30))
+				ff, err := cs.Facts(ctx, cik, concept, d, companies.Years(30))
 				if err != nil {
 					t.Fatalf("%s %s %s: %v", cik, concept, d, err)
 				}
@@ -318,11 +319,11 @@ func TestFactsNeverSeeTheFuture(t *testing.T) {
 // 10-K/A filed after the first and by the second, every answer is the same.
 func TestFactsChangeOnlyOnAnnualFilings(t *testing.T) {
 	c, _ := edgartest.MirrorClient(t)
-	cs := c.Companies()
+	cs := companies.New(c)
 	ctx := context.Background()
 	var filed []edgar13f.Date
 	for _, form := range []edgar13f.Form{"10-K", "10-K/A"} {
-		l, err := cs.Filings(ctx, appleCIK, date("2024-12-31"), edgar13f.FormType(form), edgar13f.Limit(100))
+		l, err := cs.Filings(ctx, appleCIK, date("2024-12-31"), companies.FormType(form), companies.Limit(100))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -345,11 +346,11 @@ func TestFactsChangeOnlyOnAnnualFilings(t *testing.T) {
 	for _, concept := range []string{"revenue", "net_income", "eps_diluted", "total_assets"} {
 		for d := date("2009-06-01"); d.Before(date("2024-12-01")); d = d.AddDays(23) {
 			next := d.AddDays(23)
-			a, err := cs.Facts(ctx, appleCIK, concept, d, edgar13f.Years(30))
+			a, err := cs.Facts(ctx, appleCIK, concept, d, companies.Years(30))
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := cs.Facts(ctx, appleCIK, concept, next, edgar13f.Years(30))
+			b, err := cs.Facts(ctx, appleCIK, concept, next, companies.Years(30))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -372,9 +373,9 @@ func TestFactsChangeOnlyOnAnnualFilings(t *testing.T) {
 
 func TestCompanySection(t *testing.T) {
 	c, f := edgartest.MirrorClient(t)
-	cs := c.Companies()
+	cs := companies.New(c)
 	ctx := context.Background()
-	s, err := cs.Section(ctx, appleCIK, apple10K2024, "Item 1A", date("2024-11-01"), edgar13f.MaxChars(300))
+	s, err := cs.Section(ctx, appleCIK, apple10K2024, "Item 1A", date("2024-11-01"), companies.MaxChars(300))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,21 +392,21 @@ func TestCompanySection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Item != "7" || s.Truncated != (s.Chars > edgar13f.DefaultSectionChars) || len([]rune(s.Text)) > edgar13f.DefaultSectionChars {
+	if s.Item != "7" || s.Truncated != (s.Chars > companies.DefaultSectionChars) || len([]rune(s.Text)) > companies.DefaultSectionChars {
 		t.Errorf("Apple 7: item %s, truncated %v, %d of %d chars", s.Item, s.Truncated, len([]rune(s.Text)), s.Chars)
 	}
 	if urls := f.Take(); len(urls) != 0 {
 		t.Errorf("second section fetched %v", urls)
 	}
 	// NVIDIA's 10-K of 2025-02-26 (listed by the mirror's one synthetic row).
-	s, err = cs.Section(ctx, nvidiaCIK, nvidia10K, "1a", date("2025-02-26"), edgar13f.MaxChars(100))
+	s, err = cs.Section(ctx, nvidiaCIK, nvidia10K, "1a", date("2025-02-26"), companies.MaxChars(100))
 	if err != nil || !strings.HasPrefix(s.Text, "Item 1A. Risk Factors") {
 		t.Errorf("NVIDIA 1A: %+v, %v", s, err)
 	}
 
 	for _, tc := range []struct {
 		cik, acc, item, asOf string
-		opts                 []edgar13f.SectionOption
+		opts                 []companies.SectionOption
 		want                 edgar13f.Reason
 	}{
 		{"x", apple10K2024, "1A", "2025-01-01", nil, edgar13f.InvalidArgument},
@@ -414,8 +415,8 @@ func TestCompanySection(t *testing.T) {
 		{appleCIK, apple10K2024, "99", "2025-01-01", nil, edgar13f.InvalidArgument},
 		{appleCIK, apple10K2024, "", "2025-01-01", nil, edgar13f.InvalidArgument},
 		{appleCIK, apple10K2024, "1A", "", nil, edgar13f.InvalidArgument},
-		{appleCIK, apple10K2024, "1A", "2025-01-01", []edgar13f.SectionOption{edgar13f.MaxChars(0)}, edgar13f.InvalidArgument},
-		{appleCIK, apple10K2024, "1A", "2025-01-01", []edgar13f.SectionOption{edgar13f.MaxChars(100001)}, edgar13f.InvalidArgument},
+		{appleCIK, apple10K2024, "1A", "2025-01-01", []companies.SectionOption{companies.MaxChars(0)}, edgar13f.InvalidArgument},
+		{appleCIK, apple10K2024, "1A", "2025-01-01", []companies.SectionOption{companies.MaxChars(100001)}, edgar13f.InvalidArgument},
 		// A 10-Q item in a 10-K: known only once the filing is visible.
 		{appleCIK, apple10K2024, "II-1A", "2025-01-01", nil, edgar13f.InvalidArgument},
 		{appleCIK, apple10K2024, "II-1A", "2024-10-31", nil, edgar13f.NotYetFiled},
@@ -441,7 +442,7 @@ func TestCompanySection(t *testing.T) {
 // text; it reads as the decline for an accession that does not exist.
 func TestSectionNotYetFiledSaysNothing(t *testing.T) {
 	c, f := edgartest.MirrorClient(t)
-	cs := c.Companies()
+	cs := companies.New(c)
 	ctx := context.Background()
 	_, err := cs.Section(ctx, appleCIK, apple10K2024, "1A", date("2024-10-31"))
 	var d *edgar13f.DeclineError
@@ -481,7 +482,7 @@ func (o overlayFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
 // index (General Electric's real fragment, served as the primary document
 // of a synthetic filing) declines section_not_found, saying why.
 func TestSectionCrossReferenceIndex(t *testing.T) {
-	ge, err := os.ReadFile("testdata/documents/ge-10k-cross-reference-fragment.html")
+	ge, err := os.ReadFile("../testdata/documents/ge-10k-cross-reference-fragment.html")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -497,7 +498,7 @@ func TestSectionCrossReferenceIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.Companies().Section(context.Background(), "40545", "0000040545-24-000010", "1A", date("2024-03-01"))
+	_, err = companies.New(c).Section(context.Background(), "40545", "0000040545-24-000010", "1A", date("2024-03-01"))
 	if !errors.Is(err, edgar13f.SectionNotFound) || !strings.Contains(err.Error(), "cross-reference index") {
 		t.Errorf("GE 1A: %v; want section_not_found naming the cross-reference index", err)
 	}
@@ -509,7 +510,7 @@ func TestSectionCrossReferenceIndex(t *testing.T) {
 func TestCompanyOverHTTP(t *testing.T) {
 	e := edgartest.NewServer(t)
 	c := e.Client(t, "")
-	cs := c.Companies()
+	cs := companies.New(c)
 	paths := func() []string { p, _ := e.Requests(); return p }
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -552,7 +553,7 @@ func TestCompanyOverHTTP(t *testing.T) {
 	// A second Client on another cache: the facts come over HTTP again, and
 	// the declines are the same as on the mirror.
 	c2 := edgartest.NewServer(t).Client(t, "")
-	if _, err := c2.Companies().Facts(ctx, "1067983", "revenue", date("2024-01-01")); !errors.Is(err, edgar13f.UnknownCIK) {
+	if _, err := companies.New(c2).Facts(ctx, "1067983", "revenue", date("2024-01-01")); !errors.Is(err, edgar13f.UnknownCIK) {
 		t.Errorf("facts of a CIK without companyfacts over HTTP: %v; want unknown_cik", err)
 	}
 }
@@ -577,7 +578,7 @@ func TestFactsFreshness(t *testing.T) {
 		{"2024-05-15", 1}, // one day after: fetched again
 		{"2024-05-15", 1},
 	} {
-		if _, err := c.Companies().Facts(ctx, appleCIK, "revenue", date(tc.asOf)); err != nil {
+		if _, err := companies.New(c).Facts(ctx, appleCIK, "revenue", date(tc.asOf)); err != nil {
 			t.Fatal(err)
 		}
 		if got := e.Count("/"); got != tc.want {

@@ -1,4 +1,4 @@
-package edgar13f_test
+package companies_test
 
 import (
 	"context"
@@ -6,12 +6,13 @@ import (
 	"log"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/companies"
 )
 
 // mirrorCompanies returns the company questions of a Client reading the
 // recorded EDGAR mirror in testdata, without a cache.
-func mirrorCompanies() *edgar13f.Companies {
-	mirror, err := edgar13f.MirrorDir("testdata/mirror")
+func mirrorCompanies() *companies.Companies {
+	mirror, err := edgar13f.MirrorDir("../testdata/mirror")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -22,7 +23,7 @@ func mirrorCompanies() *edgar13f.Companies {
 	if err != nil {
 		log.Fatal(err)
 	}
-	return c.Companies()
+	return companies.New(c)
 }
 
 // Apple restated its fiscal 2009 revenue in a 10-K/A filed on 2010-01-25.
@@ -31,7 +32,7 @@ func mirrorCompanies() *edgar13f.Companies {
 func ExampleCompanies_Facts() {
 	cs := mirrorCompanies()
 	for _, asOf := range []string{"2010-01-24", "2010-01-25"} {
-		ff, err := cs.Facts(context.Background(), "320193", "revenue", edgar13f.MustParseDate(asOf), edgar13f.Years(1))
+		ff, err := cs.Facts(context.Background(), "320193", "revenue", edgar13f.MustParseDate(asOf), companies.Years(1))
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -52,7 +53,7 @@ func ExampleCompanies_Facts() {
 func ExampleCompanies_Section() {
 	cs := mirrorCompanies()
 	ctx := context.Background()
-	s, err := cs.Section(ctx, "320193", "0000320193-24-000123", "1A", edgar13f.MustParseDate("2024-11-01"), edgar13f.MaxChars(120))
+	s, err := cs.Section(ctx, "320193", "0000320193-24-000123", "1A", edgar13f.MustParseDate("2024-11-01"), companies.MaxChars(120))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func ExampleCompanies_Sections() {
 // tickers are today's, not as of any date.
 func ExampleCompanies_Search() {
 	cs := mirrorCompanies()
-	s, err := cs.Search(context.Background(), "apple", edgar13f.Limit(3))
+	s, err := cs.Search(context.Background(), "apple", companies.Limit(3))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -136,7 +137,7 @@ func ExampleCompanies_Search() {
 // its fiscal 2024 report was filed.
 func ExampleCompanies_Filings() {
 	cs := mirrorCompanies()
-	l, err := cs.Filings(context.Background(), "320193", edgar13f.MustParseDate("2024-11-01"), edgar13f.FormType("10-K"), edgar13f.Limit(3))
+	l, err := cs.Filings(context.Background(), "320193", edgar13f.MustParseDate("2024-11-01"), companies.FormType("10-K"), companies.Limit(3))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -1,9 +1,8 @@
-package edgar13f_test
+package companies
 
 import (
 	"testing"
 
-	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/companyfacts"
 	"github.com/edgar13f/edgar13f/internal/tickers"
 )
@@ -16,10 +15,10 @@ func TestLimitsMatchReaders(t *testing.T) {
 		name           string
 		public, reader int
 	}{
-		{"DefaultCompanyMatches", edgar13f.DefaultCompanyMatches, tickers.DefaultLimit},
-		{"MaxCompanyMatches", edgar13f.MaxCompanyMatches, tickers.MaxLimit},
-		{"DefaultFactYears", edgar13f.DefaultFactYears, companyfacts.DefaultYears},
-		{"MaxFactYears", edgar13f.MaxFactYears, companyfacts.MaxYears},
+		{"DefaultMatches", DefaultMatches, tickers.DefaultLimit},
+		{"MaxMatches", MaxMatches, tickers.MaxLimit},
+		{"DefaultFactYears", DefaultFactYears, companyfacts.DefaultYears},
+		{"MaxFactYears", MaxFactYears, companyfacts.MaxYears},
 	} {
 		if c.public != c.reader {
 			t.Errorf("%s is %d; the reader's limit is %d", c.name, c.public, c.reader)

@@ -1,4 +1,4 @@
-package edgar13f
+package companies
 
 import (
 	"context"
@@ -9,22 +9,24 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/docerr"
 	"github.com/edgar13f/edgar13f/internal/edgarid"
+	"github.com/edgar13f/edgar13f/internal/filinglist"
 	"github.com/edgar13f/edgar13f/internal/sections"
 )
 
 // This file answers Companies.Section: the filing found in the filing list
-// (filinglist.go), its primary document read through the access layer and
+// (internal/filinglist), its primary document read through the access layer and
 // cut into Items by internal/sections.
 
 // A Section is the answer of [Companies.Section]: the text of one Item of a
 // 10-K or 10-Q.
 type Section struct {
-	CIK    string   // without leading zeros
-	Filing Citation // the filing the text comes from
-	Item   string   // as the library writes it: "1A" in a 10-K, "II-1A" in a 10-Q
-	Title  string   // the heading's title as in the document ("Risk Factors"); "" when it has none
+	CIK    string            // without leading zeros
+	Filing edgar13f.Citation // the filing the text comes from
+	Item   string            // as the library writes it: "1A" in a 10-K, "II-1A" in a 10-Q
+	Title  string            // the heading's title as in the document ("Risk Factors"); "" when it has none
 	// Text runs from the Item's heading to the next Item heading, lines
 	// separated by "\n", cut to the character limit.
 	Text      string
@@ -45,7 +47,7 @@ type Section struct {
 // then, only when they do not list it, the older pages that can hold a
 // filing made by asOf. A filing filed after asOf (which its row alone
 // tells, no other page being read), or one the list does not hold, is
-// declined with [NotYetFiled], and the decline says nothing of it: not its
+// declined with [edgar13f.NotYetFiled], and the decline says nothing of it: not its
 // date, form or text. The primary document the list names is read once and cached forever
 // (a filing's documents never change). For a filing whose row names none,
 // the filing folder's index.json is read (once, cached alike) and the
@@ -63,20 +65,20 @@ type Section struct {
 // Options: [MaxChars] (1 to [MaxSectionChars], default
 // [DefaultSectionChars]). The item is checked before anything is read: an
 // item that is an Item of neither a 10-K nor a 10-Q declines with
-// [InvalidArgument]; once the filing is known to be visible, an item that
-// is not one of its form's Items does too. It declines with [UnknownCIK]
-// (no filing list for the CIK), [NotYetFiled] (above) or [SectionNotFound]
+// [edgar13f.InvalidArgument]; once the filing is known to be visible, an item that
+// is not one of its form's Items does too. It declines with [edgar13f.UnknownCIK]
+// (no filing list for the CIK), [edgar13f.NotYetFiled] (above) or [edgar13f.SectionNotFound]
 // (a filing of a form without Items, or a document with no heading for the
 // Item; the message says when the document maps Items to pages in a
 // cross-reference index instead of headings).
-func (cs *Companies) Section(ctx context.Context, cik, accession, item string, asOf Date, opts ...SectionOption) (*Section, error) {
+func (cs *Companies) Section(ctx context.Context, cik, accession, item string, asOf edgar13f.Date, opts ...SectionOption) (*Section, error) {
 	o, id, err := companyQuery(opts, SectionOption.applySection, cik, asOf)
 	if err != nil {
 		return nil, err
 	}
 	acc, ok := parseAccession(accession)
 	if !ok {
-		return nil, Decline(InvalidArgument, "accession %q must be 0000000000-00-000000 or its 18 digits", accession)
+		return nil, edgar13f.Decline(edgar13f.InvalidArgument, "accession %q must be 0000000000-00-000000 or its 18 digits", accession)
 	}
 	maxChars, err := checkRange("MaxChars", o.maxChars, o.maxCharsSet, 1, MaxSectionChars, DefaultSectionChars)
 	if err != nil {
@@ -86,20 +88,20 @@ func (cs *Companies) Section(ctx context.Context, cik, accession, item string, a
 	// read; whether it fits the filing's form is told only once the filing
 	// is known to be visible (else the decline would hint at its form).
 	if _, _, _, _, err := sections.ItemsNamed(item); err != nil {
-		return nil, Decline(InvalidArgument, "%s", sections.NoItemMessage(item))
+		return nil, edgar13f.Decline(edgar13f.InvalidArgument, "%s", sections.NoItemMessage(item))
 	}
 
-	e, listedOn, err := cs.c.findReport(ctx, id, acc, asOf)
+	e, listedOn, err := cs.findReport(ctx, id, acc, asOf)
 	if err != nil {
 		return nil, err
 	}
-	cite := Citation{Accession: e.Accession, Form: e.Form, FilingDate: e.FilingDate, URL: indexURL(id, e.Accession)}
+	cite := edgar13f.Citation{Accession: e.Accession, Form: e.Form, FilingDate: e.FilingDate, URL: edgarid.IndexURL(id, e.Accession)}
 	form := string(e.Form)
 	it, err := sections.ParseItem(form, item)
 	if err != nil {
-		return nil, Decline(InvalidArgument, "item %q for the %s %s: %s", item, form, e.Accession, sectionsDetail(err))
+		return nil, edgar13f.Decline(edgar13f.InvalidArgument, "item %q for the %s %s: %s", item, form, e.Accession, sectionsDetail(err))
 	}
-	url, parsed, err := cs.c.reportDocument(ctx, id, e, listedOn)
+	url, parsed, err := cs.reportDocument(ctx, id, e, listedOn)
 	if err != nil {
 		return nil, err
 	}
@@ -107,9 +109,9 @@ func (cs *Companies) Section(ctx context.Context, cik, accession, item string, a
 	var nf *sections.NotFoundError
 	switch {
 	case errors.As(err, &nf):
-		return nil, Decline(SectionNotFound, "%s", notFoundMessage(e, nf))
+		return nil, edgar13f.Decline(edgar13f.SectionNotFound, "%s", notFoundMessage(e, nf))
 	case err != nil:
-		return nil, Decline(InvalidArgument, "%s", sectionsDetail(err))
+		return nil, edgar13f.Decline(edgar13f.InvalidArgument, "%s", sectionsDetail(err))
 	}
 	return &Section{
 		CIK: id, Filing: cite, Item: s.Item.String(), Title: s.Title,
@@ -124,7 +126,7 @@ type Sections struct {
 	// Filing is the filing the text comes from: accession, form, filing
 	// and report dates, primary document and its URL (the document the
 	// text was read from), index page. Filing.Citation() cites it.
-	Filing CompanyFiling
+	Filing Filing
 	// Items are the Items found in the primary document, in document
 	// order (which is the form's order), never empty.
 	Items []ItemSection
@@ -151,26 +153,26 @@ type ItemSection struct {
 // filing is looked up and its primary document read, cut and cached as for
 // [Companies.Section], and the point-in-time rule is the same: a filing
 // filed after asOf, or one the list does not hold, is declined with
-// [NotYetFiled], and the decline says nothing of it (not its filing date,
-// form or text). It declines with [InvalidArgument] (malformed CIK,
-// accession or date), [UnknownCIK] (no filing list for the CIK),
-// [NotYetFiled] (above) or [SectionNotFound] (a filing of a form without
+// [edgar13f.NotYetFiled], and the decline says nothing of it (not its filing date,
+// form or text). It declines with [edgar13f.InvalidArgument] (malformed CIK,
+// accession or date), [edgar13f.UnknownCIK] (no filing list for the CIK),
+// [edgar13f.NotYetFiled] (above) or [edgar13f.SectionNotFound] (a filing of a form without
 // Items, or a document with no Item heading at all; the message says when
 // the document maps Items to pages in a cross-reference index instead).
-func (cs *Companies) Sections(ctx context.Context, cik, accession string, asOf Date) (*Sections, error) {
+func (cs *Companies) Sections(ctx context.Context, cik, accession string, asOf edgar13f.Date) (*Sections, error) {
 	_, id, err := companyQuery[SectionOption](nil, nil, cik, asOf)
 	if err != nil {
 		return nil, err
 	}
 	acc, ok := parseAccession(accession)
 	if !ok {
-		return nil, Decline(InvalidArgument, "accession %q must be 0000000000-00-000000 or its 18 digits", accession)
+		return nil, edgar13f.Decline(edgar13f.InvalidArgument, "accession %q must be 0000000000-00-000000 or its 18 digits", accession)
 	}
-	e, listedOn, err := cs.c.findReport(ctx, id, acc, asOf)
+	e, listedOn, err := cs.findReport(ctx, id, acc, asOf)
 	if err != nil {
 		return nil, err
 	}
-	url, parsed, err := cs.c.reportDocument(ctx, id, e, listedOn)
+	url, parsed, err := cs.reportDocument(ctx, id, e, listedOn)
 	if err != nil {
 		return nil, err
 	}
@@ -180,9 +182,9 @@ func (cs *Companies) Sections(ctx context.Context, cik, accession string, asOf D
 		_, err := parsed.Section(sections.Item{Part: "I", Number: "1"}, 0)
 		var nf *sections.NotFoundError
 		xref := errors.As(err, &nf) && nf.Reason == sections.ReasonCrossReference
-		return nil, Decline(SectionNotFound, "%s", noItemsMessage(e, xref))
+		return nil, edgar13f.Decline(edgar13f.SectionNotFound, "%s", noItemsMessage(e, xref))
 	}
-	out := &Sections{CIK: id, Filing: companyFiling(id, e), Items: make([]ItemSection, len(found))}
+	out := &Sections{CIK: id, Filing: filingOf(id, e), Items: make([]ItemSection, len(found))}
 	// The document read, also when the list named none and index.json did.
 	out.Filing.DocumentURL = url
 	out.Filing.PrimaryDocument = url[strings.LastIndexByte(url, '/')+1:]
@@ -195,13 +197,13 @@ func (cs *Companies) Sections(ctx context.Context, cik, accession string, asOf D
 // findReport returns the entry of accession in cik's filing list if it
 // was filed on or before asOf (else the decline of findFiling) and is a
 // 10-K or 10-Q.
-func (c *Client) findReport(ctx context.Context, cik, accession string, asOf Date) (e listEntry, listedOn string, err error) {
-	e, listedOn, err = c.findFiling(ctx, cik, accession, asOf)
+func (cs *Companies) findReport(ctx context.Context, cik, accession string, asOf edgar13f.Date) (e entry, listedOn string, err error) {
+	e, listedOn, err = cs.findFiling(ctx, cik, accession, asOf)
 	if err != nil {
-		return listEntry{}, "", err
+		return entry{}, "", err
 	}
 	if sections.FormKind(string(e.Form)) == sections.Unsupported {
-		return listEntry{}, "", Decline(SectionNotFound, "filing %s is a %s; sections exist only for 10-K and 10-Q reports", e.Accession, e.Form)
+		return entry{}, "", edgar13f.Decline(edgar13f.SectionNotFound, "filing %s is a %s; sections exist only for 10-K and 10-Q reports", e.Accession, e.Form)
 	}
 	return e, listedOn, nil
 }
@@ -210,32 +212,32 @@ func (c *Client) findReport(ctx context.Context, cik, accession string, asOf Dat
 // it is cached forever) and cuts it into Items. It returns the document's
 // URL with it. A report whose row in the filing list (the page listedOn)
 // names no primary document is read through its folder's index.json.
-func (c *Client) reportDocument(ctx context.Context, cik string, e listEntry, listedOn string) (string, *sections.Document, error) {
+func (cs *Companies) reportDocument(ctx context.Context, cik string, e entry, listedOn string) (string, *sections.Document, error) {
 	primary := e.PrimaryDocument
 	switch {
 	case primary == "":
 		var err error
-		if primary, err = c.primaryFromIndex(ctx, cik, e.Accession, string(e.Form), listedOn); err != nil {
+		if primary, err = cs.primaryFromIndex(ctx, cik, e.Accession, string(e.Form), listedOn); err != nil {
 			return "", nil, err
 		}
 	case !documentName(primary):
-		return "", nil, &ParseError{Accession: e.Accession, Document: listedOn, Err: fmt.Errorf("the filing list names no usable primary document (%q)", primary)}
+		return "", nil, &edgar13f.ParseError{Accession: e.Accession, Document: listedOn, Err: fmt.Errorf("the filing list names no usable primary document (%q)", primary)}
 	}
-	url := folderURL(cik, e.Accession) + primary
-	doc, err := c.filingDocument(ctx, e.Accession, primary, url)
+	url := edgarid.FolderURL(cik, e.Accession) + primary
+	doc, err := cs.filingDocument(ctx, e.Accession, primary, url)
 	if err != nil {
 		return "", nil, err
 	}
 	parsed, err := sections.Parse(string(e.Form), doc)
 	if err != nil {
-		return "", nil, Decline(SectionNotFound, "filing %s: %s", e.Accession, sectionsDetail(err))
+		return "", nil, edgar13f.Decline(edgar13f.SectionNotFound, "filing %s: %s", e.Accession, sectionsDetail(err))
 	}
 	return url, parsed, nil
 }
 
 // noItemsMessage explains a report without any Item heading; xref says
 // that it maps Items to pages in a cross-reference index.
-func noItemsMessage(e listEntry, xref bool) string {
+func noItemsMessage(e entry, xref bool) string {
 	msg := fmt.Sprintf("the %s %s has no Item headings", e.Form, e.Accession)
 	if xref {
 		msg += " in its body; it maps Items to pages in a cross-reference index instead"
@@ -250,7 +252,7 @@ func sectionsDetail(err error) string {
 }
 
 // notFoundMessage explains a missing section.
-func notFoundMessage(e listEntry, nf *sections.NotFoundError) string {
+func notFoundMessage(e entry, nf *sections.NotFoundError) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "the %s %s has no section for Item %s", e.Form, e.Accession, nf.Item)
 	switch nf.Reason {
@@ -291,42 +293,42 @@ func parseAccession(s string) (string, bool) {
 // that can hold a filing visible on asOf are searched only when the
 // recent list does not hold the accession. A filing not visible and one
 // not listed are declined alike, naming only what the caller gave.
-func (c *Client) findFiling(ctx context.Context, cik, accession string, asOf Date) (listEntry, string, error) {
-	notYet := Decline(NotYetFiled, "CIK %s had filed no filing %s on or before %s", cik, accession, asOf)
-	list, err := c.filingList(ctx, cik, asOf)
+func (cs *Companies) findFiling(ctx context.Context, cik, accession string, asOf edgar13f.Date) (entry, string, error) {
+	notYet := edgar13f.Decline(edgar13f.NotYetFiled, "CIK %s had filed no filing %s on or before %s", cik, accession, asOf)
+	list, err := cs.filingList(ctx, cik, asOf)
 	if err != nil {
-		return listEntry{}, "", err
+		return entry{}, "", err
 	}
 	// find reports whether es lists accession, and its entry when it was
 	// filed on or before asOf.
-	find := func(es []listEntry) (e listEntry, listed, visible bool) {
+	find := func(es []entry) (e entry, listed, visible bool) {
 		for _, e := range es {
 			if e.Accession == accession {
 				return e, true, visibleOn(e.FilingDate, asOf)
 			}
 		}
-		return listEntry{}, false, false
+		return entry{}, false, false
 	}
 	if e, listed, visible := find(list.Entries); visible {
-		return e, submissionsURL(cik), nil
+		return e, filinglist.URL(cik), nil
 	} else if listed {
-		return listEntry{}, "", notYet
+		return entry{}, "", notYet
 	}
 	for _, p := range list.Pages {
-		if from, ok := parseISODate(p.FilingFrom); ok && !visibleOn(from, asOf) {
+		if from, ok := parseDay(p.FilingFrom); ok && !visibleOn(from, asOf) {
 			continue
 		}
-		entries, err := c.page(ctx, p)
+		entries, err := cs.page(ctx, p)
 		if err != nil {
-			return listEntry{}, "", err
+			return entry{}, "", err
 		}
 		if e, listed, visible := find(entries); visible {
-			return e, submissionsBase + p.Name, nil
+			return e, filinglist.PageURL(p), nil
 		} else if listed {
-			return listEntry{}, "", notYet
+			return entry{}, "", notYet
 		}
 	}
-	return listEntry{}, "", notYet
+	return entry{}, "", notYet
 }
 
 // documentName reports whether name can be a document of a filing's
@@ -344,9 +346,9 @@ func documentName(name string) bool {
 // after the filing's inline XBRL schema (aapl-20240928.htm beside
 // aapl-20240928.xsd) or, failing that, the one whose name holds the form
 // (10-K, 10k). Anything else fails naming both pages rather than guess.
-func (c *Client) primaryFromIndex(ctx context.Context, cik, accession, form, listedOn string) (string, error) {
-	url := folderURL(cik, accession) + "index.json"
-	b, err := c.filingDocument(ctx, accession, "index.json", url)
+func (cs *Companies) primaryFromIndex(ctx context.Context, cik, accession, form, listedOn string) (string, error) {
+	url := edgarid.FolderURL(cik, accession) + "index.json"
+	b, err := cs.filingDocument(ctx, accession, "index.json", url)
 	if err != nil {
 		return "", docerr.Wrap(fmt.Sprintf("filing %s: %s names no primary document for it, and its folder index %s could not be read", accession, listedOn, url), err)
 	}
@@ -358,7 +360,7 @@ func (c *Client) primaryFromIndex(ctx context.Context, cik, accession, form, lis
 		} `json:"directory"`
 	}
 	if err := json.Unmarshal(b, &idx); err != nil {
-		return "", &ParseError{Accession: accession, Document: url, Err: err}
+		return "", &edgar13f.ParseError{Accession: accession, Document: url, Err: err}
 	}
 	names := make([]string, 0, len(idx.Directory.Item))
 	for _, it := range idx.Directory.Item {
@@ -372,7 +374,7 @@ func (c *Client) primaryFromIndex(ctx context.Context, cik, accession, form, lis
 	if len(candidates) > 0 {
 		why = fmt.Sprintf("does not show which of %s is the primary document", strings.Join(candidates, ", "))
 	}
-	return "", &ParseError{Accession: accession, Document: url, Err: fmt.Errorf("%s names no primary document for the filing, and its folder index %s", listedOn, why)}
+	return "", &edgar13f.ParseError{Accession: accession, Document: url, Err: fmt.Errorf("%s names no primary document for the filing, and its folder index %s", listedOn, why)}
 }
 
 // exhibitName matches the file names of exhibits: ex21.htm, ex-99_1.htm,
@@ -384,7 +386,7 @@ var viewerPage = regexp.MustCompile(`(?i)^r\d+\.html?$`)
 
 // choosePrimary picks the primary document of a filing of form among the
 // file names of its folder, or returns "" and the candidates it could not
-// tell apart (see [Client.primaryFromIndex]).
+// tell apart (see primaryFromIndex).
 func choosePrimary(accession, form string, names []string) (string, []string) {
 	schemas := map[string]bool{}
 	var candidates []string
@@ -427,20 +429,20 @@ func choosePrimary(accession, form string, names []string) (string, []string) {
 
 // filingDocument returns a document of a filing, from the cache (documents
 // never change once accepted) or from EDGAR.
-func (c *Client) filingDocument(ctx context.Context, accession, name, url string) ([]byte, error) {
+func (cs *Companies) filingDocument(ctx context.Context, accession, name, url string) ([]byte, error) {
 	key := keyDocument + accession + "/" + name
-	if b, ok := c.edgar.Cached(ctx, key); ok {
+	if b, ok := cs.p.Access.Cached(ctx, key); ok {
 		return b, nil
 	}
-	v, err := c.edgar.Shared(ctx, key, func() (any, error) {
-		if b, ok := c.edgar.Cached(ctx, key); ok {
+	v, err := cs.p.Access.Shared(ctx, key, func() (any, error) {
+		if b, ok := cs.p.Access.Cached(ctx, key); ok {
 			return b, nil
 		}
-		b, err := c.edgar.Fetch(ctx, url)
+		b, err := cs.p.Access.Fetch(ctx, url)
 		if err != nil {
 			return nil, err
 		}
-		c.edgar.Keep(ctx, key, b)
+		cs.p.Access.Keep(ctx, key, b)
 		return b, nil
 	})
 	if err != nil {

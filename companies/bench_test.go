@@ -1,10 +1,11 @@
-package edgar13f_test
+package companies_test
 
 import (
 	"context"
 	"testing"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
@@ -12,14 +13,14 @@ import (
 // the Client (the common case of a backtest asking date after date).
 func BenchmarkCompanyFactsWarm(b *testing.B) {
 	c, _ := edgartest.MirrorClient(b)
-	cs := c.Companies()
+	cs := companies.New(c)
 	ctx := context.Background()
 	if _, err := cs.Facts(ctx, appleCIK, "revenue", date("2024-12-01")); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := cs.Facts(ctx, appleCIK, "revenue", date("2024-12-01"), edgar13f.Years(10)); err != nil {
+		if _, err := cs.Facts(ctx, appleCIK, "revenue", date("2024-12-01"), companies.Years(10)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -32,13 +33,13 @@ func BenchmarkCompanyFactsFromCache(b *testing.B) {
 	named := edgar13f.WithFetcher(&edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(b)), Name: "bench-mirror"}) // one source: the cache answers
 	c, _ := edgartest.MirrorClient(b, edgar13f.WithCache(cache), named)
 	ctx := context.Background()
-	if _, err := c.Companies().Facts(ctx, appleCIK, "revenue", date("2024-12-01")); err != nil {
+	if _, err := companies.New(c).Facts(ctx, appleCIK, "revenue", date("2024-12-01")); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
 		c, _ := edgartest.MirrorClient(b, edgar13f.WithCache(cache), named)
-		if _, err := c.Companies().Facts(ctx, appleCIK, "revenue", date("2024-12-01")); err != nil {
+		if _, err := companies.New(c).Facts(ctx, appleCIK, "revenue", date("2024-12-01")); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -48,7 +49,7 @@ func BenchmarkCompanyFactsFromCache(b *testing.B) {
 // the cached document (parsed afresh each time).
 func BenchmarkCompanySectionFromCache(b *testing.B) {
 	c, _ := edgartest.MirrorClient(b)
-	cs := c.Companies()
+	cs := companies.New(c)
 	ctx := context.Background()
 	if _, err := cs.Section(ctx, appleCIK, apple10K2024, "1A", date("2024-12-01")); err != nil {
 		b.Fatal(err)

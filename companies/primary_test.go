@@ -1,4 +1,4 @@
-package edgar13f_test
+package companies_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
@@ -83,7 +84,7 @@ func TestSectionWithoutPrimaryDocument(t *testing.T) {
 		"0000320193-24-000123-xbrl.zip", "a10-kexhibit4109282024.htm", "a10-kexhibit2119282024.htm", "a10-kexhibit3119282024.htm",
 		"aapl-20240928.htm", "aapl-20240928.xsd", "aapl-20240928_cal.xml", "aapl-20240928_htm.xml", "FilingSummary.xml",
 		"Financial_Report.xlsx", "R1.htm", "R2.htm")
-	newClient := func(t *testing.T, serve map[string][]byte) (*edgar13f.Companies, *edgartest.CountingFetcher, *rewritingFetcher) {
+	newClient := func(t *testing.T, serve map[string][]byte) (*companies.Companies, *edgartest.CountingFetcher, *rewritingFetcher) {
 		rf := &rewritingFetcher{next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t)), serve: serve,
 			noPrimary: map[string]bool{apple10K2024: true, "0001193125-09-214859": true}}
 		f := &edgartest.CountingFetcher{Next: rf}
@@ -92,14 +93,14 @@ func TestSectionWithoutPrimaryDocument(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return c.Companies(), f, rf
+		return companies.New(c), f, rf
 	}
 	ctx := context.Background()
 	const list = "https://data.sec.gov/submissions/CIK0000320193.json"
 
 	t.Run("index.json names it", func(t *testing.T) {
 		cs, f, rf := newClient(t, map[string][]byte{folder + "index.json": apple2024})
-		s, err := cs.Section(ctx, appleCIK, apple10K2024, "1A", date("2024-11-01"), edgar13f.MaxChars(300))
+		s, err := cs.Section(ctx, appleCIK, apple10K2024, "1A", date("2024-11-01"), companies.MaxChars(300))
 		if err != nil {
 			t.Fatal(err)
 		}

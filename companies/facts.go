@@ -1,4 +1,4 @@
-package edgar13f
+package companies
 
 import (
 	"context"
@@ -7,40 +7,43 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/access"
 	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/companyfacts"
+	"github.com/edgar13f/edgar13f/internal/edgarid"
+	"github.com/edgar13f/edgar13f/internal/freshness"
 )
 
 // This file answers Companies.Facts from EDGAR's XBRL company facts,
 // decoded and queried by internal/companyfacts.
 
-// A FinancialFacts is the answer of [Companies.Facts]: the annual values of
+// A Facts is the answer of [Companies.Facts]: the annual values of
 // one concept as they could have been known on AsOf.
-type FinancialFacts struct {
+type Facts struct {
 	CIK        string // without leading zeros
 	EntityName string // EDGAR's current name of the company (not as of any date)
 	Concept    string // the concept asked for: an alias (synonyms resolved) or "taxonomy:Name"
 	Tag        string // "taxonomy:Name" the values come from; "" when no value is visible
 	Unit       string // e.g. "USD", "USD/shares", "shares", "EUR"; "" when no value is visible
-	AsOf       Date
+	AsOf       edgar13f.Date
 	Values     []FactValue // newest period first; empty when no annual value is visible on AsOf
 }
 
 // A FactValue is the value of one fiscal period: as known on asOf (the
 // latest filing on or before asOf that reported it) and as first reported.
 type FactValue struct {
-	FiscalYear   int    // the company's own fiscal year label (Apple's year ended 2024-09-28 is 2024)
-	FiscalPeriod string // "FY"
-	PeriodStart  Date   // zero for an instant (a balance-sheet amount or share count)
-	PeriodEnd    Date
+	FiscalYear   int           // the company's own fiscal year label (Apple's year ended 2024-09-28 is 2024)
+	FiscalPeriod string        // "FY"
+	PeriodStart  edgar13f.Date // zero for an instant (a balance-sheet amount or share count)
+	PeriodEnd    edgar13f.Date
 
-	Value  string   // the number as filed, e.g. "394328000000" or "6.11"
-	Filing Citation // the filing Value comes from
+	Value  string            // the number as filed, e.g. "394328000000" or "6.11"
+	Filing edgar13f.Citation // the filing Value comes from
 
-	FirstReportedValue string   // the value first reported for the period
-	FirstReported      Citation // the filing that first reported it
-	Restated           bool     // Value differs from FirstReportedValue
+	FirstReportedValue string            // the value first reported for the period
+	FirstReported      edgar13f.Citation // the filing that first reported it
+	Restated           bool              // Value differs from FirstReportedValue
 }
 
 // Facts returns the newest annual values of concept for cik as they could
@@ -74,11 +77,11 @@ type FactValue struct {
 // it was fetched at least two days after asOf, as for filing lists.
 //
 // Options: [Years] (1 to [MaxFactYears], default [DefaultFactYears]). It
-// declines with [InvalidArgument] (malformed CIK, date, concept or option),
-// [UnknownCIK] (EDGAR has no company facts for the CIK) or [UnknownConcept]
+// declines with [edgar13f.InvalidArgument] (malformed CIK, date, concept or option),
+// [edgar13f.UnknownCIK] (EDGAR has no company facts for the CIK) or [edgar13f.UnknownConcept]
 // (no such alias, or a tag no filing of the CIK on or before asOf used).
 // No annual value visible on asOf is an answer with no values.
-func (cs *Companies) Facts(ctx context.Context, cik, concept string, asOf Date, opts ...FactsOption) (*FinancialFacts, error) {
+func (cs *Companies) Facts(ctx context.Context, cik, concept string, asOf edgar13f.Date, opts ...FactsOption) (*Facts, error) {
 	o, id, err := companyQuery(opts, FactsOption.applyFacts, cik, asOf)
 	if err != nil {
 		return nil, err
@@ -89,20 +92,20 @@ func (cs *Companies) Facts(ctx context.Context, cik, concept string, asOf Date, 
 	}
 	concept = strings.TrimSpace(concept)
 	if n := utf8.RuneCountInString(concept); n == 0 || n > 200 || !utf8.ValidString(concept) {
-		return nil, Decline(InvalidArgument, "concept must be an alias or an XBRL tag of 1 to 200 characters")
+		return nil, edgar13f.Decline(edgar13f.InvalidArgument, "concept must be an alias or an XBRL tag of 1 to 200 characters")
 	}
-	facts, err := cs.c.companyFacts(ctx, id, asOf)
+	facts, err := cs.companyFacts(ctx, id, asOf)
 	if err != nil {
 		return nil, err
 	}
-	ans, err := facts.Annual(concept, asOf.day(), years)
+	ans, err := facts.Annual(concept, dayOf(asOf), years)
 	if errors.Is(err, companyfacts.ErrUnknownConcept) {
-		return nil, Decline(UnknownConcept, "%q is no alias and no tag that CIK %s used in a filing on or before %s", concept, id, asOf)
+		return nil, edgar13f.Decline(edgar13f.UnknownConcept, "%q is no alias and no tag that CIK %s used in a filing on or before %s", concept, id, asOf)
 	}
 	if err != nil {
-		return nil, Decline(InvalidArgument, "%v", err)
+		return nil, edgar13f.Decline(edgar13f.InvalidArgument, "%v", err)
 	}
-	out := &FinancialFacts{
+	out := &Facts{
 		CIK: id, EntityName: facts.EntityName, Concept: ans.Concept, Tag: ans.Tag, Unit: ans.Unit,
 		AsOf: asOf, Values: make([]FactValue, len(ans.Values)),
 	}
@@ -111,7 +114,7 @@ func (cs *Companies) Facts(ctx context.Context, cik, concept string, asOf Date, 
 			FiscalYear:         v.FiscalYear,
 			FiscalPeriod:       v.FiscalPeriod,
 			PeriodStart:        periodStart(v.Start),
-			PeriodEnd:          dateOfDay(v.End),
+			PeriodEnd:          dateOf(v.End),
 			Value:              v.Value,
 			Filing:             factCitation(id, v.Accession, v.Form, v.Filed),
 			FirstReportedValue: v.FirstValue,
@@ -122,17 +125,17 @@ func (cs *Companies) Facts(ctx context.Context, cik, concept string, asOf Date, 
 	return out, nil
 }
 
-func factCitation(cik, accession, form string, filed civil.Day) Citation {
-	return Citation{Accession: accession, Form: Form(form), FilingDate: dateOfDay(filed), URL: indexURL(cik, accession)}
+func factCitation(cik, accession, form string, filed civil.Day) edgar13f.Citation {
+	return edgar13f.Citation{Accession: accession, Form: edgar13f.Form(form), FilingDate: dateOf(filed), URL: edgarid.IndexURL(cik, accession)}
 }
 
 // periodStart is the start of a fact's period: the zero Date for an
 // instant, whose start companyfacts leaves zero.
-func periodStart(d civil.Day) Date {
+func periodStart(d civil.Day) edgar13f.Date {
 	if d == 0 {
-		return Date{}
+		return edgar13f.Date{}
 	}
-	return dateOfDay(d)
+	return dateOf(d)
 }
 
 // factsCopy is a decoded companyfacts document and when it was fetched.
@@ -143,13 +146,14 @@ type factsCopy struct {
 
 // companyFacts returns cik's company facts as a copy fetched at least two
 // days after asOf: from memory, the cache, or EDGAR.
-func (c *Client) companyFacts(ctx context.Context, cik string, asOf Date) (*companyfacts.Facts, error) {
-	key := keyFacts + cik10(cik)
-	st := &c.company
+func (cs *Companies) companyFacts(ctx context.Context, cik string, asOf edgar13f.Date) (*companyfacts.Facts, error) {
+	c10, _ := edgarid.CIK10(cik)
+	key := keyFacts + c10
+	st := cs
 	st.mu.Lock()
 	m := st.facts[key]
 	st.mu.Unlock()
-	if m != nil && listAnswers(m.fetched, asOf) {
+	if m != nil && freshness.ListAnswers(m.fetched, dayOf(asOf)) {
 		return m.facts, nil
 	}
 	remember := func(fc *factsCopy) {
@@ -167,12 +171,12 @@ func (c *Client) companyFacts(ctx context.Context, cik string, asOf Date) (*comp
 		st.facts[key] = fc
 	}
 	cached := func() (*factsCopy, bool) {
-		b, ok := c.edgar.Cached(ctx, key)
+		b, ok := cs.p.Access.Cached(ctx, key)
 		if !ok {
 			return nil, false
 		}
-		fetched, enc, ok := unstamp(b)
-		if !ok || !listAnswers(fetched, asOf) {
+		fetched, enc, ok := access.Unstamp(b)
+		if !ok || !freshness.ListAnswers(fetched, dayOf(asOf)) {
 			return nil, false
 		}
 		f, err := companyfacts.Load(enc)
@@ -185,24 +189,24 @@ func (c *Client) companyFacts(ctx context.Context, cik string, asOf Date) (*comp
 		remember(fc)
 		return fc.facts, nil
 	}
-	v, err := c.edgar.Shared(ctx, key, func() (any, error) {
+	v, err := cs.p.Access.Shared(ctx, key, func() (any, error) {
 		if fc, ok := cached(); ok {
 			return fc, nil
 		}
-		url := factsURL(cik)
-		body, err := c.edgar.Fetch(ctx, url)
+		url := companyFactsURL + "CIK" + c10 + ".json"
+		body, err := cs.p.Access.Fetch(ctx, url)
 		if access.IsNotFound(err) {
-			return nil, Decline(UnknownCIK, "EDGAR has no XBRL company facts for CIK %s", cik)
+			return nil, edgar13f.Decline(edgar13f.UnknownCIK, "EDGAR has no XBRL company facts for CIK %s", cik)
 		}
 		if err != nil {
 			return nil, err
 		}
 		f, err := companyfacts.Decode(body)
 		if err != nil {
-			return nil, &ParseError{Document: url, Err: err}
+			return nil, &edgar13f.ParseError{Document: url, Err: err}
 		}
-		now := c.clock.Now()
-		c.edgar.Keep(ctx, key, stamp(now, f.Bytes()))
+		now := cs.p.Now()
+		cs.p.Access.Keep(ctx, key, access.Stamp(now, f.Bytes()))
 		return &factsCopy{fetched: now, facts: f}, nil
 	})
 	if err != nil {

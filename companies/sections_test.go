@@ -1,4 +1,4 @@
-package edgar13f_test
+package companies_test
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
 
@@ -21,13 +22,13 @@ import (
 // what Section gives for it.
 func TestCompanySections(t *testing.T) {
 	c, f := edgartest.MirrorClient(t)
-	cs := c.Companies()
+	cs := companies.New(c)
 	ctx := context.Background()
 	ss, err := cs.Sections(ctx, appleCIK, strings.ReplaceAll(apple10K2024, "-", ""), date("2024-11-01"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := edgar13f.CompanyFiling{
+	want := companies.Filing{
 		Accession: apple10K2024, Form: "10-K", FilingDate: date("2024-11-01"), Period: date("2024-09-28"),
 		PrimaryDocument: "aapl-20240928.htm",
 		DocumentURL:     "https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm",
@@ -48,7 +49,7 @@ func TestCompanySections(t *testing.T) {
 	}
 	total := 0
 	for _, it := range ss.Items {
-		s, err := cs.Section(ctx, appleCIK, apple10K2024, it.Item, date("2024-11-01"), edgar13f.MaxChars(edgar13f.MaxSectionChars))
+		s, err := cs.Section(ctx, appleCIK, apple10K2024, it.Item, date("2024-11-01"), companies.MaxChars(companies.MaxSectionChars))
 		if err != nil {
 			t.Fatalf("Section(%s): %v", it.Item, err)
 		}
@@ -72,7 +73,7 @@ func TestCompanySections(t *testing.T) {
 // nothing of it, and its document is not read.
 func TestCompanySectionsDeclines(t *testing.T) {
 	c, f := edgartest.MirrorClient(t)
-	cs := c.Companies()
+	cs := companies.New(c)
 	ctx := context.Background()
 	for _, tc := range []struct {
 		cik, acc, asOf string
@@ -137,16 +138,16 @@ func overlayClient(t *testing.T, cik, list, docURL string, doc []byte) *edgar13f
 // Management’s discussion and analysis of results of operations and
 // financial condition": Item 7 holds the MD&A and Item 6 only its heading.
 func TestCompanySectionsJNJ(t *testing.T) {
-	doc := gunzipFile(t, "testdata/documents/jnj-10-k-2025-02-13.htm.gz")
+	doc := gunzipFile(t, "../testdata/documents/jnj-10-k-2025-02-13.htm.gz")
 	const acc = "0000200406-25-900001"
 	list := `{"cik":"200406","name":"JOHNSON & JOHNSON","filings":{"recent":{"accessionNumber":["` + acc + `"],"filingDate":["2025-02-13"],"reportDate":["2024-12-29"],"acceptanceDateTime":[""],"form":["10-K"],"primaryDocument":["jnj-20241229.htm"],"size":[1]},"files":[]}}`
 	c := overlayClient(t, "200406", list, "https://www.sec.gov/Archives/edgar/data/200406/000020040625900001/jnj-20241229.htm", doc)
 	ctx := context.Background()
-	ss, err := c.Companies().Sections(ctx, "200406", acc, date("2025-02-13"))
+	ss, err := companies.New(c).Sections(ctx, "200406", acc, date("2025-02-13"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	byItem := map[string]edgar13f.ItemSection{}
+	byItem := map[string]companies.ItemSection{}
 	var items []string
 	for _, it := range ss.Items {
 		byItem[it.Item] = it
@@ -162,11 +163,11 @@ func TestCompanySectionsJNJ(t *testing.T) {
 		it.Chars < 50000 || !strings.Contains(it.Text, "Liquidity and capital resources") {
 		t.Errorf("Item 7: %d chars, %.200q", it.Chars, it.Text)
 	}
-	s, err := c.Companies().Section(ctx, "200406", acc, "7", date("2025-02-13"), edgar13f.MaxChars(200))
+	s, err := companies.New(c).Section(ctx, "200406", acc, "7", date("2025-02-13"), companies.MaxChars(200))
 	if err != nil || !strings.HasPrefix(s.Text, "Item 7. Management’s discussion") || s.Title != "Management’s discussion and analysis of results of operations and financial condition" {
 		t.Errorf("Section(7) = %+v, %v", s, err)
 	}
-	if _, err := c.Companies().Sections(ctx, "200406", acc, date("2025-02-12")); edgartest.Reason(err) != edgar13f.NotYetFiled {
+	if _, err := companies.New(c).Sections(ctx, "200406", acc, date("2025-02-12")); edgartest.Reason(err) != edgar13f.NotYetFiled {
 		t.Errorf("Sections the day before filing: %v; want not_yet_filed", err)
 	}
 }
@@ -175,13 +176,13 @@ func TestCompanySectionsJNJ(t *testing.T) {
 // cross-reference index) declines section_not_found saying why, rather
 // than answering with no Items.
 func TestCompanySectionsCrossReference(t *testing.T) {
-	ge, err := os.ReadFile("testdata/documents/ge-10k-cross-reference-fragment.html")
+	ge, err := os.ReadFile("../testdata/documents/ge-10k-cross-reference-fragment.html")
 	if err != nil {
 		t.Fatal(err)
 	}
 	list := `{"cik":"40545","name":"GENERAL ELECTRIC CO","filings":{"recent":{"accessionNumber":["0000040545-24-000010"],"filingDate":["2024-02-02"],"reportDate":["2023-12-31"],"acceptanceDateTime":[""],"form":["10-K"],"primaryDocument":["ge-20231231.htm"],"size":[1]},"files":[]}}`
 	c := overlayClient(t, "40545", list, "https://www.sec.gov/Archives/edgar/data/40545/000004054524000010/ge-20231231.htm", ge)
-	ss, err := c.Companies().Sections(context.Background(), "40545", "0000040545-24-000010", date("2024-03-01"))
+	ss, err := companies.New(c).Sections(context.Background(), "40545", "0000040545-24-000010", date("2024-03-01"))
 	if !errors.Is(err, edgar13f.SectionNotFound) || !strings.Contains(err.Error(), "cross-reference index") || ss != nil {
 		t.Errorf("GE: %v, %v; want section_not_found naming the cross-reference index", ss, err)
 	}
@@ -215,7 +216,7 @@ func TestSectionBeforeFilingWithoutOlderPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs := c.Companies()
+	cs := companies.New(c)
 	ctx := context.Background()
 	asOf := date("2024-10-31")
 	_, errOne := cs.Section(ctx, appleCIK, apple10K2024, "1A", asOf)
@@ -238,7 +239,7 @@ func TestSectionBeforeFilingWithoutOlderPage(t *testing.T) {
 	}
 	// The same question on the full mirror declines alike.
 	full, _ := edgartest.MirrorClient(t)
-	_, errFull := full.Companies().Section(ctx, appleCIK, apple10K2024, "1A", asOf)
+	_, errFull := companies.New(full).Section(ctx, appleCIK, apple10K2024, "1A", asOf)
 	if errOne == nil || errFull == nil || errOne.Error() != errFull.Error() {
 		t.Errorf("without the older page: %v; with it: %v; want the same decline", errOne, errFull)
 	}
@@ -250,14 +251,14 @@ func TestSectionBeforeFilingWithoutOlderPage(t *testing.T) {
 // document, served as the primary document of a synthetic filing list),
 // the Item the table gives, or invalid_argument where it gives none.
 func TestSectionItemNames(t *testing.T) {
-	doc := gunzipFile(t, "testdata/documents/aapl-10-q-2025-08-01.htm.gz")
+	doc := gunzipFile(t, "../testdata/documents/aapl-10-q-2025-08-01.htm.gz")
 	const tenQ = "0000320193-25-900001"
 	list := `{"cik":"320193","name":"Apple Inc.","filings":{"recent":{"accessionNumber":["` + tenQ + `","` + apple10K2024 + `"],"filingDate":["2025-08-01","2024-11-01"],"reportDate":["2025-06-28","2024-09-28"],"acceptanceDateTime":["",""],"form":["10-Q","10-K"],"primaryDocument":["aapl-20250628.htm","aapl-20240928.htm"],"size":[1,1]},"files":[]}}`
 	c := overlayClient(t, appleCIK, list, "https://www.sec.gov/Archives/edgar/data/320193/000032019325900001/aapl-20250628.htm", doc)
 	ctx := context.Background()
 	for _, tc := range edgartest.ItemNames {
 		for _, f := range []struct{ form, acc, want string }{{"10-K", apple10K2024, tc.TenK}, {"10-Q", tenQ, tc.TenQ}} {
-			s, err := c.Companies().Section(ctx, appleCIK, f.acc, tc.Name, date("2025-08-01"), edgar13f.MaxChars(100))
+			s, err := companies.New(c).Section(ctx, appleCIK, f.acc, tc.Name, date("2025-08-01"), companies.MaxChars(100))
 			switch {
 			case f.want == "":
 				if !errors.Is(err, edgar13f.InvalidArgument) {

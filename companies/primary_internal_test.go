@@ -1,4 +1,4 @@
-package edgar13f
+package companies
 
 import (
 	"slices"

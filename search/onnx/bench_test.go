@@ -1,0 +1,101 @@
+package onnx
+
+import (
+	"compress/gzip"
+	"context"
+	"fmt"
+	"html"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/edgar13f/edgar13f/search/internal/chunk"
+)
+
+// benchChunks returns n chunks of the search package's size (450 cl100k
+// tokens, 60 of overlap) cut from the text of a real 10-K in the
+// repository, each of at least 400 tokens.
+func benchChunks(b *testing.B, n int) []string {
+	b.Helper()
+	f, err := os.Open("../../testdata/documents/tsla-10-k-2025-01-30.htm.gz")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	text := regexp.MustCompile(`(?is)<(script|style)\b.*?</(script|style)>`).ReplaceAllString(string(raw), " ")
+	text = regexp.MustCompile(`(?s)<[^>]*>`).ReplaceAllString(text, " ")
+	text = html.UnescapeString(text)
+	text = strings.Join(strings.Fields(text), " ")
+	var out []string
+	for _, p := range chunk.Split(text, chunk.MaxTokens, chunk.Overlap) {
+		if p.Tokens >= 400 {
+			out = append(out, p.Text)
+		}
+		if len(out) == n {
+			return out
+		}
+	}
+	b.Fatalf("only %d chunks of 400 tokens or more", len(out))
+	return nil
+}
+
+// cpuTime is the CPU time the process has used, every thread's.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkEmbed450 measures chunks/s embedding 450-token chunks, per
+// model and batch size (the figures of README.md), and chunks per CPU
+// second, which other work on a busy machine disturbs less:
+//
+//	go test -run '^$' -bench Embed450 -benchtime 2x .
+func BenchmarkEmbed450(b *testing.B) {
+	const n = 32
+	texts := benchChunks(b, n)
+	ctx := context.Background()
+	for _, s := range specs {
+		for _, batch := range []int{1, 8} {
+			b.Run(fmt.Sprintf("%s/batch=%d", s.Name, batch), func(b *testing.B) {
+				e, err := New(s.Name, WithBatchSize(batch))
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer e.Close()
+				var pieces int
+				for _, t := range texts {
+					pieces += len(e.tok.Encode(t, 0)) - 2
+				}
+				if _, err := e.Embed(ctx, texts[:2]); err != nil { // warm up
+					b.Fatal(err)
+				}
+				cpu0 := cpuTime(b)
+				b.ResetTimer()
+				for b.Loop() {
+					if _, err := e.Embed(ctx, texts); err != nil {
+						b.Fatal(err)
+					}
+				}
+				cpu := cpuTime(b) - cpu0
+				b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "chunks/s")
+				b.ReportMetric(float64(n*b.N)/cpu.Seconds(), "chunks/cpu-s")
+				b.ReportMetric(float64(pieces)/n, "wordpieces/chunk")
+			})
+		}
+	}
+}
