@@ -3,7 +3,6 @@ package companies_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -12,17 +11,6 @@ import (
 	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
 )
-
-// mapFetcher serves EDGAR documents from memory; any other URL is not
-// found.
-type mapFetcher map[string][]byte
-
-func (f mapFetcher) Fetch(_ context.Context, url string) ([]byte, error) {
-	if b, ok := f[url]; ok {
-		return b, nil
-	}
-	return nil, errors.Join(edgar13f.ErrNotFound, errors.New(url))
-}
 
 // submissionsJSON is a filing list (or, with page, an older page) of
 // EDGAR's submissions API holding rows (accession, form, filing date).
@@ -57,7 +45,7 @@ func submissionsJSON(t *testing.T, rows [][3]string, page bool, files ...map[str
 func TestFilingsSince(t *testing.T) {
 	const pageName = "CIK0009999993-submissions-001.json"
 	pageURL := "https://data.sec.gov/submissions/" + pageName
-	files := mapFetcher{
+	files := map[string][]byte{
 		"https://data.sec.gov/submissions/CIK0009999993.json": submissionsJSON(t, [][3]string{
 			{"0009999993-25-000001", "10-K/A", "2025-02-01"}, // after asOf
 			{"0009999993-24-000020", "10-K/A", "2024-03-20"},
@@ -66,7 +54,7 @@ func TestFilingsSince(t *testing.T) {
 		}, false, map[string]any{"name": pageName, "filingCount": 1, "filingFrom": "2001-01-02", "filingTo": "2022-12-30"}),
 		pageURL: submissionsJSON(t, [][3]string{{"0009999993-22-000010", "10-K/A", "2022-06-01"}}, true),
 	}
-	fetch := &edgartest.CountingFetcher{Next: files}
+	fetch := &edgartest.CountingFetcher{Files: files} // no Next: any other URL is not found
 	c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(fetch))
 	if err != nil {
 		t.Fatal(err)
