@@ -4,11 +4,3 @@ import "github.com/edgar13f/edgar13f"
 
 // date is a Date written as in the tests' tables.
 func date(s string) edgar13f.Date { return edgar13f.MustParseDate(s) }
-
-// sourced gives a Fetcher a Source.
-type sourced struct {
-	edgar13f.Fetcher
-	source string
-}
-
-func (s sourced) Source() string { return s.source }
