@@ -41,7 +41,9 @@ func main() {
 		defer os.RemoveAll(d)
 	}
 	open := func() (store.Store, error) {
-		return embedded.Open(d)
+		return embedded.Open(d, embedded.Progress(func(p embedded.OpenProgress) {
+			fmt.Fprintf(os.Stderr, "opening: %s\n", p)
+		}))
 	}
 	res, err := storebench.Run(context.Background(), "embedded", cfg, open, d, os.Stderr)
 	if err != nil {

@@ -154,84 +154,139 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 
 	// The statistics of the visible chunks: N, their total length, and
 	// each term's document frequency, summed over the visible shards in
-	// integers so that the sums do not depend on the order.
-	var n, length int64
-	df := make([]uint64, len(terms))
+	// integers so that the sums do not depend on the order. The shards
+	// are read in parallel, each worker summing its own.
 	type scored struct {
 		h     *handle
 		lists []postings
 	}
-	var todo []scored
+	workers := min(runtime.GOMAXPROCS(0), len(hs))
+	dfs := make([][]uint64, workers)
+	todos := make([][]scored, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		dfs[w] = make([]uint64, len(terms))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(hs); i += workers {
+				h := hs[i]
+				dict, err := h.seg.Dictionary(textField)
+				if err != nil {
+					errs[w] = damageErr(h, err)
+					return
+				}
+				keep := passes(&h.sh.rec.Filing, f)
+				var lists []postings
+				for t, term := range terms {
+					pl, err := dict.PostingsList(term, nil, nil)
+					if err != nil {
+						errs[w] = damageErr(h, err)
+						return
+					}
+					dfs[w][t] += pl.Count()
+					if keep && pl.Count() > 0 {
+						lists = append(lists, postings{term: t, pl: pl})
+					}
+				}
+				if len(lists) > 0 {
+					todos[w] = append(todos[w], scored{h, lists})
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	var n, length int64
 	for _, h := range hs {
-		n += int64(len(h.sh.rec.Chunks))
+		n += int64(h.tab.len())
 		length += h.sh.rec.Length
-		dict, err := h.seg.Dictionary(textField)
-		if err != nil {
-			return nil, damageErr(h, err)
-		}
-		keep := passes(&h.sh.rec.Filing, f)
-		var lists []postings
-		for i, t := range terms {
-			pl, err := dict.PostingsList(t, nil, nil)
-			if err != nil {
-				return nil, damageErr(h, err)
-			}
-			df[i] += pl.Count()
-			if keep && pl.Count() > 0 {
-				lists = append(lists, postings{term: i, pl: pl})
-			}
-		}
-		if len(lists) > 0 {
-			todo = append(todo, scored{h, lists})
-		}
 	}
 	if n == 0 || length == 0 {
 		return nil, nil
+	}
+	df := make([]uint64, len(terms))
+	for _, d := range dfs {
+		for t := range d {
+			df[t] += d[t]
+		}
 	}
 	avgdl := float64(length) / float64(n)
 	idf := make([]float64, len(terms))
 	for i := range terms {
 		idf[i] = math.Log(1 + (float64(n)-float64(df[i])+0.5)/(float64(df[i])+0.5))
 	}
+	// lengthPart is the length part of BM25's denominator for a chunk of
+	// dl terms.
+	lengthPart := func(dl int32) float64 { return bm25K1 * (1 - bm25B + bm25B*float64(dl)/avgdl) }
 
+	var todo []scored
+	for _, t := range todos {
+		todo = append(todo, t...)
+	}
+	workers = max(1, min(workers, len(todo)))
+	tops := make([]*topK, workers)
+	for w := range workers {
+		tops[w] = newTopK(k)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			top := tops[w]
+			var acc []float64
+			var hit []bool
+			for i := w; i < len(todo); i += workers {
+				sc := todo[i]
+				tab := &sc.h.tab
+				nc := tab.len()
+				acc = slices.Grow(acc[:0], nc)[:nc]
+				hit = slices.Grow(hit[:0], nc)[:nc]
+				clear(acc)
+				clear(hit)
+				// Terms in sorted order, so each chunk's score is summed in
+				// the same order whatever else the store holds.
+				for _, l := range sc.lists {
+					it := l.pl.Iterator(true, false, false, nil)
+					for {
+						p, err := it.Next()
+						if err != nil {
+							errs[w] = damageErr(sc.h, err)
+							return
+						}
+						if p == nil {
+							break
+						}
+						d := p.Number()
+						if d >= uint64(nc) {
+							errs[w] = damageErr(sc.h, fmt.Errorf("document %d of %d", d, nc))
+							return
+						}
+						if !f.KeepsItem(tab.itemOf(int(d))) {
+							continue
+						}
+						tf := float64(p.Frequency())
+						acc[d] += idf[l.term] * tf / (tf + lengthPart(tab.dlen[d]))
+						hit[d] = true
+					}
+				}
+				for d, ok := range hit {
+					if ok && top.admits(acc[d]) {
+						top.offer(candidate{score: acc[d], h: sc.h, doc: d})
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
 	top := newTopK(k)
-	var acc []float64
-	var hit []bool
-	for _, sc := range todo {
-		chunks := sc.h.sh.rec.Chunks
-		acc = slices.Grow(acc[:0], len(chunks))[:len(chunks)]
-		hit = slices.Grow(hit[:0], len(chunks))[:len(chunks)]
-		clear(acc)
-		clear(hit)
-		// Terms in sorted order, so each chunk's score is summed in the
-		// same order whatever else the store holds.
-		for _, l := range sc.lists {
-			it := l.pl.Iterator(true, false, false, nil)
-			for {
-				p, err := it.Next()
-				if err != nil {
-					return nil, damageErr(sc.h, err)
-				}
-				if p == nil {
-					break
-				}
-				d := p.Number()
-				if d >= uint64(len(chunks)) {
-					return nil, damageErr(sc.h, fmt.Errorf("document %d of %d", d, len(chunks)))
-				}
-				if !f.KeepsItem(chunks[d].Item) {
-					continue
-				}
-				tf := float64(p.Frequency())
-				dl := float64(chunks[d].Len)
-				acc[d] += idf[l.term] * tf / (tf + bm25K1*(1-bm25B+bm25B*dl/avgdl))
-				hit[d] = true
-			}
-		}
-		for d, ok := range hit {
-			if ok {
-				top.offer(candidate{score: acc[d], id: chunks[d].ID, h: sc.h, doc: d})
-			}
+	for _, t := range tops {
+		for _, c := range t.h {
+			top.offer(c)
 		}
 	}
 	return top.matches(), nil
@@ -300,15 +355,18 @@ func (s *Store) nearest(v *view, q []float32, f store.Filter, k int) ([]store.Ma
 			buf := make([]float32, len(q))
 			for i := w; i < len(hs); i += workers {
 				h := hs[i]
-				for d, c := range h.sh.rec.Chunks {
-					if !f.KeepsItem(c.Item) {
+				tab := &h.tab
+				for d := range tab.len() {
+					if !f.KeepsItem(tab.itemOf(d)) {
 						continue
 					}
 					score := 0.0
-					if qn > 0 && c.Norm > 0 {
-						score = dot(q64, h.vector(d, buf)) / (qn * c.Norm)
+					if qn > 0 && tab.norm[d] > 0 {
+						score = dot(q64, h.vector(d, buf)) / (qn * tab.norm[d])
 					}
-					tops[w].offer(candidate{score: score, id: c.ID, h: h, doc: d})
+					if tops[w].admits(score) {
+						tops[w].offer(candidate{score: score, h: h, doc: d})
+					}
 				}
 			}
 		}()
@@ -350,17 +408,24 @@ func (s *Store) Chunk(ctx context.Context, id string) (store.Chunk, store.Filing
 	found := false
 	_, err := s.retry(ctx, func(v *view) ([]store.Match, error) {
 		for _, sh := range v.shards {
-			i, ok := sh.byID[id]
-			if !ok {
+			if !sh.mayHold(id) {
 				continue
 			}
 			hs, err := s.acquire([]*shard{sh})
 			if err != nil {
 				return nil, err
 			}
-			c, fl, found = hs[0].chunk(i), sh.rec.Filing, true
+			h := hs[0]
+			for i := range h.tab.len() {
+				if string(h.tab.id(i)) == id {
+					c, fl, found = h.chunk(i), sh.rec.Filing, true
+					break
+				}
+			}
 			s.releaseAll(hs)
-			return nil, nil
+			if found {
+				return nil, nil
+			}
 		}
 		return nil, nil
 	})
@@ -377,22 +442,15 @@ func (s *Store) ItemChunks(ctx context.Context, accession, item string) ([]store
 		if !ok {
 			return nil, nil
 		}
-		chunks := sh.rec.Chunks
-		// The table is sorted by Item, then Index.
-		lo := sort.Search(len(chunks), func(i int) bool { return chunks[i].Item >= item })
-		hi := lo
-		for hi < len(chunks) && chunks[hi].Item == item {
-			hi++
-		}
-		if lo == hi {
-			return nil, nil
-		}
 		hs, err := s.acquire([]*shard{sh})
 		if err != nil {
 			return nil, err
 		}
 		defer s.releaseAll(hs)
-		for i := lo; i < hi; i++ {
+		tab := &hs[0].tab
+		// The table is sorted by Item, then Index.
+		lo := sort.Search(tab.len(), func(i int) bool { return tab.itemOf(i) >= item })
+		for i := lo; i < tab.len() && tab.itemOf(i) == item; i++ {
 			out = append(out, hs[0].chunk(i))
 		}
 		return nil, nil
@@ -403,14 +461,20 @@ func (s *Store) ItemChunks(ctx context.Context, accession, item string) ([]store
 // A candidate is a scored chunk.
 type candidate struct {
 	score float64
-	id    string
 	h     *handle
 	doc   int
 }
 
 // better reports whether a ranks before b: higher score, then smaller ID.
 func better(a, b candidate) bool {
-	return a.score > b.score || (a.score == b.score && a.id < b.id)
+	return a.score > b.score || (a.score == b.score && string(a.h.tab.id(a.doc)) < string(b.h.tab.id(b.doc)))
+}
+
+// admits reports whether a candidate of this score may be kept: the heap
+// is not full, or the score is not below the worst kept (a tie is decided
+// by ID in offer).
+func (t *topK) admits(score float64) bool {
+	return len(t.h) < t.k || score >= t.h[0].score
 }
 
 // topK keeps the k best candidates offered.
