@@ -15,6 +15,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 
 	"github.com/edgar13f/edgar13f/search/store"
 	"github.com/edgar13f/edgar13f/search/store/embedded"
@@ -30,7 +31,18 @@ func main() {
 	flag.IntVar(&cfg.Rounds, "rounds", 5, "rounds of the 10 queries of each kind")
 	flag.StringVar(&cfg.Corpus, "corpus", "", "directory of 10-K/10-Q HTML documents (default: the repository's testdata/mirror)")
 	dir := flag.String("dir", "", "the store's directory (default: a new temporary directory, removed at the end)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fail(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fail(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 
 	d := *dir
 	if d == "" {
@@ -47,6 +59,7 @@ func main() {
 	}
 	res, err := storebench.Run(context.Background(), "embedded", cfg, open, d, os.Stderr)
 	if err != nil {
+		pprof.StopCPUProfile()
 		if *dir == "" {
 			os.RemoveAll(d)
 		}

@@ -170,14 +170,22 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			counts := make([]uint64, len(terms))
 			for i := w; i < len(hs); i += workers {
 				h := hs[i]
+				keep := passes(&h.sh.rec.Filing, f)
+				if !keep && h.knownDF(terms, counts) {
+					// Only its statistics count, and they are known.
+					for t, c := range counts {
+						dfs[w][t] += c
+					}
+					continue
+				}
 				dict, err := h.seg.Dictionary(textField)
 				if err != nil {
 					errs[w] = damageErr(h, err)
 					return
 				}
-				keep := passes(&h.sh.rec.Filing, f)
 				var lists []postings
 				for t, term := range terms {
 					pl, err := dict.PostingsList(term, nil, nil)
@@ -185,11 +193,13 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 						errs[w] = damageErr(h, err)
 						return
 					}
-					dfs[w][t] += pl.Count()
-					if keep && pl.Count() > 0 {
+					counts[t] = pl.Count()
+					dfs[w][t] += counts[t]
+					if keep && counts[t] > 0 {
 						lists = append(lists, postings{term: t, pl: pl})
 					}
 				}
+				h.rememberDF(terms, counts)
 				if len(lists) > 0 {
 					todos[w] = append(todos[w], scored{h, lists})
 				}

@@ -652,6 +652,43 @@ type handle struct {
 	// refsDropped counts the holders of a handle the cache dropped (guarded
 	// by the cache's mutex); the last release closes it.
 	refsDropped int
+
+	// df remembers the document frequencies of terms looked up in the
+	// segment (at most dfMemo of them): a query filtered to a few filings
+	// still needs every visible shard's frequencies for its statistics,
+	// and the terms of queries repeat.
+	dfMu sync.Mutex
+	df   map[string]uint64
+}
+
+// dfMemo is how many terms' document frequencies an open shard remembers.
+const dfMemo = 128
+
+// knownDF returns the remembered document frequencies of terms, or ok
+// false when one of them is not remembered.
+func (h *handle) knownDF(terms [][]byte, out []uint64) bool {
+	h.dfMu.Lock()
+	defer h.dfMu.Unlock()
+	for i, t := range terms {
+		n, ok := h.df[string(t)]
+		if !ok {
+			return false
+		}
+		out[i] = n
+	}
+	return true
+}
+
+// rememberDF remembers the document frequencies of terms.
+func (h *handle) rememberDF(terms [][]byte, dfs []uint64) {
+	h.dfMu.Lock()
+	defer h.dfMu.Unlock()
+	if h.df == nil || len(h.df)+len(terms) > dfMemo {
+		h.df = make(map[string]uint64, len(terms))
+	}
+	for i, t := range terms {
+		h.df[string(t)] = dfs[i]
+	}
 }
 
 // A table is a shard's chunk table in columns, without pointers per

@@ -7,6 +7,22 @@
 // whole or not at all, also after a crash. Putting an accession again
 // writes a new shard and then removes the old one.
 //
+// # Scale
+//
+// In memory the store keeps, per filing, what decides whether a query
+// needs it (the filing's ticker, CIK, form, fiscal year, filing date, its
+// BM25 length) and a 64-bit hash of each chunk ID; a shard's chunk table
+// is read when the shard is opened and kept, in columns, while it stays
+// open (see [OpenShards]). A query opens only the shards of the filings
+// visible on its asOf; BM25 reads every visible shard's document
+// frequencies (an open shard remembers those of recent query terms) but
+// scores only the shards that pass the filter, and kNN reads only those.
+// Shards are read and scored on every CPU. A manifest file caches the
+// filings' records so that Open does not parse every shard's record; it
+// is checked against each record's sum, so a stale one costs only time.
+// A store written before the manifest existed is migrated on Open, which
+// reports its progress through [Progress].
+//
 // # Point-in-time BM25
 //
 // A lexical query scores with BM25 (k1 1.2, b 0.75, Lucene's form
