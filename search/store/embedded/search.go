@@ -181,6 +181,7 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 					}
 					continue
 				}
+				s.dictReads.Add(1)
 				dict, err := h.seg.Dictionary(textField)
 				if err != nil {
 					errs[w] = damageErr(h, err)

@@ -124,6 +124,9 @@ type Store struct {
 	// step, when set, is called at each step of a Put (crash tests).
 	step func(string)
 
+	// dictReads counts the shard dictionaries queries read (tests).
+	dictReads atomic.Int64
+
 	// man is the manifest as Open read it; manDirty says that the view
 	// holds shards it lacks. Both are guarded by mu.
 	man      map[string]manifestEntry

@@ -1,0 +1,92 @@
+package embedded
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/search/store"
+)
+
+// TestFilteredQueryReadsOnlyItsShards: a query filtered to one company
+// needs every visible filing's term statistics but scores only that
+// company's filing; once the terms were seen, it reads no other shard's
+// dictionary, and its answer is the same.
+func TestFilteredQueryReadsOnlyItsShards(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const filings = 6
+	for i := range filings {
+		acc := fmt.Sprintf("%010d-24-%06d", i+1, i+1)
+		f := store.Filing{Accession: acc, CIK: fmt.Sprint(i + 1), Ticker: fmt.Sprintf("T%d", i), Form: "10-K",
+			FilingDate: edgar13f.MustParseDate("2024-02-01").AddDays(i)}
+		var cs []store.Chunk
+		for j := range 4 {
+			cs = append(cs, store.Chunk{ID: fmt.Sprintf("%d-%d", i, j), Accession: acc, Item: "1A", Index: j,
+				Text: fmt.Sprintf("supply chain risk %d and interest rate risk of company %d", j, i)})
+		}
+		if err := s.Put(ctx, f, cs, nil, store.Meta{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := store.Filter{AsOf: edgar13f.MustParseDate("2030-01-01"), Ticker: "T3"}
+	first, err := s.Lexical(ctx, "supply risk", f, 3)
+	if err != nil || len(first) != 3 {
+		t.Fatalf("Lexical = %v, %v", first, err)
+	}
+	before := s.dictReads.Load()
+	again, err := s.Lexical(ctx, "supply risk", f, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := s.dictReads.Load() - before; n != 1 {
+		t.Errorf("the query again read %d shards' dictionaries; want 1 (the one it scores)", n)
+	}
+	for i := range first {
+		if first[i].Chunk.ID != again[i].Chunk.ID || first[i].Score != again[i].Score {
+			t.Errorf("match %d: %s %g, then %s %g", i, first[i].Chunk.ID, first[i].Score, again[i].Chunk.ID, again[i].Score)
+		}
+	}
+}
+
+// TestShardsKeepNoChunkTable: the store keeps a filing's chunk table only
+// while its shard is open, so that the heap does not grow with every chunk
+// stored; what it keeps per chunk otherwise is an 8-byte ID hash.
+func TestShardsKeepNoChunkTable(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir, OpenShards(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i := range 3 {
+		acc := fmt.Sprintf("%010d-24-%06d", i+1, i+1)
+		f := store.Filing{Accession: acc, CIK: fmt.Sprint(i + 1), Form: "10-K", FilingDate: edgar13f.MustParseDate("2024-02-01")}
+		cs := []store.Chunk{{ID: fmt.Sprint(i), Accession: acc, Item: "7", Text: "liquidity and capital resources"}}
+		if err := s.Put(ctx, f, cs, nil, store.Meta{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, reopen := range []bool{false, true} {
+		if reopen {
+			s.Close()
+			if s, err = Open(dir, OpenShards(1)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if ms, err := s.Lexical(ctx, "liquidity", store.Filter{AsOf: edgar13f.MustParseDate("2030-01-01")}, 10); err != nil || len(ms) != 3 {
+			t.Fatalf("Lexical = %d matches, %v", len(ms), err)
+		}
+		if n := s.cache.open(); n != 1 {
+			t.Errorf("%d shards open; want 1", n)
+		}
+		for _, sh := range s.view.Load().shards {
+			if sh.rec.Chunks != nil || len(sh.ids) != 1 {
+				t.Errorf("reopened %v: shard %s keeps %d table entries and %d ID hashes; want 0 and 1", reopen, sh.name, len(sh.rec.Chunks), len(sh.ids))
+			}
+		}
+	}
+}
