@@ -26,6 +26,7 @@ func main() {
 	var cfg storebench.Config
 	flag.IntVar(&cfg.Filings, "filings", 250, "filings to put (N)")
 	flag.IntVar(&cfg.Chunks, "chunks", 400, "chunks per filing (M)")
+	flag.IntVar(&cfg.Words, "words", 260, "words per chunk, about")
 	flag.IntVar(&cfg.Dim, "dim", 384, "vector dimension; -1 for none (BM25 only)")
 	flag.IntVar(&cfg.Companies, "companies", 500, "companies the filings are spread over")
 	flag.IntVar(&cfg.Rounds, "rounds", 5, "rounds of the 10 queries of each kind")

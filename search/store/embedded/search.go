@@ -252,6 +252,15 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 				sc := todo[i]
 				tab := &sc.h.tab
 				nc := tab.len()
+				// keepItem[i] says whether the Item names[i] passes f; nil
+				// when f keeps every Item.
+				var keepItem []bool
+				if f.Item != "" || len(f.Items) > 0 {
+					keepItem = make([]bool, len(tab.names))
+					for i, name := range tab.names {
+						keepItem[i] = f.KeepsItem(name)
+					}
+				}
 				acc = slices.Grow(acc[:0], nc)[:nc]
 				hit = slices.Grow(hit[:0], nc)[:nc]
 				clear(acc)
@@ -274,7 +283,7 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 							errs[w] = damageErr(sc.h, fmt.Errorf("document %d of %d", d, nc))
 							return
 						}
-						if !f.KeepsItem(tab.itemOf(int(d))) {
+						if keepItem != nil && !keepItem[tab.item[d]] {
 							continue
 						}
 						tf := float64(p.Frequency())

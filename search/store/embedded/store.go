@@ -127,8 +127,9 @@ type Store struct {
 	// dictReads counts the shard dictionaries queries read (tests).
 	dictReads atomic.Int64
 
-	// man is the manifest as Open read it; manDirty says that the view
-	// holds shards it lacks. Both are guarded by mu.
+	// man is the manifest as Open read it, while Open reads the shards;
+	// manDirty says that the view holds shards the manifest lacks. Both are
+	// guarded by mu.
 	man      map[string]manifestEntry
 	manDirty bool
 	progress func(OpenProgress) // during Open only
@@ -212,7 +213,9 @@ func Open(dir string, opts ...Option) (*Store, error) {
 		}
 		s.man = readManifest(s.path(fileManifest))
 		v, err := s.reloadLocked(true)
-		s.progress = nil
+		// The loaded shards share what they keep of the manifest's
+		// entries; the rest is not needed again.
+		s.progress, s.man = nil, nil
 		if err != nil || !s.manDirty {
 			return err
 		}

@@ -17,7 +17,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -31,6 +30,7 @@ import (
 type Config struct {
 	Filings   int    // filings to put (N)
 	Chunks    int    // chunks per filing (M)
+	Words     int    // words per chunk, about (default 260, 350 tokens)
 	Dim       int    // vector dimension; 0 puts no vectors and skips kNN
 	Companies int    // companies the filings are spread over (tickers T0000...)
 	Years     int    // years the filing dates span, from 2015-01-01
@@ -65,6 +65,9 @@ func (c Config) Defaults() Config {
 	if c.Seed == 0 {
 		c.Seed = 1
 	}
+	if c.Words <= 0 {
+		c.Words = 260
+	}
 	return c
 }
 
@@ -84,6 +87,7 @@ type Result struct {
 	ChunksPer      int     `json:"chunks_per_filing"`
 	Chunks         int     `json:"chunks"`
 	Dim            int     `json:"dim"`
+	Words          int     `json:"words_per_chunk"`
 	Built          bool    `json:"built"`                      // false: the store held the filings already
 	PutChunksPerS  float64 `json:"put_chunks_per_s,omitempty"` // when built
 	DiskMB         float64 `json:"disk_mb,omitempty"`          // size of the store's directory, when it has one
@@ -123,7 +127,7 @@ func Run(ctx context.Context, name string, cfg Config, open func() (store.Store,
 	if cfg.Filings < 1 || cfg.Chunks < 1 {
 		return Result{}, errors.New("storebench: filings and chunks must be at least 1")
 	}
-	res := Result{Store: name, Filings: cfg.Filings, ChunksPer: cfg.Chunks, Chunks: cfg.Filings * cfg.Chunks, Dim: cfg.Dim,
+	res := Result{Store: name, Filings: cfg.Filings, ChunksPer: cfg.Chunks, Chunks: cfg.Filings * cfg.Chunks, Dim: cfg.Dim, Words: cfg.Words,
 		GOMAXPROCS: runtime.GOMAXPROCS(0)}
 	sentences, err := Sentences(cfg.Corpus)
 	if err != nil {
@@ -259,8 +263,8 @@ func Ticker(c int) string { return fmt.Sprintf("T%04d", c) }
 
 // Filing returns synthetic filing i of cfg: company i mod Companies, filing
 // dates spread evenly over the years, Chunks chunks of about 260 words of
-// sentences drawn from sentences, in five Items, and random unit-free
-// vectors when cfg.Dim is not zero.
+// sentences drawn from sentences (at least one, about cfg.Words words), in
+// five Items, and random vectors when cfg.Dim is not zero.
 func Filing(cfg Config, sentences []string, i int) (store.Filing, []store.Chunk, [][]float32) {
 	rng := rand.New(rand.NewPCG(cfg.Seed, uint64(i)))
 	c := i % cfg.Companies
@@ -276,7 +280,7 @@ func Filing(cfg Config, sentences []string, i int) (store.Filing, []store.Chunk,
 	for j := range chunks {
 		var b strings.Builder
 		words := 0
-		for words < 260 {
+		for words < cfg.Words {
 			s := sentences[rng.IntN(len(sentences))]
 			if b.Len() > 0 {
 				b.WriteByte(' ')
@@ -302,10 +306,25 @@ func randomVector(rng *rand.Rand, dim int) []float32 {
 	return v
 }
 
-var (
-	tags   = regexp.MustCompile(`(?s)<[^>]*>`)
-	spaces = regexp.MustCompile(`\s+`)
-)
+// stripTags returns an HTML document's text: its tags each replaced by a
+// space, entities decoded, runs of white space made one space.
+func stripTags(b []byte) string {
+	var out strings.Builder
+	out.Grow(len(b) / 4)
+	inTag := false
+	for _, c := range b {
+		switch {
+		case c == '<':
+			inTag = true
+			out.WriteByte(' ')
+		case c == '>' && inTag:
+			inTag = false
+		case !inTag:
+			out.WriteByte(c)
+		}
+	}
+	return strings.Join(strings.Fields(html.UnescapeString(out.String())), " ")
+}
 
 // Sentences returns the sentences of the 10-K and 10-Q documents (HTML
 // files over 100 kB) under dir, the repository's test mirror when dir is
@@ -330,8 +349,7 @@ func Sentences(dir string) ([]string, error) {
 		if err != nil {
 			return err
 		}
-		text := html.UnescapeString(tags.ReplaceAllString(string(b), " "))
-		text = spaces.ReplaceAllString(text, " ")
+		text := stripTags(b)
 		for _, s := range strings.SplitAfter(text, ". ") {
 			s = strings.TrimSpace(s)
 			n := strings.Count(s, " ") + 1
