@@ -2,6 +2,10 @@ package embedded
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/edgar13f/edgar13f"
@@ -86,6 +90,95 @@ func TestShardsKeepNoChunkTable(t *testing.T) {
 		for _, sh := range s.view.Load().shards {
 			if sh.rec.Chunks != nil || len(sh.ids) != 1 {
 				t.Errorf("reopened %v: shard %s keeps %d table entries and %d ID hashes; want 0 and 1", reopen, sh.name, len(sh.rec.Chunks), len(sh.ids))
+			}
+		}
+	}
+}
+
+// TestNearestEstimateKeepsExactOrder: Nearest skips a chunk when the
+// float32 estimate of its cosine, with its error bound, cannot reach the
+// best k kept; the answer must be exactly the brute-force float64 one,
+// also among vectors whose cosines differ by less than float32 can tell.
+func TestNearestEstimateKeepsExactOrder(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const dim, filings, per = 64, 4, 60
+	rng := rand.New(rand.NewPCG(5, 6))
+	base := make([]float32, dim)
+	for i := range base {
+		base[i] = float32(rng.NormFloat64())
+	}
+	meta := store.Meta{Model: "m", Dim: dim}
+	type vec struct {
+		id string
+		v  []float32
+	}
+	var all []vec
+	for i := range filings {
+		acc := fmt.Sprintf("%010d-24-%06d", i+1, i+1)
+		f := store.Filing{Accession: acc, CIK: fmt.Sprint(i + 1), Form: "10-K", FilingDate: edgar13f.MustParseDate("2024-02-01")}
+		var cs []store.Chunk
+		var vs [][]float32
+		for j := range per {
+			v := slices.Clone(base)
+			// Near ties: a few components moved by one or two float32 steps,
+			// scaled by a power of two (the cosine does not change with it
+			// in exact arithmetic, the float32 sums do).
+			for range 3 {
+				c := rng.IntN(dim)
+				v[c] = math.Nextafter32(v[c], float32(rng.NormFloat64())*1e3)
+			}
+			scale := float32(math.Ldexp(1, rng.IntN(20)-10))
+			for c := range v {
+				v[c] *= scale
+			}
+			id := fmt.Sprintf("%d-%02d", i, j)
+			cs = append(cs, store.Chunk{ID: id, Accession: acc, Item: "1", Index: j, Text: "x"})
+			vs = append(vs, v)
+			all = append(all, vec{id, v})
+		}
+		if err := s.Put(ctx, f, cs, vs, meta); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for trial := range 20 {
+		q := slices.Clone(base)
+		for c := range q {
+			q[c] += float32(rng.NormFloat64()) * 1e-6 * float32(trial)
+		}
+		q64 := make([]float64, dim)
+		for i, x := range q {
+			q64[i] = float64(x)
+		}
+		type scored struct {
+			id    string
+			score float64
+		}
+		var want []scored
+		for _, a := range all {
+			want = append(want, scored{a.id, dot(q64, a.v) / (norm(q) * norm(a.v))})
+		}
+		slices.SortFunc(want, func(a, b scored) int {
+			if a.score != b.score {
+				if a.score > b.score {
+					return -1
+				}
+				return 1
+			}
+			return strings.Compare(a.id, b.id)
+		})
+		for _, k := range []int{1, 5, 17} {
+			ms, err := s.Nearest(ctx, q, store.Filter{AsOf: edgar13f.MustParseDate("2030-01-01")}, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, m := range ms {
+				if m.Chunk.ID != want[i].id || m.Score != want[i].score {
+					t.Fatalf("trial %d, k %d: match %d = %s %v; want %s %v", trial, k, i, m.Chunk.ID, m.Score, want[i].id, want[i].score)
+				}
 			}
 		}
 	}
