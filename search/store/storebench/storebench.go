@@ -90,11 +90,12 @@ type Result struct {
 	Words          int     `json:"words_per_chunk"`
 	Built          bool    `json:"built"`                      // false: the store held the filings already
 	PutChunksPerS  float64 `json:"put_chunks_per_s,omitempty"` // when built
-	DiskMB         float64 `json:"disk_mb,omitempty"`          // size of the store's directory, when it has one
-	OpenMS         float64 `json:"open_ms"`                    // opening the filled store
-	FirstQueryMS   float64 `json:"first_query_ms"`             // the first BM25 query after opening
-	HeapMB         float64 `json:"heap_mb"`                    // live heap after the queries, after a GC
-	HeapPeakMB     float64 `json:"heap_peak_mb"`               // the most heap in use seen while querying
+	PutCPUPer1k    float64 `json:"put_cpu_ms_per_1k_chunks,omitempty"`
+	DiskMB         float64 `json:"disk_mb,omitempty"` // size of the store's directory, when it has one
+	OpenMS         float64 `json:"open_ms"`           // opening the filled store
+	FirstQueryMS   float64 `json:"first_query_ms"`    // the first BM25 query after opening
+	HeapMB         float64 `json:"heap_mb"`           // live heap after the queries, after a GC
+	HeapPeakMB     float64 `json:"heap_peak_mb"`      // the most heap in use seen while querying
 	BM25           Latency `json:"bm25"`
 	BM25Ticker     Latency `json:"bm25_ticker"`
 	BM25AsOfMid    Latency `json:"bm25_asof_mid"`
@@ -154,16 +155,16 @@ func Run(ctx context.Context, name string, cfg Config, open func() (store.Store,
 			return res, fmt.Errorf("storebench: the store holds %d filings, not 0 or %d: use an empty directory", len(have), cfg.Filings)
 		}
 		res.Built = true
-		var putTime time.Duration
+		var putTime, putCPU time.Duration
 		last := time.Now()
 		for i := range cfg.Filings {
 			f, cs, vs := Filing(cfg, sentences, i)
-			t0 := time.Now()
+			t0, c0 := time.Now(), cpuTime()
 			if err := s.Put(ctx, f, cs, vs, meta); err != nil {
 				s.Close()
 				return res, err
 			}
-			putTime += time.Since(t0)
+			putTime, putCPU = putTime+time.Since(t0), putCPU+cpuTime()-c0
 			if time.Since(last) > 10*time.Second || i == cfg.Filings-1 {
 				last = time.Now()
 				fmt.Fprintf(log, "put %d of %d filings (%d chunks), %.0f chunks/s\n", i+1, cfg.Filings, (i+1)*cfg.Chunks,
@@ -171,6 +172,7 @@ func Run(ctx context.Context, name string, cfg Config, open func() (store.Store,
 			}
 		}
 		res.PutChunksPerS = round(float64(cfg.Filings*cfg.Chunks) / putTime.Seconds())
+		res.PutCPUPer1k = round(float64(putCPU) / 1e6 / float64(cfg.Filings*cfg.Chunks) * 1000)
 	}
 	if err := s.Close(); err != nil {
 		return res, err
