@@ -60,6 +60,31 @@ func (c *cache) acquire(sh *shard) (*handle, error) {
 	return h, nil
 }
 
+// acquireOpen acquires, under one lock, those of shards that are open:
+// hs[i] is shards[i]'s handle, or nil when it is not open. The caller
+// releases what it got.
+func (c *cache) acquireOpen(shards []*shard, hs []*handle) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, sh := range shards {
+		if e, ok := c.byDir[sh.dir]; ok && e.h.sh == sh {
+			e.refs++
+			c.lru.MoveToFront(e.elem)
+			hs[i] = e.h
+		}
+	}
+}
+
+// releaseAll gives back shards acquired before, under one lock.
+func (c *cache) releaseAll(hs []*handle) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, h := range hs {
+		c.releaseLocked(h)
+	}
+	c.trimLocked()
+}
+
 // markVerified records that the shard in dir needs no check (this process
 // wrote it).
 func (c *cache) markVerified(dir string) {
@@ -72,6 +97,11 @@ func (c *cache) markVerified(dir string) {
 func (c *cache) release(h *handle) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.releaseLocked(h)
+	c.trimLocked()
+}
+
+func (c *cache) releaseLocked(h *handle) {
 	e, ok := c.byDir[h.sh.dir]
 	if !ok || e.h != h {
 		// Dropped while held: find it among the dropped by its handle.
@@ -82,7 +112,6 @@ func (c *cache) release(h *handle) {
 		return
 	}
 	e.refs--
-	c.trimLocked()
 }
 
 // drop closes the shard in dir (when no one holds it) and forgets it.

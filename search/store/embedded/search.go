@@ -116,11 +116,21 @@ func passes(fl *store.Filing, f store.Filter) bool {
 // acquire opens shards, setting aside a damaged one (the query then fails
 // with a *DamagedError). The caller releases what it returns.
 func (s *Store) acquire(shards []*shard) ([]*handle, error) {
-	hs := make([]*handle, 0, len(shards))
-	for _, sh := range shards {
+	hs := make([]*handle, len(shards))
+	s.cache.acquireOpen(shards, hs)
+	for i, sh := range shards {
+		if hs[i] != nil {
+			continue
+		}
 		h, err := s.cache.acquire(sh)
 		if err != nil {
-			s.releaseAll(hs)
+			var got []*handle
+			for _, h := range hs {
+				if h != nil {
+					got = append(got, h)
+				}
+			}
+			s.releaseAll(got)
 			var d *damage
 			if errors.As(err, &d) {
 				if qerr := s.locked(func() error { return s.quarantineLocked(sh.name, d.reason) }); qerr != nil {
@@ -130,16 +140,12 @@ func (s *Store) acquire(shards []*shard) ([]*handle, error) {
 			}
 			return nil, err
 		}
-		hs = append(hs, h)
+		hs[i] = h
 	}
 	return hs, nil
 }
 
-func (s *Store) releaseAll(hs []*handle) {
-	for _, h := range hs {
-		s.cache.release(h)
-	}
-}
+func (s *Store) releaseAll(hs []*handle) { s.cache.releaseAll(hs) }
 
 func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store.Match, error) {
 	shards := v.visible(f)
@@ -171,6 +177,7 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 		go func() {
 			defer wg.Done()
 			counts := make([]uint64, len(terms))
+			var spare segment.PostingsList // reused for the lists only counted
 			for i := w; i < len(hs); i += workers {
 				h := hs[i]
 				keep := passes(&h.sh.rec.Filing, f)
@@ -189,7 +196,7 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 				}
 				var lists []postings
 				for t, term := range terms {
-					pl, err := dict.PostingsList(term, nil, nil)
+					pl, err := dict.PostingsList(term, nil, spare)
 					if err != nil {
 						errs[w] = damageErr(h, err)
 						return
@@ -198,6 +205,9 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 					dfs[w][t] += counts[t]
 					if keep && counts[t] > 0 {
 						lists = append(lists, postings{term: t, pl: pl})
+						spare = nil
+					} else {
+						spare = pl
 					}
 				}
 				h.rememberDF(terms, counts)
@@ -248,6 +258,7 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 			top := tops[w]
 			var acc []float64
 			var hit []bool
+			var it segment.PostingsIterator
 			for i := w; i < len(todo); i += workers {
 				sc := todo[i]
 				tab := &sc.h.tab
@@ -268,7 +279,7 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 				// Terms in sorted order, so each chunk's score is summed in
 				// the same order whatever else the store holds.
 				for _, l := range sc.lists {
-					it := l.pl.Iterator(true, false, false, nil)
+					it = l.pl.Iterator(true, false, false, it)
 					for {
 						p, err := it.Next()
 						if err != nil {
