@@ -166,6 +166,12 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 		h     *handle
 		lists []postings
 	}
+	// The terms as strings, made once: the shards remember their
+	// frequencies by them.
+	names := make([]string, len(terms))
+	for i, t := range terms {
+		names[i] = string(t)
+	}
 	workers := min(runtime.GOMAXPROCS(0), len(hs))
 	dfs := make([][]uint64, workers)
 	todos := make([][]scored, workers)
@@ -181,7 +187,7 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 			for i := w; i < len(hs); i += workers {
 				h := hs[i]
 				keep := passes(&h.sh.rec.Filing, f)
-				if !keep && h.knownDF(terms, counts) {
+				if !keep && h.knownDF(names, counts) {
 					// Only its statistics count, and they are known.
 					for t, c := range counts {
 						dfs[w][t] += c
@@ -210,7 +216,7 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 						spare = pl
 					}
 				}
-				h.rememberDF(terms, counts)
+				h.rememberDF(names, counts)
 				if len(lists) > 0 {
 					todos[w] = append(todos[w], scored{h, lists})
 				}

@@ -666,11 +666,11 @@ const dfMemo = 128
 
 // knownDF returns the remembered document frequencies of terms, or ok
 // false when one of them is not remembered.
-func (h *handle) knownDF(terms [][]byte, out []uint64) bool {
+func (h *handle) knownDF(terms []string, out []uint64) bool {
 	h.dfMu.Lock()
 	defer h.dfMu.Unlock()
 	for i, t := range terms {
-		n, ok := h.df[string(t)]
+		n, ok := h.df[t]
 		if !ok {
 			return false
 		}
@@ -680,14 +680,14 @@ func (h *handle) knownDF(terms [][]byte, out []uint64) bool {
 }
 
 // rememberDF remembers the document frequencies of terms.
-func (h *handle) rememberDF(terms [][]byte, dfs []uint64) {
+func (h *handle) rememberDF(terms []string, dfs []uint64) {
 	h.dfMu.Lock()
 	defer h.dfMu.Unlock()
 	if h.df == nil || len(h.df)+len(terms) > dfMemo {
 		h.df = make(map[string]uint64, len(terms))
 	}
 	for i, t := range terms {
-		h.df[string(t)] = dfs[i]
+		h.df[t] = dfs[i]
 	}
 }
 
