@@ -114,33 +114,64 @@ func passes(fl *store.Filing, f store.Filter) bool {
 }
 
 // acquire opens shards, setting aside a damaged one (the query then fails
-// with a *DamagedError). The caller releases what it returns.
+// with a *DamagedError). The shards not open yet are checked and opened on
+// every CPU. The caller releases what it returns.
 func (s *Store) acquire(shards []*shard) ([]*handle, error) {
 	hs := make([]*handle, len(shards))
 	s.cache.acquireOpen(shards, hs)
-	for i, sh := range shards {
-		if hs[i] != nil {
+	var miss []int
+	for i, h := range hs {
+		if h == nil {
+			miss = append(miss, i)
+		}
+	}
+	errs := make([]error, len(shards))
+	workers := min(runtime.GOMAXPROCS(0), len(miss))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := w; j < len(miss); j += workers {
+				i := miss[j]
+				sh := shards[i]
+				verify, drops := s.cache.prepare(sh)
+				var err error
+				if verify {
+					err = verifyShard(sh)
+				}
+				var h *handle
+				if err == nil {
+					h, err = openShard(sh)
+				}
+				if err == nil {
+					h, err = s.cache.adopt(sh, h, drops)
+				}
+				hs[i], errs[i] = h, err
+			}
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err == nil {
 			continue
 		}
-		h, err := s.cache.acquire(sh)
-		if err != nil {
-			var got []*handle
-			for _, h := range hs {
-				if h != nil {
-					got = append(got, h)
-				}
+		var got []*handle
+		for _, h := range hs {
+			if h != nil {
+				got = append(got, h)
 			}
-			s.releaseAll(got)
-			var d *damage
-			if errors.As(err, &d) {
-				if qerr := s.locked(func() error { return s.quarantineLocked(sh.name, d.reason) }); qerr != nil {
-					return nil, qerr // errVanished: the query runs again on a newer view
-				}
-				return nil, &DamagedError{Accession: sh.rec.Filing.Accession, Reason: d.reason}
-			}
-			return nil, err
 		}
-		hs[i] = h
+		s.releaseAll(got)
+		sh := shards[i]
+		var d *damage
+		if errors.As(err, &d) {
+			if qerr := s.locked(func() error { return s.quarantineLocked(sh.name, d.reason) }); qerr != nil {
+				return nil, qerr // errVanished: the query runs again on a newer view
+			}
+			return nil, &DamagedError{Accession: sh.rec.Filing.Accession, Reason: d.reason}
+		}
+		return nil, err
 	}
 	return hs, nil
 }
