@@ -183,3 +183,26 @@ func TestNearestEstimateKeepsExactOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultOpenShards: the shards kept open leave half the process's
+// open files to the rest of it.
+func TestDefaultOpenShards(t *testing.T) {
+	for _, tc := range []struct {
+		limit uint64
+		want  int
+	}{{0, DefaultOpenShards}, {1 << 20, DefaultOpenShards}, {8192, DefaultOpenShards}, {1024, 512}, {256, 128}, {50, 64}} {
+		if got := defaultOpenShards(tc.limit); got != tc.want {
+			t.Errorf("defaultOpenShards(%d) = %d; want %d", tc.limit, got, tc.want)
+		}
+	}
+	if limit := openFileLimit(); limit > 0 {
+		s, err := Open(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if s.cache.max != defaultOpenShards(limit) {
+			t.Errorf("a store keeps %d shards open with %d open files allowed; want %d", s.cache.max, limit, defaultOpenShards(limit))
+		}
+	}
+}

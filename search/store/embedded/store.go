@@ -104,10 +104,20 @@ const (
 )
 
 // DefaultOpenShards is the number of shards a [Store] keeps open unless
-// [OpenShards] says otherwise: every filing of a store of a million chunks
-// (2,500 filings of 400 chunks), at one file descriptor, three memory
-// mappings and about 60 bytes of heap per chunk each.
+// [OpenShards] says otherwise, or half the process's limit of open files
+// when that is lower (at least 64): every filing of a store of a million
+// chunks (2,500 filings of 400 chunks), at one file descriptor, three
+// memory mappings and about 60 bytes of heap per chunk each.
 const DefaultOpenShards = 4096
+
+// defaultOpenShards returns DefaultOpenShards within half of limit, the
+// limit of open files (0: unknown).
+func defaultOpenShards(limit uint64) int {
+	if limit == 0 || limit/2 >= DefaultOpenShards {
+		return DefaultOpenShards
+	}
+	return max(64, int(limit/2))
+}
 
 // A Store is the embedded store of the filing search, in one directory.
 // It is safe for concurrent use.
@@ -189,7 +199,7 @@ var ErrClosed = errors.New("edgar13f/search: the store is closed")
 // interrupted Put left behind and sets aside damaged shards (see
 // [Store.Damaged]).
 func Open(dir string, opts ...Option) (*Store, error) {
-	o := options{openShards: DefaultOpenShards}
+	o := options{openShards: defaultOpenShards(openFileLimit())}
 	for _, opt := range opts {
 		opt(&o)
 	}
