@@ -49,6 +49,17 @@ func TestFilteredQueryReadsOnlyItsShards(t *testing.T) {
 	if n := s.dictReads.Load() - before; n != 1 {
 		t.Errorf("the query again read %d shards' dictionaries; want 1 (the one it scores)", n)
 	}
+	// Nor does it open them: with one shard kept open, only the one it
+	// scores is opened again.
+	s.cache.max = 1
+	s.cache.trimLocked()
+	opens := s.cache.opens
+	if _, err := s.Lexical(ctx, "supply risk", f, 3); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.cache.opens - opens; n > 1 {
+		t.Errorf("the query opened %d shards; want at most 1 (the one it scores)", n)
+	}
 	for i := range first {
 		if first[i].Chunk.ID != again[i].Chunk.ID || first[i].Score != again[i].Score {
 			t.Errorf("match %d: %s %g, then %s %g", i, first[i].Chunk.ID, first[i].Score, again[i].Chunk.ID, again[i].Score)

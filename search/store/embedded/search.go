@@ -179,9 +179,36 @@ func (s *Store) acquire(shards []*shard) ([]*handle, error) {
 func (s *Store) releaseAll(hs []*handle) { s.cache.releaseAll(hs) }
 
 func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store.Match, error) {
-	shards := v.visible(f)
-	if len(terms) == 0 || len(shards) == 0 {
+	visible := v.visible(f)
+	if len(terms) == 0 || len(visible) == 0 {
 		return nil, nil
+	}
+	// The terms as strings, made once: the shards remember their
+	// frequencies by them.
+	names := make([]string, len(terms))
+	for i, t := range terms {
+		names[i] = string(t)
+	}
+
+	// The statistics of the visible chunks: N, their total length, and
+	// each term's document frequency, summed over the visible shards in
+	// integers so that the sums do not depend on the order. A shard the
+	// filter leaves out counts only for them: when it remembers the
+	// frequencies it is not opened.
+	var n, length int64
+	df := make([]uint64, len(terms))
+	counts := make([]uint64, len(terms))
+	var shards []*shard
+	for _, sh := range visible {
+		n += int64(sh.rec.Filing.Chunks)
+		length += sh.rec.Length
+		if !passes(&sh.rec.Filing, f) && sh.knownDF(names, counts) {
+			for t, c := range counts {
+				df[t] += c
+			}
+			continue
+		}
+		shards = append(shards, sh)
 	}
 	hs, err := s.acquire(shards)
 	if err != nil {
@@ -189,19 +216,11 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 	}
 	defer s.releaseAll(hs)
 
-	// The statistics of the visible chunks: N, their total length, and
-	// each term's document frequency, summed over the visible shards in
-	// integers so that the sums do not depend on the order. The shards
-	// are read in parallel, each worker summing its own.
+	// The shards opened are read in parallel, each worker summing its own
+	// frequencies.
 	type scored struct {
 		h     *handle
 		lists []postings
-	}
-	// The terms as strings, made once: the shards remember their
-	// frequencies by them.
-	names := make([]string, len(terms))
-	for i, t := range terms {
-		names[i] = string(t)
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(hs))
 	dfs := make([][]uint64, workers)
@@ -218,13 +237,6 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 			for i := w; i < len(hs); i += workers {
 				h := hs[i]
 				keep := passes(&h.sh.rec.Filing, f)
-				if !keep && h.knownDF(names, counts) {
-					// Only its statistics count, and they are known.
-					for t, c := range counts {
-						dfs[w][t] += c
-					}
-					continue
-				}
 				s.dictReads.Add(1)
 				dict, err := h.seg.Dictionary(textField)
 				if err != nil {
@@ -247,7 +259,7 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 						spare = pl
 					}
 				}
-				h.rememberDF(names, counts)
+				h.sh.rememberDF(names, counts)
 				if len(lists) > 0 {
 					todos[w] = append(todos[w], scored{h, lists})
 				}
@@ -258,15 +270,9 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	var n, length int64
-	for _, h := range hs {
-		n += int64(h.tab.len())
-		length += h.sh.rec.Length
-	}
 	if n == 0 || length == 0 {
 		return nil, nil
 	}
-	df := make([]uint64, len(terms))
 	for _, d := range dfs {
 		for t := range d {
 			df[t] += d[t]

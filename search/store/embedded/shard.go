@@ -180,6 +180,60 @@ type shard struct {
 	sums map[string]fileSum
 
 	textSize int64 // the size of text.bin
+
+	// df remembers the document frequencies of the last dfMemo terms read
+	// from the shard's dictionary: a query filtered to a few filings still
+	// needs every visible filing's frequencies for its statistics, and the
+	// terms of queries repeat, so a filing whose frequencies are known is
+	// not opened at all. The entries share the terms' strings of the
+	// query that made them; the memo lives as long as the shard is in the
+	// view.
+	dfMu   sync.Mutex
+	df     [dfMemo]dfEntry
+	dfNext int // the entry replaced next
+}
+
+// dfMemo is how many terms' document frequencies a shard remembers.
+const dfMemo = 16
+
+type dfEntry struct {
+	term string
+	df   uint64
+}
+
+// knownDF returns the remembered document frequencies of terms, or ok
+// false when one of them is not remembered.
+func (sh *shard) knownDF(terms []string, out []uint64) bool {
+	sh.dfMu.Lock()
+	defer sh.dfMu.Unlock()
+next:
+	for i, t := range terms {
+		for _, e := range &sh.df {
+			if e.term == t && t != "" {
+				out[i] = e.df
+				continue next
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// rememberDF remembers the document frequencies of terms.
+func (sh *shard) rememberDF(terms []string, dfs []uint64) {
+	sh.dfMu.Lock()
+	defer sh.dfMu.Unlock()
+next:
+	for i, t := range terms {
+		for j := range sh.df {
+			if sh.df[j].term == t {
+				sh.df[j].df = dfs[i]
+				continue next
+			}
+		}
+		sh.df[sh.dfNext] = dfEntry{t, dfs[i]}
+		sh.dfNext = (sh.dfNext + 1) % dfMemo
+	}
 }
 
 // newShard returns the shard of a complete record, keeping the hashes of
@@ -652,43 +706,6 @@ type handle struct {
 	// refsDropped counts the holders of a handle the cache dropped (guarded
 	// by the cache's mutex); the last release closes it.
 	refsDropped int
-
-	// df remembers the document frequencies of terms looked up in the
-	// segment (at most dfMemo of them): a query filtered to a few filings
-	// still needs every visible shard's frequencies for its statistics,
-	// and the terms of queries repeat.
-	dfMu sync.Mutex
-	df   map[string]uint64
-}
-
-// dfMemo is how many terms' document frequencies an open shard remembers.
-const dfMemo = 128
-
-// knownDF returns the remembered document frequencies of terms, or ok
-// false when one of them is not remembered.
-func (h *handle) knownDF(terms []string, out []uint64) bool {
-	h.dfMu.Lock()
-	defer h.dfMu.Unlock()
-	for i, t := range terms {
-		n, ok := h.df[t]
-		if !ok {
-			return false
-		}
-		out[i] = n
-	}
-	return true
-}
-
-// rememberDF remembers the document frequencies of terms.
-func (h *handle) rememberDF(terms []string, dfs []uint64) {
-	h.dfMu.Lock()
-	defer h.dfMu.Unlock()
-	if h.df == nil || len(h.df)+len(terms) > dfMemo {
-		h.df = make(map[string]uint64, len(terms))
-	}
-	for i, t := range terms {
-		h.df[t] = dfs[i]
-	}
 }
 
 // A table is a shard's chunk table in columns, without pointers per
