@@ -194,7 +194,7 @@ type shard struct {
 }
 
 // dfMemo is how many terms' document frequencies a shard remembers.
-const dfMemo = 16
+const dfMemo = 64
 
 type dfEntry struct {
 	term string

@@ -14,9 +14,11 @@
 // BM25 length) and a 64-bit hash of each chunk ID; a shard's chunk table
 // is read when the shard is opened and kept, in columns, while it stays
 // open (see [OpenShards]). A query opens only the shards of the filings
-// visible on its asOf; BM25 reads every visible shard's document
-// frequencies (an open shard remembers those of recent query terms) but
-// scores only the shards that pass the filter, and kNN reads only those.
+// visible on its asOf; BM25 counts every visible shard's document
+// frequencies but scores only the shards that pass the filter (a filing
+// remembers the frequencies of its last query terms, so a filtered query
+// opens only the filings it leaves out whose frequencies it does not
+// know), and kNN reads only those.
 // Shards are read and scored on every CPU. A manifest file caches the
 // filings' records so that Open does not parse every shard's record; it
 // is checked against each record's sum, so a stale one costs only time.
