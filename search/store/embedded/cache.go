@@ -16,6 +16,7 @@ type cache struct {
 	lru      *list.List // of *cacheEntry, most recently used first
 	byDir    map[string]*cacheEntry
 	verified map[string]bool // shard directories whose sums were checked
+	dropped  map[string]int  // how many times each directory was dropped
 	opens    int             // shards opened so far (for tests and benchmarks)
 }
 
@@ -26,15 +27,33 @@ type cacheEntry struct {
 }
 
 func newCache(max int) *cache {
-	return &cache{max: max, lru: list.New(), byDir: map[string]*cacheEntry{}, verified: map[string]bool{}}
+	return &cache{max: max, lru: list.New(), byDir: map[string]*cacheEntry{}, verified: map[string]bool{}, dropped: map[string]int{}}
 }
 
-// acquire returns the open shard, opening (and the first time verifying)
-// it if needed. The caller must release it.
-func (c *cache) acquire(sh *shard) (*handle, error) {
+// prepare tells one who is about to open sh outside the lock whether its
+// data must be checked first, and the count of drops of its directory,
+// for adopt.
+func (c *cache) prepare(sh *shard) (verify bool, drops int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return !c.verified[sh.dir], c.dropped[sh.dir]
+}
+
+// adopt takes a shard opened (and checked, if prepare said so) outside
+// the lock and returns it acquired, or the handle another query opened
+// meanwhile (closing h). If the directory was dropped since prepare (the
+// shard was replaced or set aside), it closes h and returns errVanished:
+// the query runs again on a newer view.
+func (c *cache) adopt(sh *shard, h *handle, drops int) (*handle, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dropped[sh.dir] != drops {
+		h.close()
+		return nil, errVanished
+	}
+	c.verified[sh.dir] = true
 	if e, ok := c.byDir[sh.dir]; ok && e.h.sh == sh {
+		h.close()
 		e.refs++
 		c.lru.MoveToFront(e.elem)
 		return e.h, nil
@@ -42,22 +61,37 @@ func (c *cache) acquire(sh *shard) (*handle, error) {
 		// Another load of the same directory: keep one.
 		c.removeLocked(e)
 	}
-	if !c.verified[sh.dir] {
-		if err := verifyShard(sh); err != nil {
-			return nil, err
-		}
-		c.verified[sh.dir] = true
-	}
-	h, err := openShard(sh)
-	if err != nil {
-		return nil, err
-	}
 	c.opens++
 	e := &cacheEntry{h: h, refs: 1}
 	e.elem = c.lru.PushFront(e)
 	c.byDir[sh.dir] = e
 	c.trimLocked()
 	return h, nil
+}
+
+// acquireOpen acquires, under one lock, those of shards that are open:
+// hs[i] is shards[i]'s handle, or nil when it is not open. The caller
+// releases what it got.
+func (c *cache) acquireOpen(shards []*shard, hs []*handle) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, sh := range shards {
+		if e, ok := c.byDir[sh.dir]; ok && e.h.sh == sh {
+			e.refs++
+			c.lru.MoveToFront(e.elem)
+			hs[i] = e.h
+		}
+	}
+}
+
+// releaseAll gives back shards acquired before, under one lock.
+func (c *cache) releaseAll(hs []*handle) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, h := range hs {
+		c.releaseLocked(h)
+	}
+	c.trimLocked()
 }
 
 // markVerified records that the shard in dir needs no check (this process
@@ -68,10 +102,8 @@ func (c *cache) markVerified(dir string) {
 	c.mu.Unlock()
 }
 
-// release gives back a shard acquired before.
-func (c *cache) release(h *handle) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+// releaseLocked gives back a shard acquired before; the caller trims.
+func (c *cache) releaseLocked(h *handle) {
 	e, ok := c.byDir[h.sh.dir]
 	if !ok || e.h != h {
 		// Dropped while held: find it among the dropped by its handle.
@@ -82,7 +114,6 @@ func (c *cache) release(h *handle) {
 		return
 	}
 	e.refs--
-	c.trimLocked()
 }
 
 // drop closes the shard in dir (when no one holds it) and forgets it.
@@ -93,6 +124,7 @@ func (c *cache) drop(dir string) {
 		c.removeLocked(e)
 	}
 	delete(c.verified, dir)
+	c.dropped[dir]++
 }
 
 // removeLocked takes e out of the cache, closing it now or when its last

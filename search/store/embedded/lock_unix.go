@@ -35,3 +35,13 @@ func tryLockFile(f *os.File) (bool, error) {
 
 // unlockFile releases the flock on f.
 func unlockFile(f *os.File) error { return syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
+
+// openFileLimit returns the process's limit of open files, or 0 when it
+// cannot be read.
+func openFileLimit() uint64 {
+	var l syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &l); err != nil {
+		return 0
+	}
+	return l.Cur
+}

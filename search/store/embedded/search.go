@@ -114,37 +114,101 @@ func passes(fl *store.Filing, f store.Filter) bool {
 }
 
 // acquire opens shards, setting aside a damaged one (the query then fails
-// with a *DamagedError). The caller releases what it returns.
+// with a *DamagedError). The shards not open yet are checked and opened on
+// every CPU. The caller releases what it returns.
 func (s *Store) acquire(shards []*shard) ([]*handle, error) {
-	hs := make([]*handle, 0, len(shards))
-	for _, sh := range shards {
-		h, err := s.cache.acquire(sh)
-		if err != nil {
-			s.releaseAll(hs)
-			var d *damage
-			if errors.As(err, &d) {
-				if qerr := s.locked(func() error { return s.quarantineLocked(sh.name, d.reason) }); qerr != nil {
-					return nil, qerr // errVanished: the query runs again on a newer view
-				}
-				return nil, &DamagedError{Accession: sh.rec.Filing.Accession, Reason: d.reason}
-			}
-			return nil, err
+	hs := make([]*handle, len(shards))
+	s.cache.acquireOpen(shards, hs)
+	var miss []int
+	for i, h := range hs {
+		if h == nil {
+			miss = append(miss, i)
 		}
-		hs = append(hs, h)
+	}
+	errs := make([]error, len(shards))
+	workers := min(runtime.GOMAXPROCS(0), len(miss))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := w; j < len(miss); j += workers {
+				i := miss[j]
+				sh := shards[i]
+				verify, drops := s.cache.prepare(sh)
+				var err error
+				if verify {
+					err = verifyShard(sh)
+				}
+				var h *handle
+				if err == nil {
+					h, err = openShard(sh)
+				}
+				if err == nil {
+					h, err = s.cache.adopt(sh, h, drops)
+				}
+				hs[i], errs[i] = h, err
+			}
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err == nil {
+			continue
+		}
+		var got []*handle
+		for _, h := range hs {
+			if h != nil {
+				got = append(got, h)
+			}
+		}
+		s.releaseAll(got)
+		sh := shards[i]
+		var d *damage
+		if errors.As(err, &d) {
+			if qerr := s.locked(func() error { return s.quarantineLocked(sh.name, d.reason) }); qerr != nil {
+				return nil, qerr // errVanished: the query runs again on a newer view
+			}
+			return nil, &DamagedError{Accession: sh.rec.Filing.Accession, Reason: d.reason}
+		}
+		return nil, err
 	}
 	return hs, nil
 }
 
-func (s *Store) releaseAll(hs []*handle) {
-	for _, h := range hs {
-		s.cache.release(h)
-	}
-}
+func (s *Store) releaseAll(hs []*handle) { s.cache.releaseAll(hs) }
 
 func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store.Match, error) {
-	shards := v.visible(f)
-	if len(terms) == 0 || len(shards) == 0 {
+	visible := v.visible(f)
+	if len(terms) == 0 || len(visible) == 0 {
 		return nil, nil
+	}
+	// The terms as strings, made once: the shards remember their
+	// frequencies by them.
+	names := make([]string, len(terms))
+	for i, t := range terms {
+		names[i] = string(t)
+	}
+
+	// The statistics of the visible chunks: N, their total length, and
+	// each term's document frequency, summed over the visible shards in
+	// integers so that the sums do not depend on the order. A shard the
+	// filter leaves out counts only for them: when it remembers the
+	// frequencies it is not opened.
+	var n, length int64
+	df := make([]uint64, len(terms))
+	counts := make([]uint64, len(terms))
+	var shards []*shard
+	for _, sh := range visible {
+		n += int64(sh.rec.Filing.Chunks)
+		length += sh.rec.Length
+		if !passes(&sh.rec.Filing, f) && sh.knownDF(names, counts) {
+			for t, c := range counts {
+				df[t] += c
+			}
+			continue
+		}
+		shards = append(shards, sh)
 	}
 	hs, err := s.acquire(shards)
 	if err != nil {
@@ -152,86 +216,151 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 	}
 	defer s.releaseAll(hs)
 
-	// The statistics of the visible chunks: N, their total length, and
-	// each term's document frequency, summed over the visible shards in
-	// integers so that the sums do not depend on the order.
-	var n, length int64
-	df := make([]uint64, len(terms))
+	// The shards opened are read in parallel, each worker summing its own
+	// frequencies.
 	type scored struct {
 		h     *handle
 		lists []postings
 	}
-	var todo []scored
-	for _, h := range hs {
-		n += int64(len(h.sh.rec.Chunks))
-		length += h.sh.rec.Length
-		dict, err := h.seg.Dictionary(textField)
-		if err != nil {
-			return nil, damageErr(h, err)
-		}
-		keep := passes(&h.sh.rec.Filing, f)
-		var lists []postings
-		for i, t := range terms {
-			pl, err := dict.PostingsList(t, nil, nil)
-			if err != nil {
-				return nil, damageErr(h, err)
+	workers := min(runtime.GOMAXPROCS(0), len(hs))
+	dfs := make([][]uint64, workers)
+	todos := make([][]scored, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		dfs[w] = make([]uint64, len(terms))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			counts := make([]uint64, len(terms))
+			var spare segment.PostingsList // reused for the lists only counted
+			for i := w; i < len(hs); i += workers {
+				h := hs[i]
+				keep := passes(&h.sh.rec.Filing, f)
+				s.dictReads.Add(1)
+				dict, err := h.seg.Dictionary(textField)
+				if err != nil {
+					errs[w] = damageErr(h, err)
+					return
+				}
+				var lists []postings
+				for t, term := range terms {
+					pl, err := dict.PostingsList(term, nil, spare)
+					if err != nil {
+						errs[w] = damageErr(h, err)
+						return
+					}
+					counts[t] = pl.Count()
+					dfs[w][t] += counts[t]
+					if keep && counts[t] > 0 {
+						lists = append(lists, postings{term: t, pl: pl})
+						spare = nil
+					} else {
+						spare = pl
+					}
+				}
+				h.sh.rememberDF(names, counts)
+				if len(lists) > 0 {
+					todos[w] = append(todos[w], scored{h, lists})
+				}
 			}
-			df[i] += pl.Count()
-			if keep && pl.Count() > 0 {
-				lists = append(lists, postings{term: i, pl: pl})
-			}
-		}
-		if len(lists) > 0 {
-			todo = append(todo, scored{h, lists})
-		}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	if n == 0 || length == 0 {
 		return nil, nil
+	}
+	for _, d := range dfs {
+		for t := range d {
+			df[t] += d[t]
+		}
 	}
 	avgdl := float64(length) / float64(n)
 	idf := make([]float64, len(terms))
 	for i := range terms {
 		idf[i] = math.Log(1 + (float64(n)-float64(df[i])+0.5)/(float64(df[i])+0.5))
 	}
+	// lengthPart is the length part of BM25's denominator for a chunk of
+	// dl terms.
+	lengthPart := func(dl int32) float64 { return bm25K1 * (1 - bm25B + bm25B*float64(dl)/avgdl) }
 
+	var todo []scored
+	for _, t := range todos {
+		todo = append(todo, t...)
+	}
+	workers = max(1, min(workers, len(todo)))
+	tops := make([]*topK, workers)
+	for w := range workers {
+		tops[w] = newTopK(k)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			top := tops[w]
+			var acc []float64
+			var hit []bool
+			var it segment.PostingsIterator
+			for i := w; i < len(todo); i += workers {
+				sc := todo[i]
+				tab := &sc.h.tab
+				nc := tab.len()
+				// keepItem[i] says whether the Item names[i] passes f; nil
+				// when f keeps every Item.
+				var keepItem []bool
+				if f.Item != "" || len(f.Items) > 0 {
+					keepItem = make([]bool, len(tab.names))
+					for i, name := range tab.names {
+						keepItem[i] = f.KeepsItem(name)
+					}
+				}
+				acc = slices.Grow(acc[:0], nc)[:nc]
+				hit = slices.Grow(hit[:0], nc)[:nc]
+				clear(acc)
+				clear(hit)
+				// Terms in sorted order, so each chunk's score is summed in
+				// the same order whatever else the store holds.
+				for _, l := range sc.lists {
+					it = l.pl.Iterator(true, false, false, it)
+					for {
+						p, err := it.Next()
+						if err != nil {
+							errs[w] = damageErr(sc.h, err)
+							return
+						}
+						if p == nil {
+							break
+						}
+						d := p.Number()
+						if d >= uint64(nc) {
+							errs[w] = damageErr(sc.h, fmt.Errorf("document %d of %d", d, nc))
+							return
+						}
+						if keepItem != nil && !keepItem[tab.item[d]] {
+							continue
+						}
+						tf := float64(p.Frequency())
+						acc[d] += idf[l.term] * tf / (tf + lengthPart(tab.dlen[d]))
+						hit[d] = true
+					}
+				}
+				for d, ok := range hit {
+					if ok && top.admits(acc[d]) {
+						top.offer(candidate{score: acc[d], h: sc.h, doc: d})
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
 	top := newTopK(k)
-	var acc []float64
-	var hit []bool
-	for _, sc := range todo {
-		chunks := sc.h.sh.rec.Chunks
-		acc = slices.Grow(acc[:0], len(chunks))[:len(chunks)]
-		hit = slices.Grow(hit[:0], len(chunks))[:len(chunks)]
-		clear(acc)
-		clear(hit)
-		// Terms in sorted order, so each chunk's score is summed in the
-		// same order whatever else the store holds.
-		for _, l := range sc.lists {
-			it := l.pl.Iterator(true, false, false, nil)
-			for {
-				p, err := it.Next()
-				if err != nil {
-					return nil, damageErr(sc.h, err)
-				}
-				if p == nil {
-					break
-				}
-				d := p.Number()
-				if d >= uint64(len(chunks)) {
-					return nil, damageErr(sc.h, fmt.Errorf("document %d of %d", d, len(chunks)))
-				}
-				if !f.KeepsItem(chunks[d].Item) {
-					continue
-				}
-				tf := float64(p.Frequency())
-				dl := float64(chunks[d].Len)
-				acc[d] += idf[l.term] * tf / (tf + bm25K1*(1-bm25B+bm25B*dl/avgdl))
-				hit[d] = true
-			}
-		}
-		for d, ok := range hit {
-			if ok {
-				top.offer(candidate{score: acc[d], id: chunks[d].ID, h: sc.h, doc: d})
-			}
+	for _, t := range tops {
+		for _, c := range t.h {
+			top.offer(c)
 		}
 	}
 	return top.matches(), nil
@@ -286,6 +415,11 @@ func (s *Store) nearest(v *view, q []float32, f store.Filter, k int) ([]store.Ma
 	for i, x := range q {
 		q64[i] = float64(x)
 	}
+	// slack bounds the error of a cosine estimated by dot32 (the rounding
+	// of its products and of its eight sums of n/8 terms, each at most
+	// 2^-24 relative, over terms whose magnitudes sum to at most |q|·|v|),
+	// doubled; the division adds far less.
+	slack := 2 * float64(len(q)/8+4) * 0x1p-24
 	// The shards are scored in parallel, each worker keeping its own best
 	// k; merged, they give the same answer as one pass, since the order
 	// (score, then ID) is total.
@@ -300,15 +434,28 @@ func (s *Store) nearest(v *view, q []float32, f store.Filter, k int) ([]store.Ma
 			buf := make([]float32, len(q))
 			for i := w; i < len(hs); i += workers {
 				h := hs[i]
-				for d, c := range h.sh.rec.Chunks {
-					if !f.KeepsItem(c.Item) {
+				tab := &h.tab
+				for d := range tab.len() {
+					if !f.KeepsItem(tab.itemOf(d)) {
 						continue
 					}
 					score := 0.0
-					if qn > 0 && c.Norm > 0 {
-						score = dot(q64, h.vector(d, buf)) / (qn * c.Norm)
+					if qn > 0 && tab.norm[d] > 0 {
+						v := h.vector(d, buf)
+						if top := tops[w]; len(top.h) == top.k {
+							// A float32 estimate first: when even its
+							// error bound cannot reach the worst kept
+							// score, the exact score cannot either.
+							est := float64(dot32(q, v)) / (qn * tab.norm[d])
+							if est+slack < top.h[0].score {
+								continue
+							}
+						}
+						score = dot(q64, v) / (qn * tab.norm[d])
 					}
-					tops[w].offer(candidate{score: score, id: c.ID, h: h, doc: d})
+					if tops[w].admits(score) {
+						tops[w].offer(candidate{score: score, h: h, doc: d})
+					}
 				}
 			}
 		}()
@@ -321,6 +468,29 @@ func (s *Store) nearest(v *view, q []float32, f store.Filter, k int) ([]store.Ma
 		}
 	}
 	return top.matches(), nil
+}
+
+// dot32 returns the dot product of q and v in float32, summed by eight
+// accumulators: an estimate, within a bound of the exact value (see
+// nearest), several times cheaper than dot.
+func dot32(q, v []float32) float32 {
+	var s0, s1, s2, s3, s4, s5, s6, s7 float32
+	n := len(v) &^ 7
+	q = q[:len(v)]
+	for j := 0; j < n; j += 8 {
+		s0 += q[j] * v[j]
+		s1 += q[j+1] * v[j+1]
+		s2 += q[j+2] * v[j+2]
+		s3 += q[j+3] * v[j+3]
+		s4 += q[j+4] * v[j+4]
+		s5 += q[j+5] * v[j+5]
+		s6 += q[j+6] * v[j+6]
+		s7 += q[j+7] * v[j+7]
+	}
+	for j := n; j < len(v); j++ {
+		s0 += q[j] * v[j]
+	}
+	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
 }
 
 // dot returns the dot product of q and v, summed in float64 by four
@@ -350,17 +520,24 @@ func (s *Store) Chunk(ctx context.Context, id string) (store.Chunk, store.Filing
 	found := false
 	_, err := s.retry(ctx, func(v *view) ([]store.Match, error) {
 		for _, sh := range v.shards {
-			i, ok := sh.byID[id]
-			if !ok {
+			if !sh.mayHold(id) {
 				continue
 			}
 			hs, err := s.acquire([]*shard{sh})
 			if err != nil {
 				return nil, err
 			}
-			c, fl, found = hs[0].chunk(i), sh.rec.Filing, true
+			h := hs[0]
+			for i := range h.tab.len() {
+				if string(h.tab.id(i)) == id {
+					c, fl, found = h.chunk(i), sh.rec.Filing, true
+					break
+				}
+			}
 			s.releaseAll(hs)
-			return nil, nil
+			if found {
+				return nil, nil
+			}
 		}
 		return nil, nil
 	})
@@ -377,22 +554,15 @@ func (s *Store) ItemChunks(ctx context.Context, accession, item string) ([]store
 		if !ok {
 			return nil, nil
 		}
-		chunks := sh.rec.Chunks
-		// The table is sorted by Item, then Index.
-		lo := sort.Search(len(chunks), func(i int) bool { return chunks[i].Item >= item })
-		hi := lo
-		for hi < len(chunks) && chunks[hi].Item == item {
-			hi++
-		}
-		if lo == hi {
-			return nil, nil
-		}
 		hs, err := s.acquire([]*shard{sh})
 		if err != nil {
 			return nil, err
 		}
 		defer s.releaseAll(hs)
-		for i := lo; i < hi; i++ {
+		tab := &hs[0].tab
+		// The table is sorted by Item, then Index.
+		lo := sort.Search(tab.len(), func(i int) bool { return tab.itemOf(i) >= item })
+		for i := lo; i < tab.len() && tab.itemOf(i) == item; i++ {
 			out = append(out, hs[0].chunk(i))
 		}
 		return nil, nil
@@ -403,14 +573,20 @@ func (s *Store) ItemChunks(ctx context.Context, accession, item string) ([]store
 // A candidate is a scored chunk.
 type candidate struct {
 	score float64
-	id    string
 	h     *handle
 	doc   int
 }
 
 // better reports whether a ranks before b: higher score, then smaller ID.
 func better(a, b candidate) bool {
-	return a.score > b.score || (a.score == b.score && a.id < b.id)
+	return a.score > b.score || (a.score == b.score && string(a.h.tab.id(a.doc)) < string(b.h.tab.id(b.doc)))
+}
+
+// admits reports whether a candidate of this score may be kept: the heap
+// is not full, or the score is not below the worst kept (a tie is decided
+// by ID in offer).
+func (t *topK) admits(score float64) bool {
+	return len(t.h) < t.k || score >= t.h[0].score
 }
 
 // topK keeps the k best candidates offered.

@@ -167,14 +167,103 @@ type record struct {
 }
 
 // A shard is a loaded record with the place of its files. It does not
-// change once loaded.
+// change once loaded. It keeps what picks the shards a query opens (the
+// filing, its length) and the hashes of its chunk IDs, not its chunk
+// table: that is read when the shard is opened (see [handle]), so that the
+// heap grows with the open shards, not with every chunk stored.
 type shard struct {
 	name string // directory name, "<accession>.<generation>"
 	dir  string
 	gen  int
-	rec  record
-	byID map[string]int // chunk ID → position in rec.Chunks
+	rec  record   // its Chunks are nil
+	ids  []uint64 // idHash of each chunk's ID, sorted
 	sums map[string]fileSum
+
+	textSize int64 // the size of text.bin
+
+	// df remembers the document frequencies of the last dfMemo terms read
+	// from the shard's dictionary: a query filtered to a few filings still
+	// needs every visible filing's frequencies for its statistics, and the
+	// terms of queries repeat, so a filing whose frequencies are known is
+	// not opened at all. The entries share the terms' strings of the
+	// query that made them; the memo lives as long as the shard is in the
+	// view.
+	dfMu   sync.Mutex
+	df     [dfMemo]dfEntry
+	dfNext int // the entry replaced next
+}
+
+// dfMemo is how many terms' document frequencies a shard remembers.
+const dfMemo = 64
+
+type dfEntry struct {
+	term string
+	df   uint64
+}
+
+// knownDF returns the remembered document frequencies of terms, or ok
+// false when one of them is not remembered.
+func (sh *shard) knownDF(terms []string, out []uint64) bool {
+	sh.dfMu.Lock()
+	defer sh.dfMu.Unlock()
+next:
+	for i, t := range terms {
+		for _, e := range &sh.df {
+			if e.term == t && t != "" {
+				out[i] = e.df
+				continue next
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// rememberDF remembers the document frequencies of terms.
+func (sh *shard) rememberDF(terms []string, dfs []uint64) {
+	sh.dfMu.Lock()
+	defer sh.dfMu.Unlock()
+next:
+	for i, t := range terms {
+		for j := range sh.df {
+			if sh.df[j].term == t {
+				sh.df[j].df = dfs[i]
+				continue next
+			}
+		}
+		sh.df[sh.dfNext] = dfEntry{t, dfs[i]}
+		sh.dfNext = (sh.dfNext + 1) % dfMemo
+	}
+}
+
+// newShard returns the shard of a complete record, keeping the hashes of
+// its chunk IDs and dropping its chunk table.
+func newShard(name, dir string, gen int, rec record, sums map[string]fileSum) *shard {
+	sh := &shard{name: name, dir: dir, gen: gen, rec: rec, sums: sums, ids: make([]uint64, len(rec.Chunks))}
+	for i, c := range rec.Chunks {
+		sh.textSize += int64(c.Size)
+		sh.ids[i] = idHash(c.ID)
+	}
+	slices.Sort(sh.ids)
+	sh.rec.Chunks = nil
+	return sh
+}
+
+// mayHold reports whether the shard may hold a chunk with the given ID
+// (its hash is among the shard's).
+func (sh *shard) mayHold(id string) bool {
+	_, ok := slices.BinarySearch(sh.ids, idHash(id))
+	return ok
+}
+
+// idHash is the 64-bit FNV-1a hash of a chunk ID.
+func idHash(id string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(id); i++ {
+		h ^= uint64(id[i])
+		h *= 1099511628211
+	}
+	return h
 }
 
 // A fileSum is a line of SUMS.
@@ -470,89 +559,111 @@ func damagef(format string, args ...any) error {
 
 // loadShard reads and checks the record of the shard in dir: SUMS whole,
 // filing.json matching its sum and consistent with its name and with the
-// sizes of the other files. It does not read the other files (see
-// verifyShard). A shard directory that vanished (replaced meanwhile)
-// returns an error satisfying errors.Is(err, fs.ErrNotExist); any other
-// fault is a *damage.
-func loadShard(dir string) (*shard, error) {
+// sizes of the other files. It takes the record from man, the manifest,
+// when an entry there describes this filing.json, else parses it (parsed
+// true). It does not read the other files (see verifyShard). A shard
+// directory that vanished (replaced meanwhile) returns an error satisfying
+// errors.Is(err, fs.ErrNotExist); any other fault is a *damage.
+func loadShard(dir string, man map[string]manifestEntry) (sh *shard, parsed bool, err error) {
 	name := filepath.Base(dir)
 	acc, gen, ok := parseShardName(name)
 	if !ok {
-		return nil, damagef("%s is not a shard name", name)
+		return nil, false, damagef("%s is not a shard name", name)
 	}
 	sb, err := os.ReadFile(filepath.Join(dir, fileSums))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			if _, serr := os.Stat(dir); errors.Is(serr, fs.ErrNotExist) {
-				return nil, serr
+				return nil, false, serr
 			}
-			return nil, damagef("%s is missing", fileSums)
+			return nil, false, damagef("%s is missing", fileSums)
 		}
-		return nil, err
+		return nil, false, err
 	}
 	sums, err := readSums(sb)
 	if err != nil {
-		return nil, damagef("%v", err)
+		return nil, false, damagef("%v", err)
 	}
 	rb, err := os.ReadFile(filepath.Join(dir, fileRecord))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, damagef("%s is missing", fileRecord)
+			return nil, false, damagef("%s is missing", fileRecord)
 		}
-		return nil, err
+		return nil, false, err
 	}
 	s, ok := sums[fileRecord]
 	if !ok || s.size != int64(len(rb)) || s.crc != crc32.Checksum(rb, castagnoli) {
-		return nil, damagef("%s does not match its sum", fileRecord)
+		return nil, false, damagef("%s does not match its sum", fileRecord)
 	}
-	sh := &shard{name: name, dir: dir, gen: gen, sums: sums}
-	if err := json.Unmarshal(rb, &sh.rec); err != nil {
-		return nil, damagef("%s: %v", fileRecord, err)
+	if e, ok := man[name]; ok && e.RecordSize == s.size && e.RecordCRC == s.crc {
+		if sh, err := shardFromManifest(name, dir, gen, e, sums); err == nil && sh.rec.Filing.Accession == acc {
+			return sh, false, checkFiles(sh)
+		}
 	}
-	rec := &sh.rec
+	var r record
+	if err := json.Unmarshal(rb, &r); err != nil {
+		return nil, true, damagef("%s: %v", fileRecord, err)
+	}
+	rec := &r
 	if rec.Format != recordFormat {
-		return nil, damagef("%s has format %d, not %d", fileRecord, rec.Format, recordFormat)
+		return nil, true, damagef("%s has format %d, not %d", fileRecord, rec.Format, recordFormat)
 	}
 	if rec.Filing.Accession != acc {
-		return nil, damagef("%s holds accession %s", fileRecord, rec.Filing.Accession)
+		return nil, true, damagef("%s holds accession %s", fileRecord, rec.Filing.Accession)
 	}
+	if _, err := checkTable(rec); err != nil {
+		return nil, true, err
+	}
+	sh = newShard(name, dir, gen, r, sums)
+	return sh, true, checkFiles(sh)
+}
+
+// checkFiles checks that SUMS lists the files the shard's record calls
+// for, with the sizes it calls for, and that the files have those sizes.
+func checkFiles(sh *shard) error {
+	want := map[string]int64{fileRecord: sh.sums[fileRecord].size, fileText: sh.textSize, fileIndex: -1}
+	if sh.rec.Meta.Dim > 0 {
+		want[fileVectors] = int64(sh.rec.Filing.Chunks) * int64(sh.rec.Meta.Dim) * 4
+	}
+	if len(sh.sums) != len(want) {
+		return damagef("%s lists %d files, not %d", fileSums, len(sh.sums), len(want))
+	}
+	for name, size := range want {
+		s, ok := sh.sums[name]
+		if !ok || (size >= 0 && s.size != size) {
+			return damagef("%s does not list %s as expected", fileSums, name)
+		}
+		fi, err := os.Stat(filepath.Join(sh.dir, name))
+		if err != nil {
+			return damagef("%s: %v", name, err)
+		}
+		if fi.Size() != s.size {
+			return damagef("%s has %d bytes, not %d", name, fi.Size(), s.size)
+		}
+	}
+	return nil
+}
+
+// checkTable checks a record's chunk table against its filing and itself,
+// and returns the size of the texts it places.
+func checkTable(rec *record) (int64, error) {
 	if rec.Filing.Chunks != len(rec.Chunks) || rec.Meta.Dim < 0 {
-		return nil, damagef("%s is inconsistent", fileRecord)
+		return 0, damagef("%s is inconsistent", fileRecord)
 	}
-	sh.byID = make(map[string]int, len(rec.Chunks))
+	ids := make(map[string]bool, len(rec.Chunks))
 	var off, length int64
 	for i, c := range rec.Chunks {
 		if c.Off != off || c.Size < 0 || c.Len < 0 {
-			return nil, damagef("%s: chunk %d has a bad text place", fileRecord, i)
+			return 0, damagef("%s: chunk %d has a bad text place", fileRecord, i)
 		}
 		off += int64(c.Size)
 		length += int64(c.Len)
-		sh.byID[c.ID] = i
+		ids[c.ID] = true
 	}
-	if length != rec.Length || len(sh.byID) != len(rec.Chunks) {
-		return nil, damagef("%s is inconsistent", fileRecord)
+	if length != rec.Length || len(ids) != len(rec.Chunks) {
+		return 0, damagef("%s is inconsistent", fileRecord)
 	}
-	want := map[string]int64{fileRecord: int64(len(rb)), fileText: off, fileIndex: -1}
-	if rec.Meta.Dim > 0 {
-		want[fileVectors] = int64(len(rec.Chunks)) * int64(rec.Meta.Dim) * 4
-	}
-	if len(sums) != len(want) {
-		return nil, damagef("%s lists %d files, not %d", fileSums, len(sums), len(want))
-	}
-	for name, size := range want {
-		s, ok := sums[name]
-		if !ok || (size >= 0 && s.size != size) {
-			return nil, damagef("%s does not list %s as expected", fileSums, name)
-		}
-		fi, err := os.Stat(filepath.Join(dir, name))
-		if err != nil {
-			return nil, damagef("%s: %v", name, err)
-		}
-		if fi.Size() != s.size {
-			return nil, damagef("%s has %d bytes, not %d", name, fi.Size(), s.size)
-		}
-	}
-	return sh, nil
+	return off, nil
 }
 
 // verifyShard checks the sums of the shard's data files.
@@ -582,9 +693,11 @@ func verifyShard(sh *shard) error {
 	return nil
 }
 
-// A handle is an open shard: its segment and its mapped texts and vectors.
+// A handle is an open shard: its segment, its chunk table and its mapped
+// texts and vectors.
 type handle struct {
 	sh      *shard
+	tab     table
 	seg     segment.Segment
 	text    mmap.MMap
 	vectors mmap.MMap
@@ -593,6 +706,101 @@ type handle struct {
 	// refsDropped counts the holders of a handle the cache dropped (guarded
 	// by the cache's mutex); the last release closes it.
 	refsDropped int
+}
+
+// A table is a shard's chunk table in columns, without pointers per
+// chunk, so that open shards cost the heap little and the collector
+// nothing.
+type table struct {
+	idData []byte   // the chunk IDs one after the other
+	idEnd  []uint32 // the end of each in idData
+	names  []string // the Items and titles, each once
+	item   []uint16 // each chunk's Item, in names
+	title  []uint16 // each chunk's title, in names
+	index  []int32
+	tokens []int32
+	dlen   []int32 // BM25 document length
+	off    []int64 // text place in text.bin
+	size   []int32
+	norm   []float64
+}
+
+func (t *table) len() int { return len(t.idEnd) }
+
+// id returns chunk i's ID; the bytes must not be changed.
+func (t *table) id(i int) []byte {
+	start := uint32(0)
+	if i > 0 {
+		start = t.idEnd[i-1]
+	}
+	return t.idData[start:t.idEnd[i]]
+}
+
+func (t *table) itemOf(i int) string { return t.names[t.item[i]] }
+
+// newTable returns the columns of a record's chunk table.
+func newTable(chunks []chunkEntry) (table, error) {
+	n := len(chunks)
+	t := table{idEnd: make([]uint32, n), item: make([]uint16, n), title: make([]uint16, n), index: make([]int32, n),
+		tokens: make([]int32, n), dlen: make([]int32, n), off: make([]int64, n), size: make([]int32, n), norm: make([]float64, n)}
+	names := map[string]uint16{}
+	name := func(s string) (uint16, error) {
+		if x, ok := names[s]; ok {
+			return x, nil
+		}
+		if len(t.names) >= math.MaxUint16 {
+			return 0, damagef("%s names too many Items", fileRecord)
+		}
+		names[s] = uint16(len(t.names))
+		t.names = append(t.names, s)
+		return names[s], nil
+	}
+	for i, c := range chunks {
+		t.idData = append(t.idData, c.ID...)
+		t.idEnd[i] = uint32(len(t.idData))
+		var err error
+		if t.item[i], err = name(c.Item); err != nil {
+			return t, err
+		}
+		if t.title[i], err = name(c.Title); err != nil {
+			return t, err
+		}
+		if c.Index > math.MaxInt32 || c.Tokens > math.MaxInt32 || c.Len > math.MaxInt32 || c.Size > math.MaxInt32 || c.Index < 0 {
+			return t, damagef("%s: chunk %d is out of range", fileRecord, i)
+		}
+		t.index[i], t.tokens[i], t.dlen[i], t.off[i], t.size[i], t.norm[i] = int32(c.Index), int32(c.Tokens), int32(c.Len), c.Off, int32(c.Size), c.Norm
+	}
+	return t, nil
+}
+
+// readTable reads the chunk table of a shard from its filing.json, which
+// must still match its sum and the shard's record.
+func readTable(sh *shard) (table, error) {
+	rb, err := os.ReadFile(filepath.Join(sh.dir, fileRecord))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			if _, serr := os.Stat(sh.dir); errors.Is(serr, fs.ErrNotExist) {
+				return table{}, serr
+			}
+			return table{}, damagef("%s is missing", fileRecord)
+		}
+		return table{}, err
+	}
+	s := sh.sums[fileRecord]
+	if s.size != int64(len(rb)) || s.crc != crc32.Checksum(rb, castagnoli) {
+		return table{}, damagef("%s does not match its sum", fileRecord)
+	}
+	var r record
+	if err := json.Unmarshal(rb, &r); err != nil {
+		return table{}, damagef("%s: %v", fileRecord, err)
+	}
+	if r.Filing.Accession != sh.rec.Filing.Accession || r.Length != sh.rec.Length {
+		return table{}, damagef("%s changed", fileRecord)
+	}
+	if _, err := checkTable(&r); err != nil {
+		return table{}, err
+	}
+	return newTable(r.Chunks)
 }
 
 // openShard opens a verified shard's files.
@@ -606,6 +814,9 @@ func openShard(sh *shard) (_ *handle, err error) {
 			h.close()
 		}
 	}()
+	if h.tab, err = readTable(sh); err != nil {
+		return nil, err
+	}
 	seg, err := zapPlugin.Open(filepath.Join(sh.dir, fileIndex))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -614,8 +825,8 @@ func openShard(sh *shard) (_ *handle, err error) {
 		return nil, damagef("%s: %v", fileIndex, err)
 	}
 	h.seg = seg
-	if seg.Count() != uint64(len(sh.rec.Chunks)) {
-		return nil, damagef("%s holds %d documents, not %d", fileIndex, seg.Count(), len(sh.rec.Chunks))
+	if seg.Count() != uint64(h.tab.len()) {
+		return nil, damagef("%s holds %d documents, not %d", fileIndex, seg.Count(), h.tab.len())
 	}
 	if h.text, err = mapFile(filepath.Join(sh.dir, fileText)); err != nil {
 		return nil, err
@@ -657,15 +868,15 @@ func (h *handle) close() {
 
 // chunk returns the i-th chunk of the shard.
 func (h *handle) chunk(i int) store.Chunk {
-	c := h.sh.rec.Chunks[i]
+	t := &h.tab
 	return store.Chunk{
-		ID:        c.ID,
+		ID:        string(t.id(i)),
 		Accession: h.sh.rec.Filing.Accession,
-		Item:      c.Item,
-		ItemTitle: c.Title,
-		Index:     c.Index,
-		Tokens:    c.Tokens,
-		Text:      string(h.text[c.Off : c.Off+int64(c.Size)]),
+		Item:      t.names[t.item[i]],
+		ItemTitle: t.names[t.title[i]],
+		Index:     int(t.index[i]),
+		Tokens:    int(t.tokens[i]),
+		Text:      string(h.text[t.off[i] : t.off[i]+int64(t.size[i])]),
 	}
 }
 

@@ -7,6 +7,24 @@
 // whole or not at all, also after a crash. Putting an accession again
 // writes a new shard and then removes the old one.
 //
+// # Scale
+//
+// In memory the store keeps, per filing, what decides whether a query
+// needs it (the filing's ticker, CIK, form, fiscal year, filing date, its
+// BM25 length) and a 64-bit hash of each chunk ID; a shard's chunk table
+// is read when the shard is opened and kept, in columns, while it stays
+// open (see [OpenShards]). A query opens only the shards of the filings
+// visible on its asOf; BM25 counts every visible shard's document
+// frequencies but scores only the shards that pass the filter (a filing
+// remembers the frequencies of its last query terms, so a filtered query
+// opens only the filings it leaves out whose frequencies it does not
+// know), and kNN reads only those.
+// Shards are read and scored on every CPU. A manifest file caches the
+// filings' records so that Open does not parse every shard's record; it
+// is checked against each record's sum, so a stale one costs only time.
+// A store written before the manifest existed is migrated on Open, which
+// reports its progress through [Progress].
+//
 // # Point-in-time BM25
 //
 // A lexical query scores with BM25 (k1 1.2, b 0.75, Lucene's form
@@ -88,8 +106,20 @@ const (
 )
 
 // DefaultOpenShards is the number of shards a [Store] keeps open unless
-// [OpenShards] says otherwise.
-const DefaultOpenShards = 512
+// [OpenShards] says otherwise, or half the process's limit of open files
+// when that is lower (at least 64): every filing of a store of a million
+// chunks (2,500 filings of 400 chunks), at one file descriptor, three
+// memory mappings and about 60 bytes of heap per chunk each.
+const DefaultOpenShards = 4096
+
+// defaultOpenShards returns DefaultOpenShards within half of limit, the
+// limit of open files (0: unknown).
+func defaultOpenShards(limit uint64) int {
+	if limit == 0 || limit/2 >= DefaultOpenShards {
+		return DefaultOpenShards
+	}
+	return max(64, int(limit/2))
+}
 
 // A Store is the embedded store of the filing search, in one directory.
 // It is safe for concurrent use.
@@ -105,6 +135,16 @@ type Store struct {
 
 	// step, when set, is called at each step of a Put (crash tests).
 	step func(string)
+
+	// dictReads counts the shard dictionaries queries read (tests).
+	dictReads atomic.Int64
+
+	// man is the manifest as Open read it, while Open reads the shards;
+	// manDirty says that the view holds shards the manifest lacks. Both are
+	// guarded by mu.
+	man      map[string]manifestEntry
+	manDirty bool
+	progress func(OpenProgress) // during Open only
 }
 
 // A view is the store's filings at one moment. It does not change.
@@ -119,6 +159,7 @@ type Option func(*options)
 
 type options struct {
 	openShards int
+	progress   func(OpenProgress)
 }
 
 // OpenShards sets how many filings' shards the store keeps open between
@@ -160,7 +201,7 @@ var ErrClosed = errors.New("edgar13f/search: the store is closed")
 // interrupted Put left behind and sets aside damaged shards (see
 // [Store.Damaged]).
 func Open(dir string, opts ...Option) (*Store, error) {
-	o := options{openShards: DefaultOpenShards}
+	o := options{openShards: defaultOpenShards(openFileLimit())}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -176,14 +217,25 @@ func Open(dir string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("edgar13f/search: %w", err)
 	}
-	s := &Store{dir: dir, an: an, cache: newCache(o.openShards)}
+	s := &Store{dir: dir, an: an, cache: newCache(o.openShards), progress: o.progress}
 	s.view.Store(&view{byAcc: map[string]*shard{}})
 	err = s.locked(func() error {
 		if err := s.sweep(); err != nil {
 			return err
 		}
-		_, err := s.reloadLocked(true)
-		return err
+		s.man = readManifest(s.path(fileManifest))
+		v, err := s.reloadLocked(true)
+		// The loaded shards share what they keep of the manifest's
+		// entries; the rest is not needed again.
+		s.progress, s.man = nil, nil
+		if err != nil || !s.manDirty {
+			return err
+		}
+		if err := s.writeManifest(v.shards); err != nil {
+			return err
+		}
+		s.manDirty = false
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("edgar13f/search: opening the store in %s: %w", dir, err)
@@ -341,13 +393,23 @@ func (s *Store) reloadLocked(writeLocked bool) (*view, error) {
 		var shards []*shard
 		var damaged []*damagedShard
 		gone := false
+		progress := OpenProgress{Total: len(best)}
+		every := max(1, len(best)/100)
 		for acc, gen := range best {
+			if s.progress != nil && progress.Done > 0 && progress.Done%every == 0 {
+				s.progress(progress)
+			}
+			progress.Done++
 			if sh, ok := old.byAcc[acc]; ok && sh.gen == gen {
 				shards = append(shards, sh)
 				continue
 			}
 			dir := s.path(dirFilings, shardName(acc, gen))
-			sh, err := loadShard(dir)
+			sh, parsed, err := loadShard(dir, s.man)
+			if parsed {
+				progress.Read++
+				s.manDirty = true
+			}
 			var d *damage
 			switch {
 			case err == nil:
@@ -359,6 +421,9 @@ func (s *Store) reloadLocked(writeLocked bool) (*view, error) {
 			default:
 				return nil, err
 			}
+		}
+		if s.progress != nil {
+			s.progress(progress)
 		}
 		if gone && attempt < 3 {
 			continue
@@ -539,7 +604,8 @@ func (s *Store) enter() error {
 
 func (s *Store) leave() { s.closed.RUnlock() }
 
-// Close closes the store's open shards. Calls after Close fail with
+// Close closes the store's open shards, after writing the manifest if it
+// lacks filings this Store put or loaded. Calls after Close fail with
 // [ErrClosed].
 func (s *Store) Close() error {
 	s.closed.Lock()
@@ -549,7 +615,16 @@ func (s *Store) Close() error {
 	}
 	s.isShut = true
 	s.cache.close()
-	return nil
+	return s.locked(func() error {
+		if !s.manDirty {
+			return nil
+		}
+		s.manDirty = false
+		if err := s.writeManifest(s.view.Load().shards); err != nil {
+			return fmt.Errorf("edgar13f/search: writing the manifest of the store in %s: %w", s.dir, err)
+		}
+		return nil
+	})
 }
 
 // Meta returns the embedder of the store's vectors, or the zero Meta when
@@ -778,10 +853,8 @@ func (s *Store) commitLocked(tmp string, rec record, sums map[string]fileSum) er
 	if err := s.clearQuarantine(acc); err != nil {
 		return err
 	}
-	sh := &shard{name: name, dir: dst, gen: gen, rec: rec, sums: sums, byID: make(map[string]int, len(rec.Chunks))}
-	for i, c := range rec.Chunks {
-		sh.byID[c.ID] = i
-	}
+	sh := newShard(name, dst, gen, rec, sums)
+	s.manDirty = true
 	s.cache.markVerified(dst)
 	old := s.view.Load()
 	shards := make([]*shard, 0, len(old.shards)+1)
