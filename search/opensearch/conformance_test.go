@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -16,26 +17,68 @@ import (
 )
 
 // droppingStore deletes its indices when closed: the conformance cases
-// open many stores.
-type droppingStore struct{ *Store }
+// open many stores. The deletion runs in the background (a case does not
+// wait for it); the dropper waits for every one and reports its errors.
+type droppingStore struct {
+	*Store
+	d *dropper
+}
 
 func (s droppingStore) Close() error {
-	if err := s.Drop(context.Background()); err != nil {
-		return err
-	}
+	s.d.wg.Add(1)
+	go func() {
+		defer s.d.wg.Done()
+		if err := s.Drop(context.Background()); err != nil {
+			s.d.mu.Lock()
+			s.d.errs = append(s.d.errs, err)
+			s.d.mu.Unlock()
+		}
+	}()
 	return s.Store.Close()
 }
 
+// dropper waits for the deletions droppingStores started.
+type dropper struct {
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	errs []error
+}
+
+// wait waits for every deletion and fails t with the errors.
+func (d *dropper) wait(t *testing.T) {
+	d.wg.Wait()
+	for _, err := range d.errs {
+		t.Errorf("Drop: %v", err)
+	}
+}
+
+// testURLVar names the OpenSearch node the tests run against:
+// search/opensearch/node/run.sh starts one and sets it.
+const testURLVar = "EDGAR13F_OPENSEARCH_TEST_URL"
+
+// testURL returns the node's URL. Without one it skips the test, except
+// in CI (CI=true), where a real node is part of the run and a skip would
+// hide that the cases never ran: there it fails.
+func testURL(t *testing.T) string {
+	t.Helper()
+	addr := os.Getenv(testURLVar)
+	if addr != "" {
+		return addr
+	}
+	why := testURLVar + " is not set: this test needs an OpenSearch 2.10+ node with the k-NN plugin (search/opensearch/node/run.sh test starts one and runs the tests against it)"
+	if os.Getenv("CI") == "true" {
+		t.Fatal(why)
+	}
+	t.Skip(why)
+	return ""
+}
+
 // TestConformance runs the conformance cases of every store against a
-// real OpenSearch cluster (2.10 or later) at EDGAR13F_OPENSEARCH_URL, once
-// with the HNSW Nearest and once with ExactNearest. Each store gets
+// real OpenSearch node (2.10 or later) at EDGAR13F_OPENSEARCH_TEST_URL,
+// once with the HNSW Nearest and once with ExactNearest. Each store gets
 // indices of its own name, deleted when it is closed.
 func TestConformance(t *testing.T) {
-	addr := os.Getenv("EDGAR13F_OPENSEARCH_URL")
-	if addr == "" {
-		t.Skip("EDGAR13F_OPENSEARCH_URL is not set: the conformance cases need an OpenSearch 2.10+ cluster (README.md says how to run one)")
-	}
-	c, err := osgo.NewClient(osgo.Config{Addresses: []string{addr}})
+	c, err := osgo.NewClient(osgo.Config{Addresses: []string{testURL(t)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,18 +101,23 @@ func TestConformanceSimulated(t *testing.T) {
 
 func runConformance(t *testing.T, c *osgo.Client, prefix string) {
 	var n atomic.Int64
+	d := new(dropper)
+	t.Cleanup(func() { d.wait(t) })
 	for _, mode := range []struct {
 		name string
 		opts []Option
 	}{{"hnsw", nil}, {"exact", []Option{ExactNearest()}}} {
 		t.Run(mode.name, func(t *testing.T) {
-			storetest.Run(t, func(t *testing.T) store.Store {
+			t.Parallel()
+			// Every call waits on the cluster: the cases run side by
+			// side (go test -parallel bounds them).
+			storetest.RunParallel(t, func(t *testing.T) store.Store {
 				name := prefix + "-" + mode.name + "-" + strconv.FormatInt(n.Add(1), 10)
 				s, err := Open(c, name, append([]Option{Replicas(0)}, mode.opts...)...)
 				if err != nil {
 					t.Fatal(err)
 				}
-				return droppingStore{s}
+				return droppingStore{s, d}
 			})
 		})
 	}
