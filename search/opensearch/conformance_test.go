@@ -2,9 +2,12 @@ package opensearch
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -25,30 +28,78 @@ type droppingStore struct {
 }
 
 func (s droppingStore) Close() error {
-	s.d.wg.Add(1)
-	go func() {
-		defer s.d.wg.Done()
-		if err := s.Drop(context.Background()); err != nil {
-			s.d.mu.Lock()
-			s.d.errs = append(s.d.errs, err)
-			s.d.mu.Unlock()
-		}
-	}()
+	s.d.drop(s.Store)
 	return s.Store.Close()
 }
 
-// dropper waits for the deletions droppingStores started.
+// dropBatch is how many closed stores a dropper deletes in one request.
+const dropBatch = 16
+
+// dropper deletes the indices of closed stores in the background. With
+// a cluster it deletes those of dropBatch stores in one request (one
+// cluster state update instead of dropBatch): creating and deleting
+// indices is most of what the conformance cases cost a node.
 type dropper struct {
-	wg   sync.WaitGroup
-	mu   sync.Mutex
-	errs []error
+	cluster *Store // the cluster's client, or nil: each store's Drop
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	pending []string
+	errs    []error
 }
 
-// wait waits for every deletion and fails t with the errors.
+func (d *dropper) fail(err error) {
+	d.mu.Lock()
+	d.errs = append(d.errs, err)
+	d.mu.Unlock()
+}
+
+func (d *dropper) drop(s *Store) {
+	d.wg.Add(1)
+	if d.cluster == nil {
+		go func() {
+			defer d.wg.Done()
+			if err := s.Drop(context.Background()); err != nil {
+				d.fail(err)
+			}
+		}()
+		return
+	}
+	d.mu.Lock()
+	// The store's indices are named s.Name()-state and s.Name()-data-E.
+	d.pending = append(d.pending, s.Name()+"-*")
+	var batch []string
+	if len(d.pending) >= dropBatch {
+		batch, d.pending = d.pending, nil
+	}
+	d.mu.Unlock()
+	go func() {
+		defer d.wg.Done()
+		d.delete(batch)
+	}()
+}
+
+// delete deletes the indices that match the patterns.
+func (d *dropper) delete(patterns []string) {
+	if len(patterns) == 0 {
+		return
+	}
+	q := url.Values{"ignore_unavailable": {"true"}, "allow_no_indices": {"true"}}
+	if _, err := d.cluster.do(context.Background(), "delete indices", http.MethodDelete, "/"+strings.Join(patterns, ","), q, nil); err != nil {
+		d.fail(err)
+	}
+}
+
+// wait deletes what is pending, waits for every deletion and fails t
+// with the errors.
 func (d *dropper) wait(t *testing.T) {
+	d.mu.Lock()
+	batch := d.pending
+	d.pending = nil
+	d.mu.Unlock()
+	d.delete(batch)
 	d.wg.Wait()
 	for _, err := range d.errs {
-		t.Errorf("Drop: %v", err)
+		t.Errorf("deleting a closed store's indices: %v", err)
 	}
 }
 
@@ -83,7 +134,11 @@ func TestConformance(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	runConformance(t, c, "edgar13f-test-"+strconv.FormatInt(time.Now().UnixNano(), 36))
+	cluster, err := Open(c, "edgar13f-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runConformance(t, c, "edgar13f-test-"+strconv.FormatInt(time.Now().UnixNano(), 36), &dropper{cluster: cluster})
 }
 
 // TestConformanceSimulated runs the same cases against the simulator of
@@ -96,12 +151,11 @@ func TestConformanceSimulated(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	runConformance(t, c, "sim")
+	runConformance(t, c, "sim", new(dropper))
 }
 
-func runConformance(t *testing.T, c *osgo.Client, prefix string) {
+func runConformance(t *testing.T, c *osgo.Client, prefix string, d *dropper) {
 	var n atomic.Int64
-	d := new(dropper)
 	t.Cleanup(func() { d.wait(t) })
 	for _, mode := range []struct {
 		name string

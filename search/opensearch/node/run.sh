@@ -49,6 +49,7 @@ start() {
 	rm -f "$dir/url"
 	local t0=$SECONDS heap="${EDGAR13F_OPENSEARCH_HEAP:-1g}"
 	java -Xms"$heap" -Xmx"$heap" -XX:+UseG1GC -Djava.awt.headless=true \
+		-Dlog4j.shutdownHookEnabled=false -Dlog4j2.disable.jmx=true \
 		-cp "$jar:$here/target/lib/*:$here/target/knn/*" \
 		org.edgar13f.node.TestNode "$dir" >"$dir/node.log" 2>&1 </dev/null &
 	echo $! >"$dir/pid"

@@ -97,11 +97,21 @@ public final class TestNode extends Node {
             // watermarks allow; a test node must not turn read-only.
             .put("cluster.routing.allocation.disk.threshold_enabled", false)
             .build();
-        LogConfigurator.registerErrorListener();
-        LogConfigurator.configureWithoutConfig(settings);
-        loadPainlessExtensions();
-
+        // The node logs to standard output (run.sh keeps it in node.log).
+        Files.writeString(config.resolve("log4j2.properties"), String.join("\n",
+            "status = error",
+            "appender.console.type = Console",
+            "appender.console.name = console",
+            "appender.console.layout.type = PatternLayout",
+            "appender.console.layout.pattern = [%d{ISO8601}][%-5p][%-25c{1.}] %marker%m%n",
+            "rootLogger.level = info",
+            "rootLogger.appenderRef.console.ref = console",
+            ""), StandardCharsets.UTF_8);
         Environment env = InternalSettingsPreparer.prepareEnvironment(settings, Map.of(), config, () -> "edgar13f-test-node");
+        LogConfigurator.registerErrorListener();
+        LogConfigurator.setNodeName("edgar13f-test-node");
+        LogConfigurator.configure(env);
+        loadPainlessExtensions();
         TestNode node = new TestNode(env, plugins());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
