@@ -15,7 +15,9 @@
 #                       EDGAR13F_OPENSEARCH_TEST_URL set to it, stop it
 #
 # The node's log is DIR/node.log. Its heap is EDGAR13F_OPENSEARCH_HEAP
-# (default 1g).
+# (default 1g). A temporary DIR is made in /dev/shm when there is one (a
+# test node's data need not outlive it, and memory spares it the disk's
+# fsyncs), else in TMPDIR.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 jar="$here/target/opensearch-test-node-1.jar"
@@ -29,6 +31,14 @@ build() {
 	mvn -q -B -f "$here/pom.xml" package >&2
 }
 
+tempdir() {
+	local base="${TMPDIR:-/tmp}"
+	if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+		base=/dev/shm
+	fi
+	mktemp -d "$base/edgar13f-opensearch.XXXXXX"
+}
+
 log_tail() {
 	echo "--- last lines of $1/node.log" >&2
 	tail -n 60 "$1/node.log" >&2 || true
@@ -37,7 +47,7 @@ log_tail() {
 start() {
 	local dir="${1:-}"
 	if [ -z "$dir" ]; then
-		dir="$(mktemp -d "${TMPDIR:-/tmp}/edgar13f-opensearch.XXXXXX")"
+		dir="$(tempdir)"
 	fi
 	mkdir -p "$dir"
 	dir="$(cd "$dir" && pwd)"
@@ -112,9 +122,9 @@ stop)
 	;;
 test)
 	shift
-	dir="$(mktemp -d "${TMPDIR:-/tmp}/edgar13f-opensearch.XXXXXX")"
+	dir="$(tempdir)"
 	url="$(start "$dir")"
-	trap 'stop "$dir"' EXIT
+	trap 'stop "$dir"; rm -rf "$dir"' EXIT
 	[ $# -gt 0 ] || set -- -count=1 ./...
 	if ! (cd "$here/.." && EDGAR13F_OPENSEARCH_TEST_URL="$url" go test "$@"); then
 		log_tail "$dir"
@@ -122,7 +132,7 @@ test)
 	fi
 	;;
 *)
-	sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 	;;
 esac
