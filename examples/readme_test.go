@@ -55,7 +55,7 @@ var foreignRunners = map[string]bool{"npx": true, "claude": true}
 // foreignEnv are environment variables the READMEs name that no example
 // program reads, with what reads them.
 var foreignEnv = map[string]string{
-	"EDGAR13F_OPENSEARCH_URL": "the OpenSearch store's conformance test against a real cluster",
+	"EDGAR13F_OPENSEARCH_TEST_URL": "the OpenSearch store's conformance test against a real node",
 }
 
 // surface is what the programs offer, read from the programs themselves.

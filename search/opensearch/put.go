@@ -324,9 +324,12 @@ type bulkResponse struct {
 }
 
 // bulkIndex indexes docs with the _bulk API in calls of at most
-// opts.bulkBytes, each with refresh=wait_for. Documents the cluster
-// rejects with 429 (its write queue is full) are sent again after a
-// backoff; any other rejected document fails the whole.
+// opts.bulkBytes, each with refresh=true: the shard copies a call wrote to
+// are refreshed before it answers, so its documents are searchable when
+// it returns. (refresh=wait_for waits for the next scheduled refresh, up
+// to index.refresh_interval, one second by default, on every call.)
+// Documents the cluster rejects with 429 (its write queue is full) are
+// sent again after a backoff; any other rejected document fails the whole.
 func (s *Store) bulkIndex(ctx context.Context, index string, docs []bulkDoc) error {
 	lines, err := bulkLines(docs)
 	if err != nil {
@@ -365,7 +368,7 @@ func bulkLines(docs []bulkDoc) ([][]byte, error) {
 }
 
 func (s *Store) bulkBatch(ctx context.Context, index string, docs []bulkDoc, lines [][]byte) error {
-	q := url.Values{"refresh": {"wait_for"}}
+	q := url.Values{"refresh": {"true"}}
 	for attempt := 0; ; attempt++ {
 		data, err := s.do(ctx, "bulk", http.MethodPost, "/"+index+"/_bulk", q, ndjson(bytes.Join(lines, nil)))
 		if err != nil {

@@ -34,7 +34,7 @@
 //
 // Put writes a filing's chunks and its filing document under a new
 // generation id (the accession and a random suffix), with the _bulk API
-// and refresh=wait_for, so that they are searchable on every shard copy
+// and refresh=true, so that they are searchable on every shard copy
 // before the next step. Visibility is decided by the state document alone:
 // it lists the hidden generations, and every query excludes them with a
 // must_not terms filter. A generation is hidden from before its first

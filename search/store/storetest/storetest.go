@@ -56,6 +56,23 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	}
 }
 
+// RunParallel runs every conformance case as Run does, but side by side:
+// each case's subtest calls t.Parallel, so go test's -parallel flag bounds
+// how many run at once. It is for a store whose calls mostly wait on a
+// server (a search cluster), where the cases one after another spend
+// their time waiting. open is then called from several goroutines at
+// once, and the stores it returns must not share anything a case could
+// see.
+func RunParallel(t *testing.T, open func(t *testing.T) store.Store) {
+	k := &kit{open: open}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			c.run(t, k)
+		})
+	}
+}
+
 // cases is the conformance table, named after the rule each case checks.
 var cases = []struct {
 	name string
