@@ -120,14 +120,14 @@ func (s *Store) Import(ctx context.Context, members []Member, opt Options) (Stat
 
 // importer is the state of one import.
 type importer struct {
-	ctx      context.Context
-	dir      string
-	opt      Options
-	meta     Meta
-	skipped  int64
-	written  int64
-	sizes    map[string]int64
-	sum      hash.Hash64 // of every file's path and checksum
+	ctx     context.Context
+	dir     string
+	opt     Options
+	meta    Meta
+	skipped int64
+	written int64
+	sizes   map[string]int64
+	sum     hash.Hash64 // of every file's path and checksum
 }
 
 func (im *importer) progress(p Progress) {

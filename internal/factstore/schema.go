@@ -92,7 +92,7 @@ type Fact struct {
 	ValueText string    `parquet:"value_text"` // the value exactly as filed
 	Value     float64   `parquet:"value"`      // the same value as a float
 	Accession string    `parquet:"accn,dict"`
-	FY        int32     `parquet:"fy,optional"`     // fiscal year of the filing; null (0) when absent
+	FY        int32     `parquet:"fy,optional"`      // fiscal year of the filing; null (0) when absent
 	FP        string    `parquet:"fp,dict,optional"` // FY, Q1, ...; null ("") when absent
 	Form      string    `parquet:"form,dict"`
 	Filed     civil.Day `parquet:"filed,date"`
