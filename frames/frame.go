@@ -261,7 +261,7 @@ func (s *Store) snapshot() (*factstore.Snapshot, error) {
 func known(sn *factstore.Snapshot, q query) bool {
 	for _, t := range q.tags {
 		for _, u := range sn.Units(t.taxonomy, t.name) {
-			if u.FirstFiled <= q.asOf {
+			if u.FirstFiled <= q.asOf || planted.lateConcept {
 				return true
 			}
 		}
@@ -437,7 +437,7 @@ func rows(ctx context.Context, sn *factstore.Snapshot, q query) iter.Seq2[Compan
 		for i, t := range q.tags {
 			seq := func(yield func(factstore.Fact) bool) {
 				err := sn.Facts(t.taxonomy, t.name, q.unit, func(f *factstore.Fact) bool {
-					if f.Filed > q.asOf || !q.period.fits(f.Start, f.End) {
+					if !q.period.fits(f.Start, f.End) || f.Filed > q.asOf && !planted.seen(f.Filed, q.asOf) {
 						return true
 					}
 					return yield(*f)
@@ -484,7 +484,8 @@ func rows(ctx context.Context, sn *factstore.Snapshot, q query) iter.Seq2[Compan
 					h.cur, h.ok = h.next()
 				}
 			}
-			if !yield(decide(sn, q, cik, group), nil) {
+			c, ok := decide(sn, q, cik, group)
+			if ok && !yield(c, nil) {
 				return
 			}
 		}
@@ -497,8 +498,10 @@ type candidate struct {
 	tag int
 }
 
-// decide applies the rule to V, one company's visible fitting facts.
-func decide(sn *factstore.Snapshot, q query, cik int64, v []candidate) Company {
+// decide applies the rule to V, one company's visible fitting facts (and,
+// only with a leak planted by a test, facts filed later); ok is false when
+// no fact is left.
+func decide(sn *factstore.Snapshot, q query, cik int64, v []candidate) (co Company, ok bool) {
 	p := &v[0]
 	for i := range v {
 		if q.period.closer(v[i].Start, v[i].End, p.Start, p.End) {
@@ -509,24 +512,27 @@ func decide(sn *factstore.Snapshot, q query, cik int64, v []candidate) Company {
 	var known *candidate
 	for i := range v {
 		c := &v[i]
-		if c.Start != start || c.End != end {
+		if c.Start != start || c.End != end || !planted.counts(c.Filed, q.asOf) {
 			continue
 		}
 		if known == nil || laterKnown(c, known) {
 			known = c
 		}
 	}
+	if known == nil {
+		return Company{}, false
+	}
 	var first *candidate
 	for i := range v {
 		c := &v[i]
-		if c.Start != start || c.End != end || c.tag != known.tag {
+		if c.Start != start || c.End != end || c.tag != known.tag || !planted.counts(c.Filed, q.asOf) {
 			continue
 		}
 		if first == nil || earlier(c, first) {
 			first = c
 		}
 	}
-	co := Company{
+	co = Company{
 		CIK:                    fmt.Sprintf("%010d", cik),
 		EntityName:             sn.EntityName(cik),
 		Tag:                    q.tags[known.tag].String(),
@@ -544,7 +550,31 @@ func decide(sn *factstore.Snapshot, q query, cik int64, v []candidate) Company {
 	if start != 0 {
 		co.PeriodStart = dateOf(start)
 	}
-	return co
+	return co, true
+}
+
+// leaks are faults a test plants to prove that its property test finds
+// them; all false in every program.
+type leaks struct {
+	periodFromAll bool // the period is chosen among facts filed later too
+	lateValues    bool // a later-filed fact can be the value
+	lateConcept   bool // a tag first used after asOf is a known concept
+	lateDays      int  // facts filed up to this many days after asOf are visible
+}
+
+// planted is the leak planted by a test.
+var planted leaks
+
+// seen reports whether a fact filed after asOf is let through by a
+// planted leak.
+func (l leaks) seen(filed, asOf civil.Day) bool {
+	return l.periodFromAll || l.counts(filed, asOf)
+}
+
+// counts reports whether a fact filed on filed can be a value on asOf:
+// exactly when filed <= asOf, unless a leak is planted.
+func (l leaks) counts(filed, asOf civil.Day) bool {
+	return filed <= asOf+civil.Day(l.lateDays) || l.lateValues
 }
 
 // laterKnown reports whether c beats b as the value as known: greater
