@@ -223,7 +223,10 @@ func decodeDoc(r io.Reader, h docHandler) (skipped int64, err error) {
 			if err != nil || n <= 0 || n > 9999999999 {
 				return fail("cik %q is not a CIK", s)
 			}
-			return h.cik(n)
+			if err := h.cik(n); err != nil {
+				return fail("%v", err)
+			}
+			return nil
 		case "entityName":
 			name, _, err := str("entityName")
 			h.entity(name)
