@@ -19,8 +19,9 @@ import (
 //	      "val": 5704000000, "accn": "0001193125-09-214859", "fy": 2009,
 //	      "fp": "FY", "form": "10-K", "filed": "2009-10-27"}, ...]}}}}}
 //
-// decodeDoc reads it one token at a time (json.Decoder.Token): the
-// document is never in memory whole, and a member is at most one fact.
+// decodeDoc walks it one token at a time (json.Decoder.Token) down to the
+// arrays of facts, and decodes each fact as one value (json.Decoder.Decode):
+// the document is never in memory whole, only one fact at a time.
 
 // A docError is a fault of a document: where it is and what.
 type docError struct {
@@ -114,67 +115,35 @@ func decodeDoc(r io.Reader, h docHandler) (skipped int64, err error) {
 		return "", false, fail("%s is not a string", what)
 	}
 	var f Fact
+	// rf receives one fact, decoded whole by the Decoder (a fact is the
+	// one value read at once). A string member left at absent was absent
+	// or null.
+	var rf struct {
+		Start string `json:"start"`
+		End   string `json:"end"`
+		Accn  string `json:"accn"`
+		Form  string `json:"form"`
+		Filed string `json:"filed"`
+		FP    string `json:"fp"`
+		Val   any    `json:"val"`
+		FY    any    `json:"fy"`
+	}
+	const absent = "\x00"
 	fact := func(taxonomy, tag, unit string) error {
 		f = Fact{Taxonomy: taxonomy, Tag: tag, Unit: unit}
-		var have struct{ start, end, val, accn, form, filed bool }
-		var start, end, filed string
-		err := object("a fact", func(key string) error {
-			var err error
-			switch key {
-			case "start":
-				start, have.start, err = str("start")
-			case "end":
-				end, have.end, err = str("end")
-			case "accn":
-				f.Accession, have.accn, err = str("accn")
-			case "form":
-				f.Form, have.form, err = str("form")
-			case "filed":
-				filed, have.filed, err = str("filed")
-			case "fp":
-				f.FP, _, err = str("fp")
-			case "val":
-				t, err := d.Token()
-				if err != nil {
-					return wrap(err)
-				}
-				n, ok := t.(json.Number)
-				if !ok {
-					return fail("fact of %s:%s (%s): val %v is not a number", taxonomy, tag, unit, t)
-				}
-				f.ValueText, have.val = string(n), true
-				if f.Value, err = strconv.ParseFloat(string(n), 64); err != nil {
-					return fail("fact of %s:%s (%s): val %s: %v", taxonomy, tag, unit, n, err)
-				}
-			case "fy":
-				t, err := d.Token()
-				if err != nil {
-					return wrap(err)
-				}
-				switch v := t.(type) {
-				case nil:
-				case json.Number:
-					y, err := strconv.ParseInt(string(v), 10, 32)
-					if err != nil {
-						return fail("fact of %s:%s (%s): fy %s is not a year", taxonomy, tag, unit, v)
-					}
-					f.FY = int32(y)
-				default:
-					return fail("fact of %s:%s (%s): fy %v is not a year", taxonomy, tag, unit, t)
-				}
-			default:
-				return skip()
+		rf.Start, rf.End, rf.Accn, rf.Form, rf.Filed, rf.FP, rf.Val, rf.FY = absent, absent, absent, absent, absent, absent, nil, nil
+		if err := d.Decode(&rf); err != nil {
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) {
+				return fail("fact of %s:%s (%s): %s is not a %s", taxonomy, tag, unit, te.Field, te.Type)
 			}
-			return err
-		})
-		if err != nil {
-			return err
+			return wrap(err)
 		}
 		var missing []string
 		for _, m := range []struct {
 			ok   bool
 			name string
-		}{{have.end, "end"}, {have.val, "val"}, {have.accn, "accn"}, {have.form, "form"}, {have.filed, "filed"}} {
+		}{{rf.End != absent, "end"}, {rf.Val != nil, "val"}, {rf.Accn != absent, "accn"}, {rf.Form != absent, "form"}, {rf.Filed != absent, "filed"}} {
 			if !m.ok {
 				missing = append(missing, m.name)
 			}
@@ -182,22 +151,46 @@ func decodeDoc(r io.Reader, h docHandler) (skipped int64, err error) {
 		if len(missing) > 0 {
 			return fail("fact of %s:%s (%s) without %s", taxonomy, tag, unit, strings.Join(missing, ", "))
 		}
-		var ok bool
-		if f.End, ok = civil.ParseISO(end); !ok {
-			return fail("fact of %s:%s (%s): end %q is not a date", taxonomy, tag, unit, end)
+		n, ok := rf.Val.(json.Number)
+		if !ok {
+			return fail("fact of %s:%s (%s): val %v is not a number", taxonomy, tag, unit, rf.Val)
 		}
-		if f.Filed, ok = civil.ParseISO(filed); !ok {
-			return fail("fact of %s:%s (%s): filed %q is not a date", taxonomy, tag, unit, filed)
+		f.ValueText = string(n)
+		var err error
+		if f.Value, err = strconv.ParseFloat(string(n), 64); err != nil {
+			return fail("fact of %s:%s (%s): val %s: %v", taxonomy, tag, unit, n, err)
 		}
-		if have.start {
-			if f.Start, ok = civil.ParseISO(start); !ok {
-				return fail("fact of %s:%s (%s): start %q is not a date", taxonomy, tag, unit, start)
+		switch v := rf.FY.(type) {
+		case nil:
+		case json.Number:
+			y, err := strconv.ParseInt(string(v), 10, 32)
+			if err != nil {
+				return fail("fact of %s:%s (%s): fy %s is not a year", taxonomy, tag, unit, v)
+			}
+			f.FY = int32(y)
+		default:
+			return fail("fact of %s:%s (%s): fy %v is not a year", taxonomy, tag, unit, v)
+		}
+		f.Accession, f.Form = rf.Accn, rf.Form
+		if rf.FP != absent {
+			f.FP = rf.FP
+		}
+		if f.End, ok = civil.ParseISO(rf.End); !ok {
+			return fail("fact of %s:%s (%s): end %q is not a date", taxonomy, tag, unit, rf.End)
+		}
+		if f.Filed, ok = civil.ParseISO(rf.Filed); !ok {
+			return fail("fact of %s:%s (%s): filed %q is not a date", taxonomy, tag, unit, rf.Filed)
+		}
+		hasStart := rf.Start != absent
+		if hasStart {
+			if f.Start, ok = civil.ParseISO(rf.Start); !ok {
+				return fail("fact of %s:%s (%s): start %q is not a date", taxonomy, tag, unit, rf.Start)
 			}
 			if f.Start > f.End {
-				return fail("fact of %s:%s (%s): start %s after end %s", taxonomy, tag, unit, start, end)
+				return fail("fact of %s:%s (%s): start %s after end %s", taxonomy, tag, unit, rf.Start, rf.End)
 			}
 		}
-		if f.End <= 0 || have.start && f.Start <= 0 || f.Filed <= 0 {
+		if f.End <= 0 || hasStart && f.Start <= 0 || f.Filed <= 0 {
 			skipped++
 			return nil
 		}

@@ -374,21 +374,13 @@ func (sp *spill) add(f *Fact, parts int) error {
 // fault, never a fault of the source.
 var errSpill = errors.New("factstore: spill file does not decode")
 
-// readSpill decodes the records of a spill file. Strings that repeat
-// (taxonomy, tag, unit, accn, fp, form) are interned.
-func readSpill(data []byte) ([]Fact, error) {
-	intern := map[string]string{}
-	in := func(b []byte) string {
-		if s, ok := intern[string(b)]; ok {
-			return s
-		}
-		s := string(b)
-		intern[s] = s
-		return s
-	}
+// readSpill decodes the records of a spill file. The bytes are copied
+// into one string once; every string of the facts is a part of it.
+func readSpill(b []byte) ([]Fact, error) {
+	data := string(b)
 	var out []Fact
 	for len(data) > 0 {
-		n, k := binary.Uvarint(data)
+		n, k := uvarint(data)
 		if k <= 0 || n > uint64(len(data)-k) {
 			return nil, errSpill
 		}
@@ -396,7 +388,7 @@ func readSpill(data []byte) ([]Fact, error) {
 		data = data[k+int(n):]
 		ok := true
 		uv := func() uint64 {
-			v, k := binary.Uvarint(rec)
+			v, k := uvarint(rec)
 			if k <= 0 {
 				ok = false
 				return 0
@@ -404,35 +396,35 @@ func readSpill(data []byte) ([]Fact, error) {
 			rec = rec[k:]
 			return v
 		}
-		bs := func() []byte {
+		str := func() string {
 			n := uv()
 			if n > uint64(len(rec)) {
 				ok = false
-				return nil
+				return ""
 			}
 			s := rec[:n]
 			rec = rec[n:]
 			return s
 		}
 		var f Fact
-		f.Taxonomy = in(bs())
-		f.Tag = in(bs())
-		f.Unit = in(bs())
+		f.Taxonomy = str()
+		f.Tag = str()
+		f.Unit = str()
 		f.CIK = int64(uv())
 		if st := uv(); st > 0 {
 			f.Start = civil.Day(st - 1)
 		}
 		f.End = civil.Day(uv())
-		f.ValueText = string(bs())
+		f.ValueText = str()
 		if len(rec) < 8 {
 			return nil, errSpill
 		}
-		f.Value = math.Float64frombits(binary.LittleEndian.Uint64(rec))
+		f.Value = math.Float64frombits(binary.LittleEndian.Uint64([]byte(rec[:8])))
 		rec = rec[8:]
-		f.Accession = in(bs())
+		f.Accession = str()
 		f.FY = int32(uint32(uv()))
-		f.FP = in(bs())
-		f.Form = in(bs())
+		f.FP = str()
+		f.Form = str()
 		f.Filed = civil.Day(uv())
 		if !ok || len(rec) != 0 {
 			return nil, errSpill
@@ -440,6 +432,24 @@ func readSpill(data []byte) ([]Fact, error) {
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// uvarint is binary.Uvarint over a string.
+func uvarint(s string) (uint64, int) {
+	var x uint64
+	var shift uint
+	for i := 0; i < len(s) && i < binary.MaxVarintLen64; i++ {
+		c := s[i]
+		if c < 0x80 {
+			if i == binary.MaxVarintLen64-1 && c > 1 {
+				return 0, -(i + 1)
+			}
+			return x | uint64(c)<<shift, i + 1
+		}
+		x |= uint64(c&0x7f) << shift
+		shift += 7
+	}
+	return 0, 0
 }
 
 // CompareFacts is the order of a facts part: (taxonomy, tag, unit, cik,
