@@ -258,7 +258,7 @@ func (s *Store) SyncCompanies(ctx context.Context, ciks []string, opts ...Import
 }
 
 func (s *Store) importMembers(ctx context.Context, members []factstore.Member, name string, o importOptions) (ImportResult, error) {
-	opt := factstore.Options{Source: name}
+	opt := factstore.Options{Source: name, PartBytes: partBytes}
 	if o.progress != nil {
 		opt.Progress = func(p factstore.Progress) {
 			o.progress(edgar13f.Progress{Window: name, Stage: p.Phase, Done: p.Done, Total: p.Total, Index: 1, Count: 1})
@@ -277,6 +277,10 @@ func (s *Store) importMembers(ctx context.Context, members []factstore.Member, n
 	}
 	return r, nil
 }
+
+// partBytes is the JSON bytes per facts part of an import (0: the
+// store's default); tests make it small to cut many parts.
+var partBytes int64
 
 // parseCIK reads 1-10 ASCII digits, not all zeros.
 func parseCIK(s string) (int64, bool) {

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -46,7 +47,7 @@ type Options struct {
 	// Progress, if not nil, is called at each phase change, after each
 	// document and after each part is written; calls never overlap.
 	Progress func(Progress)
-	// PartBytes is the JSON bytes per facts part (0: 256 MiB).
+	// PartBytes is the JSON bytes per facts part (0: 64 MiB).
 	PartBytes int64
 }
 
@@ -58,7 +59,7 @@ type Stats struct {
 }
 
 const (
-	defaultPartBytes = 256 << 20
+	defaultPartBytes = 64 << 20
 	maxParts         = 1024
 	factsGroupRows   = 32 << 10
 	writeBatch       = 4096
@@ -252,7 +253,7 @@ func (im *importer) run(members []Member) error {
 		if err := im.ctx.Err(); err != nil {
 			return err
 		}
-		ts, err := im.writePart(sp.files[i], i)
+		ts, err := im.writePart(sp.files[i], i, sp.n[i])
 		if err != nil {
 			return err
 		}
@@ -374,11 +375,16 @@ func (sp *spill) add(f *Fact, parts int) error {
 // fault, never a fault of the source.
 var errSpill = errors.New("factstore: spill file does not decode")
 
-// readSpill decodes the records of a spill file. The bytes are copied
-// into one string once; every string of the facts is a part of it.
-func readSpill(b []byte) ([]Fact, error) {
-	data := string(b)
-	var out []Fact
+// readSpill decodes the n records of a spill file. Every string of the
+// facts is a part of b, which the caller never changes again (so the
+// facts of a part cost their spill bytes and the Fact values, nothing
+// more).
+func readSpill(b []byte, n int64) ([]Fact, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	data := unsafe.String(&b[0], len(b))
+	out := make([]Fact, 0, n)
 	for len(data) > 0 {
 		n, k := uvarint(data)
 		if k <= 0 || n > uint64(len(data)-k) {
@@ -470,15 +476,19 @@ func CompareFacts(a, b *Fact) int {
 
 // writePart sorts spill file f and writes it as facts part i; it returns
 // the part's tags.
-func (im *importer) writePart(f *os.File, i int) ([]Tag, error) {
+func (im *importer) writePart(f *os.File, i int, n int64) ([]Tag, error) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("factstore: %w", err)
 	}
-	data, err := io.ReadAll(f)
+	st, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("factstore: %w", err)
 	}
-	facts, err := readSpill(data)
+	data := make([]byte, st.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, fmt.Errorf("factstore: %w", err)
+	}
+	facts, err := readSpill(data, n)
 	data = nil
 	if err != nil {
 		return nil, err

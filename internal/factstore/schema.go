@@ -14,7 +14,7 @@
 //	<dir>/_snapshot.json           the commit record ([Meta])
 //
 // facts is cut into parts by a hash of taxonomy:tag (the number of parts
-// grows with the size of the source, about one per 256 MiB of JSON), and
+// grows with the size of the source, about one per 64 MiB of JSON), and
 // each part is sorted by (taxonomy, tag, unit, cik, end, start, filed,
 // accn) in row groups of 32Ki rows: a question about one tag reads one
 // part, and of it only the row groups whose tag statistics hold the tag.
