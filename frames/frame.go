@@ -156,6 +156,19 @@ func check(concept, periodName string, asOf edgar13f.Date, opts []Option) (query
 	return q, nil
 }
 
+// Concept resolves concept as [Store.Frame] does: the name a frame
+// reports, the tags (taxonomy:Name) that stand for it in order of
+// preference, and the unit used when none is named. A concept that is no
+// alias and no well-formed tag has no tags. (The SQL of sql/frame_asof.sql
+// takes the tags and unit as parameters.)
+func Concept(concept string) (name string, tags []string, unit string) {
+	name, refs, unit := resolveConcept(concept)
+	for _, t := range refs {
+		tags = append(tags, t.String())
+	}
+	return name, tags, unit
+}
+
 // validUnit reports whether u can be a companyfacts unit key.
 func validUnit(u string) bool {
 	if u == "" || len(u) > 64 {
