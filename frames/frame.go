@@ -17,6 +17,10 @@ import (
 	"github.com/edgar13f/edgar13f/internal/factstore"
 )
 
+// ErrNotImported is wrapped by the error of a question to a store with
+// nothing imported; the error says how to import.
+var ErrNotImported = errors.New(docerr.Prefix + "no company facts imported")
+
 // Disclaimer is stated by every frame.
 const Disclaimer = "Values as filed in XBRL company facts on or before as_of; not investment advice. " +
 	"Entity names are as EDGAR gives them today, not point in time."
@@ -258,9 +262,9 @@ func validTaxonomy(s string) bool {
 func (s *Store) snapshot() (*factstore.Snapshot, error) {
 	sn, err := s.st.Snapshot()
 	if errors.Is(err, factstore.ErrEmpty) {
-		return nil, fmt.Errorf("%sthe frames store %s holds nothing imported (%v): import EDGAR's companyfacts.zip with Store.Sync "+
+		return nil, fmt.Errorf("%w: the frames store %s holds nothing imported (%v): import EDGAR's companyfacts.zip with Store.Sync "+
 			"(or a local copy with Store.ImportFile, or a few companies with Store.SyncCompanies; "+
-			"from the command line: edgar13f frames sync [--companies CIK,...])", docerr.Prefix, s.Dir(), err)
+			"from the command line: edgar13f frames sync [--companies CIK,...])", ErrNotImported, s.Dir(), err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s%w", docerr.Prefix, err)

@@ -224,7 +224,7 @@ func TestDeclines(t *testing.T) {
 func TestNothingImported(t *testing.T) {
 	_, err := open(t).Frame(context.Background(), "net_income", "CY2023", date("2024-01-01"))
 	var d *edgar13f.DeclineError
-	if err == nil || errors.As(err, &d) || !strings.Contains(err.Error(), "Sync") || !strings.Contains(err.Error(), "frames sync") {
+	if err == nil || errors.As(err, &d) || !errors.Is(err, frames.ErrNotImported) || !strings.Contains(err.Error(), "Sync") || !strings.Contains(err.Error(), "frames sync") {
 		t.Fatalf("empty store: %v", err)
 	}
 }
