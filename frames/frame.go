@@ -43,7 +43,7 @@ type Frame struct {
 	Concept        string        // the alias, or the tag taxonomy:Name, as resolved
 	Period         string        // CY2023, CY2023Q4 or CY2023Q4I
 	Unit           string        // the unit of every value
-	AsOf           edgar13f.Date //
+	AsOf           edgar13f.Date // the knowledge date asked for
 	DataThrough    edgar13f.Date // the latest filed date in the store
 	Complete       bool          // AsOf is on or before DataThrough
 	TotalCompanies int           // companies in the frame, before Limit
