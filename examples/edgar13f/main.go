@@ -362,6 +362,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 var notUsed = map[string][]string{
 	"company":     {"as-of", "no-redact"}, // names and tickers are EDGAR's current ones
 	"datasets":    {"as-of"},              // --from and --to say what to import
+	"frame":       {"no-redact"},
+	"frames":      {"as-of", "no-redact"}, // an import holds every filing date
 	"find":        {"no-redact"},
 	"13f-filings": {"no-redact"},
 	"filings":     {"no-redact"},
