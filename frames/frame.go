@@ -355,8 +355,8 @@ func coverage(sn *factstore.Snapshot, asOf civil.Day) (edgar13f.Date, bool) {
 // Rows streams the frame of concept, period and asOf company by company
 // in CIK order, by the rule of [Store.Frame], without building it: the
 // whole frame (Limit and Order do not apply to a stream and are declined
-// invalid_argument). Declines and errors come as the first and only
-// element.
+// invalid_argument). A decline comes as the only element; an error
+// while reading ends the stream as its last element.
 func (s *Store) Rows(ctx context.Context, concept, period string, asOf edgar13f.Date, opts ...Option) iter.Seq2[Company, error] {
 	return func(yield func(Company, error) bool) {
 		q, sn, err := s.streamQuery(concept, period, asOf, opts)
