@@ -9,7 +9,7 @@ import (
 )
 
 // wantTools are the tools the server offers, sorted.
-var wantTools = []string{"diff_holdings", "find_manager", "get_chunk", "get_filing_section", "get_financial_facts", "get_holders_as_of", "get_holdings_as_of",
+var wantTools = []string{"diff_holdings", "find_manager", "get_chunk", "get_filing_section", "get_financial_facts", "get_frame", "get_holders_as_of", "get_holdings_as_of",
 	"index_filings", "list_13f_filings", "list_filings", "search_company", "search_filings"}
 
 // summary picks the members of an answer that the environment changes.

@@ -21,6 +21,7 @@ var nullBase = map[string]string{
 	"get_holdings_as_of":  `{"cik":"1067983","period":"2023-09-30","as_of":"2024-05-15"}`,
 	"diff_holdings":       `{"cik":"1067983","period_a":"2023-09-30","period_b":"2023-12-31","as_of":"2024-05-16"}`,
 	"get_holders_as_of":   `{"cusip":"037833100","period":"2023-09-30","as_of":"2024-05-15"}`,
+	"get_frame":           `{"concept":"net_income","period":"CY2009","as_of":"2010-02-01"}`,
 	"search_company":      `{"name":"apple"}`,
 	"list_filings":        `{"cik":"320193","as_of":"2024-11-01"}`,
 	"get_financial_facts": `{"cik":"320193","concept":"revenue","as_of":"2010-01-25"}`,
@@ -45,7 +46,8 @@ var nullWant = map[string]string{
 	"search_company.limit": "an integer from 1 to 100", "list_filings.limit": "an integer from 1 to 100", "years": "an integer from 1 to 30",
 	"max_chars": "an integer from 1 to 100000", "filings": "an integer from 1 to 20", "k": "an integer from 1 to 50", "span": "an integer from 0 to 5",
 	// The library checks the fiscal year; the server only that it is an integer.
-	"fiscal_year": "a JSON integer",
+	"fiscal_year":      "a JSON integer",
+	"get_frame.period": "a JSON string", "unit": "a JSON string", "order": "a JSON string", "get_frame.limit": "an integer from 1 to 10000",
 }
 
 // TestNullArguments: every argument of every tool, given as JSON null, is

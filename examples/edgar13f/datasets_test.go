@@ -110,7 +110,7 @@ func TestDatasetsUsage(t *testing.T) {
 		{[]string{"holders", "03783310", "--period", "2023-09-30", "--format", "json"}, 2, "edgar13f holders: CUSIP \"03783310\" must be 9 letters or digits"},
 		{[]string{"holders", "037833100", "--period", "2023-09-30", "--max", "501", "--format", "json"}, 2, "edgar13f holders: --max must be 1 to 500, not 501"},
 		{[]string{"holders", "037833100", "--period", "2023-09-29", "--format", "json"}, 3, "edgar13f: declined (invalid_period)"},
-		{[]string{"holdings", "1067983", "--period", "2023-09-30", "--format", "parquet"}, 2, "edgar13f holdings: --format parquet is for panel only"},
+		{[]string{"holdings", "1067983", "--period", "2023-09-30", "--format", "parquet"}, 2, "edgar13f holdings: --format parquet is for panel and frame only"},
 		{[]string{"datasets", "sync", "--format", "json"}, 2, "edgar13f datasets: missing --from"},
 		{[]string{"datasets", "pull", "--from", "2024-01-01"}, 2, "edgar13f datasets: unknown datasets command \"pull\""},
 		// Before the Data Sets, and with nothing imported: declines, not failures.

@@ -97,6 +97,9 @@ Usage:
   edgar13f holders CUSIP       every manager holding a security for --period (Form 13F Data Sets)
   edgar13f panel               every manager's holdings for --period (table, json, csv, parquet)
   edgar13f datasets sync       import Form 13F Data Sets windows from --from
+  edgar13f frame CONCEPT PERIOD
+                               one XBRL fact for every company at once, as known on --as-of
+  edgar13f frames sync         import XBRL company facts (companyfacts.zip, or --companies)
 
   edgar13f company NAME...     find a company's CIK by name or ticker
   edgar13f filings CIK         list filings of any form made by --as-of
@@ -151,6 +154,8 @@ type opts struct {
 	showProgress                   bool
 	yes                            bool              // holders, panel, datasets sync: import windows without asking
 	from, to                       string            // datasets sync
+	unit, order                    string            // frame
+	companies                      cusipList         // frames sync --companies
 	forms                          cusipList         // index --form
 	filingsN, k, span, fiscalYear  int               // index, search, chunk
 	ticker, cik, item, mode, modes string            // search, eval
@@ -359,6 +364,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 var notUsed = map[string][]string{
 	"company":     {"as-of", "no-redact"}, // names and tickers are EDGAR's current ones
 	"datasets":    {"as-of"},              // --from and --to say what to import
+	"frame":       {"no-redact"},
+	"frames":      {"as-of", "no-redact"}, // an import holds every filing date
 	"find":        {"no-redact"},
 	"13f-filings": {"no-redact"},
 	"filings":     {"no-redact"},
@@ -446,8 +453,8 @@ func checkUsage(cmd *command, o *opts, pos []string) error {
 		return arityError(cmd, pos)
 	case missingFlag(o, cmd.required) != "":
 		return fmt.Errorf("missing --%s", missingFlag(o, cmd.required))
-	case o.format == "parquet" && cmd.name != "panel":
-		return errors.New("--format parquet is for panel only")
+	case o.format == "parquet" && cmd.name != "panel" && cmd.name != "frame":
+		return errors.New("--format parquet is for panel and frame only")
 	case o.format != "" && o.format != "table" && o.format != "json" && o.format != "csv" && o.format != "parquet":
 		return fmt.Errorf("--format must be table, json or csv, not %q", o.format)
 	}

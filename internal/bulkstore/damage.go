@@ -1,17 +1,12 @@
 package bulkstore
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"strconv"
-	"time"
 
 	"github.com/edgar13f/edgar13f/internal/civil"
+	"github.com/edgar13f/edgar13f/internal/parquetdir"
 )
 
 // A partition whose files are damaged (cut short by a full disk or an
@@ -30,66 +25,18 @@ import (
 // files damaged when opening it; the partition has been moved aside.
 var ErrDamaged = errors.New("bulkstore: damaged partition")
 
-const quarantineDir = ".quarantine"
-
-// parquetMagic begins and ends every Parquet file.
-const parquetMagic = "PAR1"
-
-// checkFiles checks the part files of partition m without reading them:
-// each is there, has the size recorded at import (when recorded), begins
-// with the Parquet magic bytes and ends with a footer length that fits in
-// the file and the magic bytes again.
+// checkFiles checks the part files of partition m without reading them
+// (parquetdir.CheckFile): each is there, has the size recorded at import
+// (when recorded), and has the Parquet magic bytes and a footer length
+// that fits at its ends.
 func checkFiles(dir string, m Meta) error {
 	for _, t := range tables {
 		path := PartitionPath(dir, t, m.Window)
-		if err := checkFile(path, m.Sizes[t]); err != nil {
+		if err := parquetdir.CheckFile(path, m.Sizes[t]); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 	}
 	return nil
-}
-
-func checkFile(path string, want int64) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	size := st.Size()
-	if want > 0 && size != want {
-		return fmt.Errorf("%d bytes, %d written at import", size, want)
-	}
-	if size < 12 {
-		return fmt.Errorf("%d bytes, too short for a Parquet file", size)
-	}
-	var head [4]byte
-	var tail [8]byte
-	if _, err := f.ReadAt(head[:], 0); err != nil {
-		return err
-	}
-	if _, err := f.ReadAt(tail[:], size-8); err != nil && !errors.Is(err, io.EOF) {
-		return err
-	}
-	footer := int64(binary.LittleEndian.Uint32(tail[:4]))
-	switch {
-	case string(head[:]) != parquetMagic || string(tail[4:]) != parquetMagic:
-		return errors.New("no Parquet magic bytes at its start and end")
-	case footer+12 > size:
-		return fmt.Errorf("footer of %d bytes in a file of %d", footer, size)
-	}
-	return nil
-}
-
-// isDamage reports whether err, from opening a partition, says its files
-// are damaged rather than that the system failed to read them (a missing
-// file is damage; a permission error or too many open files is not).
-func isDamage(err error) bool {
-	var pe *fs.PathError
-	return errors.Is(err, fs.ErrNotExist) || !errors.As(err, &pe)
 }
 
 // quarantine moves the partition of window name aside, unless its commit
@@ -101,26 +48,12 @@ func (s *Store) quarantine(name, id string) (string, error) {
 		return "", err
 	}
 	defer unlock()
-	meta := filepath.Join(s.dir, metaDir, name+".json")
-	if m, err := readMeta(meta); err != nil || m.ID != id {
+	if m, err := readMeta(filepath.Join(s.dir, metaDir, name+".json")); err != nil || m.ID != id {
 		return "", nil
 	}
-	q := filepath.Join(s.dir, quarantineDir, name+"-"+strconv.FormatInt(time.Now().UnixNano(), 10))
-	if err := os.MkdirAll(q, 0o755); err != nil {
+	q, err := s.journal().Quarantine(name)
+	if err != nil {
 		return "", fmt.Errorf("bulkstore: %w", err)
-	}
-	// The commit record first: once it is gone the window is not imported.
-	if err := os.Rename(meta, filepath.Join(q, metaBuild)); err != nil {
-		return "", fmt.Errorf("bulkstore: %w", err)
-	}
-	if err := syncDir(filepath.Join(s.dir, metaDir)); err != nil {
-		return "", err
-	}
-	for _, t := range tables {
-		live := filepath.Dir(PartitionPath(s.dir, t, name))
-		if err := os.Rename(live, filepath.Join(q, t)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Errorf("bulkstore: %w", err)
-		}
 	}
 	s.mu.Lock()
 	s.listed = nil
@@ -132,7 +65,7 @@ func (s *Store) quarantine(name, id string) (string, error) {
 // returns an error wrapping ErrDamaged.
 func (s *Store) openChecked(p *partition) error {
 	err := p.open()
-	if err == nil || !isDamage(err) {
+	if err == nil || !parquetdir.IsDamage(err) {
 		return err
 	}
 	q, qerr := s.quarantine(p.window.Name, p.meta.ID)
@@ -163,3 +96,6 @@ func (s *Store) OpenWindows(asOf civil.Day) (moved []string, err error) {
 	}
 	return moved, nil
 }
+
+// quarantineDir holds partitions moved aside.
+const quarantineDir = parquetdir.QuarantineDir

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/edgar13f/edgar13f/internal/civil"
+	"github.com/edgar13f/edgar13f/internal/parquetdir"
 )
 
 // damageStore imports three consecutive windows of the mirror.
@@ -174,11 +175,11 @@ func TestCheckFile(t *testing.T) {
 		if err := os.WriteFile(path, tc.data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := checkFile(path, tc.size); (err == nil) != tc.good {
+		if err := parquetdir.CheckFile(path, tc.size); (err == nil) != tc.good {
 			t.Errorf("%s: %v", tc.name, err)
 		}
 	}
-	if err := checkFile(filepath.Join(dir, "missing"), 0); err == nil {
+	if err := parquetdir.CheckFile(filepath.Join(dir, "missing"), 0); err == nil {
 		t.Error("missing file passed")
 	}
 }

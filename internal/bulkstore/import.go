@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"hash/crc64"
 	"io"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/edgar13f/edgar13f/internal/datasetzip"
 	"github.com/edgar13f/edgar13f/internal/infotable"
+	"github.com/edgar13f/edgar13f/internal/parquetdir"
 )
 
 // A Progress reports how far an import has come.
@@ -281,15 +281,10 @@ func (c countWriter) Write(p []byte) (int, error) { c.n.Add(int64(len(p))); retu
 
 // closeSynced flushes a Parquet writer, then syncs and closes its file.
 func closeSynced(f *os.File, w interface{ Close() error }) error {
-	if err := w.Close(); err != nil {
-		f.Close()
+	if err := parquetdir.CloseSynced(f, w); err != nil {
 		return fmt.Errorf("bulkstore: %w", err)
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("bulkstore: %w", err)
-	}
-	return f.Close()
+	return nil
 }
 
 // unboundedColumns are the columns of the row tables written without
@@ -301,7 +296,7 @@ var unboundedColumns = []string{"name_of_issuer", "title_of_class", "figi", "sh_
 
 func writerOptions(groupRows int64, sorting ...parquet.SortingColumn) []parquet.WriterOption {
 	return []parquet.WriterOption{
-		parquet.Compression(snappyCodec{}),
+		parquet.Compression(parquetdir.SnappyCodec{}),
 		parquet.MaxRowsPerRowGroup(groupRows),
 		parquet.CreatedBy("edgar13f", "", ""),
 		parquet.SortingWriterConfig(parquet.SortingColumns(sorting...)),
@@ -543,29 +538,15 @@ func (im *importer) writeSorted(sp *spill, table string, groupRows int64, byCUSI
 
 // writeSynced writes a small file and syncs it.
 func writeSynced(path string, data []byte) error {
-	f, err := os.Create(path)
-	if err != nil {
+	if err := parquetdir.WriteSynced(path, data); err != nil {
 		return fmt.Errorf("bulkstore: %w", err)
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("bulkstore: %w", err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("bulkstore: %w", err)
-	}
-	return f.Close()
+	return nil
 }
 
 // syncDir syncs a directory's entries.
 func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("bulkstore: %w", err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
+	if err := parquetdir.SyncDir(dir); err != nil {
 		return fmt.Errorf("bulkstore: %w", err)
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/edgar13f/edgar13f/internal/civil"
+	"github.com/edgar13f/edgar13f/internal/parquetdir"
 )
 
 // The tables of a store: each is a directory of Hive-style partitions,
@@ -18,9 +19,9 @@ const (
 var tables = []string{FilingsTable, HoldingsTable, ByCUSIPTable}
 
 const (
-	partFile  = "part-0.parquet" // the one file of a table partition
-	metaDir   = "_partitions"    // <dir>/_partitions/<window>.json: committed partitions
-	metaBuild = "meta.json"      // the metadata inside a build
+	partFile  = "part-0.parquet"     // the one file of a table partition
+	metaDir   = "_partitions"        // <dir>/_partitions/<window>.json: committed partitions
+	metaBuild = parquetdir.MetaBuild // the metadata inside a build
 )
 
 // PartitionPath returns the path of table's file for window under dir.

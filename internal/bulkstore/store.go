@@ -16,15 +16,14 @@ import (
 
 	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/datasetzip"
+	"github.com/edgar13f/edgar13f/internal/parquetdir"
 )
 
 // RuleOff is the rule name of a store imported without redaction.
 const RuleOff = "off"
 
-const (
-	stagingDir = ".staging" // builds and the journal of a replacement
-	lockFile   = ".lock"
-)
+// stagingDir holds builds and the journal of a replacement.
+const stagingDir = parquetdir.StagingDir
 
 // A Store is a directory of imported windows. It is safe for concurrent
 // use by multiple goroutines; imports (in any process) take a lock file.
@@ -73,138 +72,40 @@ func (s *Store) Rule() string { return s.rule }
 
 // lock takes the store's lock file.
 func (s *Store) lock() (func(), error) {
-	f, err := os.OpenFile(filepath.Join(s.dir, lockFile), os.O_CREATE|os.O_RDWR, 0o644)
+	unlock, err := parquetdir.Lock(s.dir)
 	if err != nil {
 		return nil, fmt.Errorf("bulkstore: %w", err)
 	}
-	if err := lockFD(f); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("bulkstore: lock: %w", err)
+	return unlock, nil
+}
+
+// journal is the store's journal of replacements (package parquetdir): a
+// window's partition is its three table partitions and its commit record
+// _partitions/<name>.json.
+func (s *Store) journal() parquetdir.Journal {
+	return parquetdir.Journal{
+		Dir:    s.dir,
+		Tables: tables,
+		Live:   func(table, name string) string { return filepath.Dir(PartitionPath(s.dir, table, name)) },
+		Meta:   func(name string) string { return filepath.Join(s.dir, metaDir, name+".json") },
 	}
-	return func() {
-		unlockFD(f)
-		f.Close()
-	}, nil
 }
 
 // recover finishes or rolls back an interrupted replacement and removes
-// abandoned builds. The caller holds the lock.
-//
-// A replacement of window W moves W's metadata and table partitions into
-// .staging/W.old, moves the new ones in, and commits by putting the new
-// metadata file in place; then it removes .staging/W.old. So when W.old
-// exists and W's metadata is in place the replacement was committed (W.old
-// is removed); when the metadata is missing it was not (W's table
-// partitions are removed and the old ones put back).
+// abandoned builds (see package parquetdir). The caller holds the lock.
 func (s *Store) recover() error {
-	staging := filepath.Join(s.dir, stagingDir)
-	entries, err := os.ReadDir(staging)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
+	if err := s.journal().Recover(); err != nil {
 		return fmt.Errorf("bulkstore: %w", err)
-	}
-	for _, e := range entries {
-		p := filepath.Join(staging, e.Name())
-		if name, ok := strings.CutSuffix(e.Name(), ".old"); ok {
-			if err := s.rollBack(name, p); err != nil {
-				return err
-			}
-		}
-		if err := os.RemoveAll(p); err != nil {
-			return fmt.Errorf("bulkstore: %w", err)
-		}
-	}
-	return syncDir(s.dir)
-}
-
-// rollBack puts back what .staging/<name>.old holds unless the replacement
-// was committed.
-func (s *Store) rollBack(name, old string) error {
-	meta := filepath.Join(s.dir, metaDir, name+".json")
-	if _, err := os.Stat(meta); err == nil {
-		return nil // committed
-	}
-	// With an old partition (its metadata was moved aside first), the old
-	// tables are moved aside one by one before any new one moves in: a
-	// live table missing from old is then an old one still in place.
-	// Without one, every live table of the window is new.
-	_, err := os.Stat(filepath.Join(old, metaBuild))
-	hadOld := err == nil
-	for _, t := range tables {
-		live := filepath.Dir(PartitionPath(s.dir, t, name))
-		_, err := os.Stat(filepath.Join(old, t))
-		aside := err == nil
-		if !aside && hadOld {
-			continue
-		}
-		if err := os.RemoveAll(live); err != nil {
-			return fmt.Errorf("bulkstore: %w", err)
-		}
-		if aside {
-			if err := os.Rename(filepath.Join(old, t), live); err != nil {
-				return fmt.Errorf("bulkstore: restoring %s: %w", name, err)
-			}
-		}
-	}
-	if _, err := os.Stat(filepath.Join(old, metaBuild)); err == nil {
-		if err := os.Rename(filepath.Join(old, metaBuild), meta); err != nil {
-			return fmt.Errorf("bulkstore: restoring %s: %w", name, err)
-		}
 	}
 	return nil
 }
 
 // commit moves a finished build into place as window name's partition
-// (see recover for the journal). The caller holds the lock.
+// (see package parquetdir for the journal). The caller holds the lock.
 func (s *Store) commit(name, build string) error {
-	old := filepath.Join(s.dir, stagingDir, name+".old")
-	if err := os.Mkdir(old, 0o755); err != nil {
+	if err := s.journal().Commit(name, build); err != nil {
 		return fmt.Errorf("bulkstore: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Join(s.dir, metaDir), 0o755); err != nil {
-		return fmt.Errorf("bulkstore: %w", err)
-	}
-	meta := filepath.Join(s.dir, metaDir, name+".json")
-	fail := func(err error) error {
-		s.rollBack(name, old)
-		os.RemoveAll(old)
-		return fmt.Errorf("bulkstore: %w", err)
-	}
-	if err := syncDir(filepath.Join(s.dir, stagingDir)); err != nil {
-		return fail(err)
-	}
-	// Uncommit: the metadata goes first, then the old table partitions.
-	if err := os.Rename(meta, filepath.Join(old, metaBuild)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fail(err)
-	}
-	for _, t := range tables {
-		live := filepath.Dir(PartitionPath(s.dir, t, name))
-		if err := os.Rename(live, filepath.Join(old, t)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fail(err)
-		}
-	}
-	for _, t := range tables {
-		live := filepath.Dir(PartitionPath(s.dir, t, name))
-		if err := os.MkdirAll(filepath.Dir(live), 0o755); err != nil {
-			return fail(err)
-		}
-		if err := os.Rename(filepath.Join(build, t), live); err != nil {
-			return fail(err)
-		}
-		if err := syncDir(filepath.Dir(live)); err != nil {
-			return fail(err)
-		}
-	}
-	// Commit.
-	if err := os.Rename(filepath.Join(build, metaBuild), meta); err != nil {
-		return fail(err)
-	}
-	if err := syncDir(filepath.Join(s.dir, metaDir)); err != nil {
-		return err
-	}
-	os.RemoveAll(old)
 	s.mu.Lock()
 	s.listed = nil
 	s.mu.Unlock()

@@ -193,7 +193,7 @@ func snapshot(t testing.TB, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || d.Name() == lockFile {
+		if err != nil || d.IsDir() || d.Name() == ".lock" {
 			return err
 		}
 		b, err := os.ReadFile(p)

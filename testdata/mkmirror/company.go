@@ -1,9 +1,13 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path"
+	"strings"
+	"time"
 )
 
 // companyFiles are the company-data documents copied from shared/edgar/xbrl:
@@ -29,7 +33,14 @@ var companyFiles = []struct {
 // file was pretty-printed by the project it comes from; it is stored with
 // the white space removed (json.Compact keeps every token, so values and key
 // order are unchanged), as EDGAR serves it.
+//
+// The companyfacts documents are also zipped as EDGAR zips them into its
+// bulk file, www.sec.gov/Archives/edgar/daily-index/xbrl/companyfacts.zip:
+// one member CIK##########.json per filer, deflated, the bytes of each
+// member those of the mirror's companyfacts API document.
 func (g *gen) company() error {
+	var zipped bytes.Buffer
+	zw := zip.NewWriter(&zipped)
 	for _, f := range companyFiles {
 		b, err := g.readShared(f.src)
 		if err != nil {
@@ -47,6 +58,20 @@ func (g *gen) company() error {
 		if err := g.put(f.dst, b, true, note); err != nil {
 			return err
 		}
+		if strings.HasPrefix(f.dst, "data.sec.gov/api/xbrl/companyfacts/") {
+			w, err := zw.CreateHeader(&zip.FileHeader{Name: path.Base(f.dst), Method: zip.Deflate,
+				Modified: time.Date(2024, 11, 21, 0, 0, 0, 0, time.UTC)})
+			if err != nil {
+				return fmt.Errorf("mkmirror: %w", err)
+			}
+			if _, err := w.Write(b); err != nil {
+				return fmt.Errorf("mkmirror: %w", err)
+			}
+		}
 	}
-	return nil
+	if err := zw.Close(); err != nil {
+		return fmt.Errorf("mkmirror: %w", err)
+	}
+	return g.put("www.sec.gov/Archives/edgar/daily-index/xbrl/companyfacts.zip", zipped.Bytes(), true,
+		"EDGAR's bulk XBRL file, as EDGAR zips it (members CIK##########.json, deflated) but holding only the four companyfacts documents of mirror/data.sec.gov/api/xbrl/companyfacts/, byte for byte")
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package bulkstore
+package parquetdir
 
 import (
 	"os"
