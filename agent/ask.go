@@ -13,6 +13,7 @@ import (
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent/model"
 	"github.com/edgar13f/edgar13f/internal/bounds"
+	"github.com/edgar13f/edgar13f/internal/tickers"
 )
 
 // An Agent answers questions about filings with a language model that
@@ -100,17 +101,19 @@ func (o options) check() (options, error) {
 	return o, nil
 }
 
-// checkTickers returns tickers in upper case, without duplicates, or why
-// they cannot limit a question.
-func checkTickers(tickers []string) ([]string, error) {
+// checkTickers returns tickers as EDGAR writes them ([tickers.Norm]:
+// "brk.b" is BRK-B), without duplicates, or why they cannot limit a
+// question.
+func checkTickers(given []string) ([]string, error) {
 	var ts []string
-	for _, t := range tickers {
+	for _, t := range given {
 		t = strings.ToUpper(strings.TrimSpace(t))
 		if t == "" || len(t) > 10 || strings.ContainsFunc(t, func(r rune) bool {
 			return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-')
 		}) {
 			return nil, fmt.Errorf("ticker %q must be 1 to 10 letters, digits, dots or hyphens", t)
 		}
+		t = tickers.Norm(t)
 		if !containsString(ts, t) {
 			ts = append(ts, t)
 		}

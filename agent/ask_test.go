@@ -559,3 +559,29 @@ func TestAskCitationNeverReturned(t *testing.T) {
 		}
 	})
 }
+
+// A ticker is one ticker however it is written: a question limited to
+// "brk.b" is limited to EDGAR's BRK-B, and the model's search for "BRK-B",
+// "brk.b" or "BRK/B" stays within it, as search.Ticker itself reads them.
+func TestAskTickersNormalised(t *testing.T) {
+	f := newFixture(t)
+	s := newScripted(t, openAIWire{},
+		turn{calls: []call{
+			{"c1", "search_filings", `{"query":"x","ticker":"BRK-B"}`},
+			{"c2", "search_filings", `{"query":"x","ticker":"brk.b"}`},
+			{"c3", "search_filings", `{"query":"x","ticker":"BRK/B"}`},
+			{"c4", "search_filings", `{"query":"x","ticker":"AAPL"}`},
+		}},
+		turn{text: "No filing of BRK-B is indexed."},
+	)
+	if _, err := f.agent(t, s.model(), agent.Tickers("brk.b", "BRK-B")).Ask(context.Background(), "Berkshire?", askDate); err != nil {
+		t.Fatal(err)
+	}
+	if sys := s.requests()[0].System; !strings.Contains(sys, "The question concerns BRK-B") || strings.Contains(sys, "BRK.B") {
+		t.Errorf("the system prompt does not name BRK-B once, as EDGAR writes it")
+	}
+	results := s.requests()[1].lastResults()
+	if len(results) != 4 || results[0].IsError || results[1].IsError || results[2].IsError || !results[3].IsError {
+		t.Errorf("results = %+v; want the three spellings of BRK-B searched and AAPL refused", results)
+	}
+}

@@ -86,8 +86,8 @@ func (l leakySearcher) Search(ctx context.Context, q string, _ edgar13f.Date, op
 	return l.e.Search(ctx, q, l.asOf, opts...)
 }
 
-func (l leakySearcher) Chunk(ctx context.Context, id string, _ edgar13f.Date, span int) (*search.ChunkAnswer, error) {
-	return l.e.Chunk(ctx, id, l.asOf, span)
+func (l leakySearcher) Chunk(ctx context.Context, id string, _ edgar13f.Date, opts ...search.ChunkOption) (*search.ChunkAnswer, error) {
+	return l.e.Chunk(ctx, id, l.asOf, opts...)
 }
 
 // question returns the shipped question id.

@@ -201,9 +201,19 @@ func (ix *index) Search(ctx context.Context, query string, asOf edgar13f.Date, o
 	return res, nil
 }
 
-// Chunk returns a chunk with its neighbours in the same Item.
-func (ix *index) Chunk(ctx context.Context, id string, asOf edgar13f.Date, span int) (*search.ChunkAnswer, error) {
+// Chunk returns a chunk with its neighbours in the same Item, up to the
+// span given (options are values: the last one equal to a search.Span
+// counts) or search.DefaultSpan.
+func (ix *index) Chunk(ctx context.Context, id string, asOf edgar13f.Date, opts ...search.ChunkOption) (*search.ChunkAnswer, error) {
 	ix.record(indexCall{Op: "chunk", Query: id, AsOf: asOf})
+	span := search.DefaultSpan
+	for _, o := range opts {
+		for n := range search.MaxSpan + 1 {
+			if o == search.Span(n) {
+				span = n
+			}
+		}
+	}
 	for _, h := range ix.chunks {
 		if h.ChunkID != id {
 			continue

@@ -13,6 +13,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent/model"
+	"github.com/edgar13f/edgar13f/internal/tickers"
 	"github.com/edgar13f/edgar13f/search"
 )
 
@@ -26,7 +27,7 @@ import (
 // of one declines [edgar13f.NotYetFiled] without revealing anything of it.
 type Searcher interface {
 	Search(ctx context.Context, query string, asOf edgar13f.Date, opts ...search.SearchOption) (*search.Result, error)
-	Chunk(ctx context.Context, id string, asOf edgar13f.Date, span int) (*search.ChunkAnswer, error)
+	Chunk(ctx context.Context, id string, asOf edgar13f.Date, opts ...search.ChunkOption) (*search.ChunkAnswer, error)
 }
 
 var _ Searcher = (*search.Engine)(nil)
@@ -324,7 +325,7 @@ func (tb *toolbox) searchFilings(ctx context.Context, raw json.RawMessage) (any,
 		}
 		k = *a.K
 	}
-	ticker := strings.ToUpper(strings.TrimSpace(a.Ticker))
+	ticker := tickers.Norm(a.Ticker)
 	if len(tb.tickers) > 0 {
 		switch {
 		case ticker == "" && len(tb.tickers) == 1:
@@ -428,7 +429,7 @@ func (tb *toolbox) getChunk(ctx context.Context, raw json.RawMessage) (any, stri
 	if id == "" {
 		return nil, "", toolErrorf("chunk_id is required")
 	}
-	res, err := tb.searcher.Chunk(ctx, id, tb.asOf, span)
+	res, err := tb.searcher.Chunk(ctx, id, tb.asOf, search.Span(span))
 	if err != nil {
 		return nil, "", err
 	}

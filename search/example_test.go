@@ -69,12 +69,12 @@ func Example() {
 		log.Fatal(err)
 	}
 	id := r.Hits[0].ChunkID
-	c, err := engine.Chunk(ctx, id, asOf, 1)
+	c, err := engine.Chunk(ctx, id, asOf, search.Span(1))
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("chunk %d of Item %s with %d neighbours\n", c.Chunk.ChunkIndex, c.Chunk.Item, len(c.Neighbors))
-	_, err = engine.Chunk(ctx, id, asOf.AddDays(-1), 1)
+	_, err = engine.Chunk(ctx, id, asOf.AddDays(-1), search.Span(1))
 	fmt.Println("the day before:", errors.Is(err, edgar13f.NotYetFiled))
 
 	// Output:

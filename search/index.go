@@ -84,7 +84,11 @@ type target struct {
 // of report is the period of one of those originals) made by asOf. An
 // amendment of an older report is never picked, and an amendment alone,
 // with no original among those picked, is not indexed; likewise "10-Q"
-// with "10-Q/A".
+// with "10-Q/A". An amendment filed since the oldest original picked that
+// EDGAR's filing list gives no period of report fails the call with an
+// [*IndexError] naming it, before anything is read or stored: which report
+// it amends is unknown, and no report is indexed without an amendment it
+// may have.
 //
 // A ticker must be one of EDGAR's current tickers (company_tickers.json,
 // matched exactly: "brk.b" is BRK-B); it is not point in time. A CIK is 1
@@ -164,7 +168,9 @@ func (e *Engine) Index(ctx context.Context, companies []string, asOf edgar13f.Da
 		}
 	}
 	// List every company's filings first, so that a CIK EDGAR does not know
-	// fails the call before anything is stored.
+	// fails the call before anything is stored. One read of a company's
+	// filing list (its newest filings of any form) serves every kind asked
+	// for, unless the reports are older than those.
 	type plan struct {
 		t       target
 		list    *edgar13f.CompanyFilingList
@@ -175,12 +181,21 @@ func (e *Engine) Index(ctx context.Context, companies []string, asOf edgar13f.Da
 	for _, t := range targets {
 		p.Company, p.Accession = t.arg, ""
 		pl := plan{t: t}
+		newest, err := e.client.Companies().Filings(ctx, t.cik, asOf, edgar13f.Limit(edgar13f.MaxFilings))
+		if err != nil {
+			return nil, err
+		}
+		pl.list = newest
 		for _, kind := range kinds {
-			l, reports, err := e.reports(ctx, t.cik, kind, asOf, o.limit)
+			reports, ok, err := pickFromNewest(t.cik, newest.Filings, kind, o.limit)
 			if err != nil {
 				return nil, err
 			}
-			pl.list = l
+			if !ok {
+				if _, reports, err = e.reports(ctx, t.cik, kind, asOf, o.limit); err != nil {
+					return nil, err
+				}
+			}
 			for _, f := range reports {
 				if !done[f.Accession] {
 					done[f.Accession] = true
@@ -216,8 +231,41 @@ func (e *Engine) Index(ctx context.Context, companies []string, asOf edgar13f.Da
 	return res, nil
 }
 
+// pickFromNewest picks the reports of one kind ("10-K") as [Engine.reports]
+// does, from newest, a company's newest filings of any form (at most
+// [edgar13f.MaxFilings], newest first), so that one read of its filing
+// list serves every kind Index is asked for. It reports false when newest
+// cannot decide: it is a whole list (more filings may be older) and
+// either holds fewer than n originals of the kind or may not hold every
+// filing made since the oldest original picked.
+func pickFromNewest(cik string, newest []edgar13f.CompanyFiling, kind string, n int) ([]edgar13f.CompanyFiling, bool, error) {
+	var originals []edgar13f.CompanyFiling
+	for _, f := range newest {
+		if len(originals) < n && strings.EqualFold(string(f.Form), kind) {
+			originals = append(originals, f)
+		}
+	}
+	whole := len(newest) < edgar13f.MaxFilings // every filing made by asOf
+	if len(originals) == 0 {
+		return nil, whole, nil
+	}
+	since := originals[len(originals)-1].FilingDate
+	if !whole && (len(originals) < n || !newest[len(newest)-1].FilingDate.Before(since)) {
+		return nil, false, nil
+	}
+	var amendments []edgar13f.CompanyFiling
+	for _, f := range newest {
+		if strings.EqualFold(string(f.Form), kind+"/A") && !f.FilingDate.Before(since) {
+			amendments = append(amendments, f)
+		}
+	}
+	picked, err := pickReports(cik, originals, amendments)
+	return picked, err == nil, err
+}
+
 // reports lists the reports of one kind ("10-K") that Index picks for
-// cik: the n newest original filings of that form made on or before asOf,
+// cik when the company's newest filings cannot decide ([pickFromNewest]):
+// the n newest original filings of that form made on or before asOf,
 // and every amendment of one of them ([pickReports]). Amendments are
 // listed only when there is an original, and only those filed on or after
 // the oldest original picked (an amendment follows its report), so that
@@ -244,15 +292,24 @@ func (e *Engine) reports(ctx context.Context, cik, kind string, asOf edgar13f.Da
 		return nil, nil, fmt.Errorf("edgar13f/search: CIK %s filed %d or more %s/A since %s, more than can be listed at once: its reports cannot be indexed with all their amendments",
 			cik, edgar13f.MaxFilings, kind, since)
 	}
-	return orig, pickReports(orig.Filings, amendments), nil
+	picked, err := pickReports(cik, orig.Filings, amendments)
+	if err != nil {
+		return nil, nil, err
+	}
+	return orig, picked, nil
 }
 
 // pickReports returns originals (a company's newest original filings of
-// one report kind) and those of amendments (filings of its amendment form)
-// whose period of report is the period of one of the originals, newest
-// first (filing date, then accession, both descending). An amendment
-// without a period of report amends no report known here and is left out.
-func pickReports(originals, amendments []edgar13f.CompanyFiling) []edgar13f.CompanyFiling {
+// one report kind) and those of amendments (filings of its amendment form
+// made since the oldest of them) whose period of report is the period of
+// one of the originals, newest first (filing date, then accession, both
+// descending). An amendment without a period of report may amend one of
+// the originals or an older report: which, the filing list does not say,
+// and the rule of the search (an amendment belongs to the report of its
+// period) cannot tell. Rather than index the reports without it, or with
+// an amendment of another report, it fails with an [*IndexError] naming
+// the amendment.
+func pickReports(cik string, originals, amendments []edgar13f.CompanyFiling) ([]edgar13f.CompanyFiling, error) {
 	periods := map[edgar13f.Date]bool{}
 	for _, f := range originals {
 		if !f.Period.IsZero() {
@@ -261,14 +318,18 @@ func pickReports(originals, amendments []edgar13f.CompanyFiling) []edgar13f.Comp
 	}
 	out := slices.Clone(originals)
 	for _, f := range amendments {
-		if !f.Period.IsZero() && periods[f.Period] {
+		if f.Period.IsZero() {
+			return nil, &IndexError{CIK: cik, Accession: f.Accession, Form: string(f.Form), Err: fmt.Errorf(
+				"EDGAR's filing list gives this amendment, filed %s, no period of report, so which report it amends is unknown; no report of this kind is indexed without it", f.FilingDate)}
+		}
+		if periods[f.Period] {
 			out = append(out, f)
 		}
 	}
 	slices.SortStableFunc(out, func(a, b edgar13f.CompanyFiling) int {
 		return cmp.Or(b.FilingDate.Compare(a.FilingDate), cmp.Compare(b.Accession, a.Accession))
 	})
-	return slices.CompactFunc(out, func(a, b edgar13f.CompanyFiling) bool { return a.Accession == b.Accession })
+	return slices.CompactFunc(out, func(a, b edgar13f.CompanyFiling) bool { return a.Accession == b.Accession }), nil
 }
 
 // checkIndexArgs checks what Index is given before anything is read and

@@ -9,7 +9,8 @@ import (
 // This file holds the options of the questions an Engine answers. They
 // follow the strategy of the root package's query options: each question
 // has its own option type, a sealed interface named after it
-// ([SearchOption] for [Engine.Search], [IndexOption] for [Engine.Index]),
+// ([SearchOption] for [Engine.Search], [IndexOption] for [Engine.Index],
+// [ChunkOption] for [Engine.Chunk]),
 // so an option a question does not take is a compile error, never silently
 // ignored. An option both questions take returns an interface joining
 // their types ([LimitOption], [FormTypeOption]). Options are checked when
@@ -26,6 +27,8 @@ const (
 	MaxHits        = 50 // largest [Limit] of [Engine.Search]
 	DefaultFilings = 1  // original filings of each report kind [Engine.Index] reads per company without [Limit]
 	MaxFilings     = 20 // largest [Limit] of [Engine.Index]
+	DefaultSpan    = 1  // neighbours on each side [Engine.Chunk] returns without [Span]
+	MaxSpan        = 5  // largest [Span]
 )
 
 type searchOptions struct {
@@ -194,3 +197,18 @@ type Progress struct {
 func ReportProgress(f func(Progress)) IndexOption {
 	return indexOption(func(o *indexOptions) { o.progress = f })
 }
+
+// A ChunkOption adjusts [Engine.Chunk]: [Span].
+type ChunkOption interface{ applyChunk(*chunkOptions) }
+
+type chunkOptions struct{ span int }
+
+// Span makes [Engine.Chunk] return up to n neighbours of the chunk on each
+// side in the same Item, 0 to [MaxSpan] (default [DefaultSpan]); a value
+// outside the range is declined with [edgar13f.InvalidArgument] by Chunk.
+// Given more than once, the last one counts.
+func Span(n int) ChunkOption { return spanOption(n) }
+
+type spanOption int
+
+func (n spanOption) applyChunk(o *chunkOptions) { o.span = int(n) }

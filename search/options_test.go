@@ -12,8 +12,9 @@ import (
 // TestOptionsOfEachQuestion compiles programs against the package (added
 // to the module through a build overlay, so nothing is written to the
 // tree): each question takes exactly its own options. Limit and FormType
-// are options of both Search and Index, a Mode is a Search option, and an
-// option of one question given to the other does not compile.
+// are options of both Search and Index, a Mode is a Search option, Span
+// the one option of Chunk, and an option of one question given to another
+// (or a span given by position) does not compile.
 func TestOptionsOfEachQuestion(t *testing.T) {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
@@ -76,13 +77,17 @@ func check(ctx context.Context, e *search.Engine, asOf edgar13f.Date) {
 		_, _ = e.Search(ctx, "q", asOf, o)
 		_, _ = e.Index(ctx, nil, asOf, o)
 	}
+	_, _ = e.Chunk(ctx, "0123456789abcdef", asOf)
+	_, _ = e.Chunk(ctx, "0123456789abcdef", asOf, search.Span(2))
+	var spans []search.ChunkOption
+	_, _ = e.Chunk(ctx, "0123456789abcdef", asOf, spans...)
 	var forms []search.FormTypeOption
 	for _, o := range forms {
 		_, _ = e.Search(ctx, "q", asOf, o)
 		_, _ = e.Index(ctx, nil, asOf, o)
 	}`)
 		if err != nil {
-			t.Fatalf("the options of Search and Index do not compile: %v\n%s", err, out)
+			t.Fatalf("the options of Search, Index and Chunk do not compile: %v\n%s", err, out)
 		}
 	})
 
@@ -93,6 +98,10 @@ func check(ctx context.Context, e *search.Engine, asOf edgar13f.Date) {
 		{"fiscal year to Index", `_, _ = e.Index(ctx, nil, asOf, search.FiscalYear(2024))`, "IndexOption"},
 		{"reindex to Search", `_, _ = e.Search(ctx, "q", asOf, search.Reindex())`, "SearchOption"},
 		{"progress to Search", `_, _ = e.Search(ctx, "q", asOf, search.ReportProgress(nil))`, "SearchOption"},
+		{"a span given by position", `_, _ = e.Chunk(ctx, "0123456789abcdef", asOf, 2)`, "ChunkOption"},
+		{"limit to Chunk", `_, _ = e.Chunk(ctx, "0123456789abcdef", asOf, search.Limit(2))`, "ChunkOption"},
+		{"span to Search", `_, _ = e.Search(ctx, "q", asOf, search.Span(1))`, "SearchOption"},
+		{"span to Index", `_, _ = e.Index(ctx, nil, asOf, search.Span(1))`, "IndexOption"},
 		{"a form given as a string variable", `f := "10-K"; _, _ = e.Search(ctx, "q", asOf, search.FormType(f))`, "edgar13f.Form"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

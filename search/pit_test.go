@@ -144,9 +144,9 @@ func checkPointInTime(t *rapid.T, open func() store.Store, fl faults) {
 	item := rapid.SampledFrom(items).Draw(t, "chunk item")
 	id := chunk.ID(sf.f.Accession, item, rapid.IntRange(0, len(sf.items[item])-1).Draw(t, "chunk index"))
 	span := rapid.IntRange(0, MaxSpan).Draw(t, "span")
-	ca, errA := a.Chunk(ctx, id, asOf, span)
+	ca, errA := a.Chunk(ctx, id, asOf, Span(span))
 	if !sf.f.FilingDate.After(asOf) {
-		cb, errB := b.Chunk(ctx, id, asOf, span)
+		cb, errB := b.Chunk(ctx, id, asOf, Span(span))
 		if errA != nil || errB != nil {
 			t.Fatalf("Chunk(%s) of a visible filing: %v, %v", id, errA, errB)
 		}

@@ -312,14 +312,20 @@ func hit(c store.Chunk, f store.Filing) Hit {
 	}
 }
 
-// Chunk returns the chunk id with up to span (0 to [MaxSpan]) neighbours on
-// each side in the same Item, in chunk order. A chunk of a filing made
-// after asOf declines [edgar13f.NotYetFiled] and reveals nothing of it (the
-// message names only the id and asOf); an unknown id declines
-// [edgar13f.UnknownChunk]; a malformed id (not 16 hex digits), a span out
-// of range or a zero asOf declines [edgar13f.InvalidArgument]. Chunk never
-// reaches EDGAR.
-func (e *Engine) Chunk(ctx context.Context, id string, asOf edgar13f.Date, span int) (*ChunkAnswer, error) {
+// Chunk returns the chunk id with its neighbours in the same Item, up to
+// [Span] (default [DefaultSpan]) on each side, in chunk order. A chunk of
+// a filing made after asOf declines [edgar13f.NotYetFiled] and reveals
+// nothing of it (the message names only the id and asOf); an unknown id
+// declines [edgar13f.UnknownChunk]; a malformed id (not 16 hex digits), a
+// Span out of range or a zero asOf declines [edgar13f.InvalidArgument].
+// Chunk never reaches EDGAR.
+func (e *Engine) Chunk(ctx context.Context, id string, asOf edgar13f.Date, opts ...ChunkOption) (*ChunkAnswer, error) {
+	o := chunkOptions{span: DefaultSpan}
+	for _, opt := range opts {
+		if opt != nil {
+			opt.applyChunk(&o)
+		}
+	}
 	cid := strings.ToLower(strings.TrimSpace(id))
 	if len(cid) != 16 || strings.Trim(cid, "0123456789abcdef") != "" {
 		return nil, decline(edgar13f.InvalidArgument, "chunk id %q must be 16 hexadecimal digits", id)
@@ -327,6 +333,7 @@ func (e *Engine) Chunk(ctx context.Context, id string, asOf edgar13f.Date, span 
 	if err := checkAsOf(asOf); err != nil {
 		return nil, err
 	}
+	span := o.span
 	if err := bounds.Check("span", span, 0, MaxSpan); err != nil {
 		return nil, decline(edgar13f.InvalidArgument, "%v", err)
 	}

@@ -395,7 +395,7 @@ func TestChunk(t *testing.T) {
 	acc := "0000000001-24-000001"
 	id := chunk.ID(acc, "1A", 1)
 
-	a, err := e.Chunk(ctx, strings.ToUpper(id), day("2024-02-01"), 1)
+	a, err := e.Chunk(ctx, strings.ToUpper(id), day("2024-02-01"), Span(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -406,10 +406,18 @@ func TestChunk(t *testing.T) {
 	if len(a.Neighbors) != 2 || a.Neighbors[0].ChunkIndex != 0 || a.Neighbors[1].ChunkIndex != 2 {
 		t.Errorf("neighbours %+v; want chunks 0 and 2 of Item 1A", a.Neighbors)
 	}
-	if a, err := e.Chunk(ctx, id, day("2024-02-01"), 0); err != nil || len(a.Neighbors) != 0 || a.Neighbors == nil {
+	// Without Span, DefaultSpan neighbours on each side; the last Span
+	// given counts.
+	if a, err := e.Chunk(ctx, id, day("2024-02-01")); err != nil || DefaultSpan != 1 || len(a.Neighbors) != 2 {
+		t.Errorf("no span: %+v, %v; want DefaultSpan (1) neighbour on each side", a, err)
+	}
+	if a, err := e.Chunk(ctx, id, day("2024-02-01"), Span(-1), nil, Span(0)); err != nil || len(a.Neighbors) != 0 {
+		t.Errorf("Span(-1), nil, Span(0): %+v, %v; want the last span, 0", a, err)
+	}
+	if a, err := e.Chunk(ctx, id, day("2024-02-01"), Span(0)); err != nil || len(a.Neighbors) != 0 || a.Neighbors == nil {
 		t.Errorf("span 0: %+v, %v", a, err)
 	}
-	if a, err := e.Chunk(ctx, chunk.ID(acc, "1A", 0), day("2024-02-01"), MaxSpan); err != nil || len(a.Neighbors) != 2 {
+	if a, err := e.Chunk(ctx, chunk.ID(acc, "1A", 0), day("2024-02-01"), Span(MaxSpan)); err != nil || len(a.Neighbors) != 2 {
 		t.Errorf("span 5 at the first chunk: %+v, %v; want the 2 after it", a, err)
 	}
 
@@ -427,7 +435,7 @@ func TestChunk(t *testing.T) {
 		{id, day("2024-06-30"), MaxSpan + 1, edgar13f.InvalidArgument},
 		{id, edgar13f.Date{}, 0, edgar13f.InvalidArgument},
 	} {
-		if _, err := e.Chunk(ctx, tc.id, tc.asOf, tc.span); edgartest.Reason(err) != tc.want {
+		if _, err := e.Chunk(ctx, tc.id, tc.asOf, Span(tc.span)); edgartest.Reason(err) != tc.want {
 			t.Errorf("Chunk(%q, %s, %d): %v; want %s", tc.id, tc.asOf, tc.span, err, tc.want)
 		}
 	}
@@ -436,7 +444,7 @@ func TestChunk(t *testing.T) {
 	// shows in the decline.
 	later := threeFilings()[2]
 	lid := chunk.ID(later.f.Accession, "1A", 0)
-	_, err = e.Chunk(ctx, lid, day("2024-12-31"), 2)
+	_, err = e.Chunk(ctx, lid, day("2024-12-31"), Span(2))
 	if edgartest.Reason(err) != edgar13f.NotYetFiled {
 		t.Fatalf("later chunk: %v", err)
 	}

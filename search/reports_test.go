@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -45,12 +46,14 @@ func TestPickReports(t *testing.T) {
 		{"an amendment of the second of two reports", []edgar13f.CompanyFiling{apple10K, apple10K23}, []edgar13f.CompanyFiling{amends23, apple10KA}, []edgar13f.CompanyFiling{amends23, apple10K, apple10K23}},
 		{"the amendment of the second report is not picked with one", []edgar13f.CompanyFiling{apple10K}, []edgar13f.CompanyFiling{amends23}, []edgar13f.CompanyFiling{apple10K}},
 		{"a lone 10-K/A", nil, []edgar13f.CompanyFiling{amends24}, nil},
-		{"an amendment without a period", []edgar13f.CompanyFiling{apple10K}, []edgar13f.CompanyFiling{noPeriod}, []edgar13f.CompanyFiling{apple10K}},
 		{"a 10-Q and its 10-Q/A", []edgar13f.CompanyFiling{q}, []edgar13f.CompanyFiling{qaOld, qa}, []edgar13f.CompanyFiling{qaOld, qa, q}[1:]},
 		{"a lone 10-Q/A", nil, []edgar13f.CompanyFiling{qa}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := pickReports(tc.originals, tc.amendments)
+			got, err := pickReports("320193", tc.originals, tc.amendments)
+			if err != nil {
+				t.Fatal(err)
+			}
 			var g, w []string
 			for _, f := range got {
 				g = append(g, f.Accession)
@@ -62,6 +65,55 @@ func TestPickReports(t *testing.T) {
 				t.Errorf("pickReports = %v; want %v", g, w)
 			}
 		})
+	}
+	// An amendment without a period of report may amend one of the
+	// reports picked or an older one: which is unknown, so it is an error
+	// naming it, never left out in silence.
+	_, err := pickReports("320193", []edgar13f.CompanyFiling{apple10K}, []edgar13f.CompanyFiling{amends24, noPeriod})
+	var ie *IndexError
+	if !errors.As(err, &ie) || ie.CIK != "320193" || ie.Accession != noPeriod.Accession || ie.Form != "10-K/A" ||
+		!strings.Contains(err.Error(), "no period of report") {
+		t.Errorf("pickReports of an amendment without a period: %v; want an IndexError naming it", err)
+	}
+}
+
+// TestIndexAmendmentWithoutPeriod: Index fails, naming the amendment, when
+// the filing list gives an amendment filed since the report picked no
+// period of report, before anything is read or stored; an amendment
+// without a period filed before the report picked amends an older report
+// and changes nothing.
+func TestIndexAmendmentWithoutPeriod(t *testing.T) {
+	list := listJSON(t, "9999994", "Synthetic Unperiodic Inc.", [][4]string{
+		{"0009999994-24-000020", "10-K/A", "2024-04-01", ""},
+		{"0009999994-24-000010", "10-K", "2024-03-01", "2023-12-31"},
+		{"0009999994-23-000020", "10-K/A", "2023-04-01", ""},
+		{"0009999994-23-000010", "10-K", "2023-03-01", "2022-12-31"},
+	})
+	c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(listFetcher{next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t)),
+		files: map[string][]byte{"https://data.sec.gov/submissions/CIK0009999994.json": list}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := newMemStore()
+	e, err := New(c, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &fakeItems{fail: map[string]error{}}
+	e.items = r.read
+	res, err := e.Index(context.Background(), []string{"9999994"}, day("2024-12-31"))
+	var ie *IndexError
+	if !errors.As(err, &ie) || ie.Accession != "0009999994-24-000020" || ie.CIK != "9999994" || ie.Form != "10-K/A" {
+		t.Fatalf("Index = %+v, %v; want an IndexError naming the 10-K/A without a period", res, err)
+	}
+	if fs, _ := st.Filings(context.Background(), lastDate); len(fs) != 0 || len(r.take()) != 0 {
+		t.Errorf("stored %v before failing; want nothing read or stored", fs)
+	}
+	// As of the day before that amendment, the 10-K of 2024 alone: the
+	// 10-K/A of 2023 was filed before it.
+	res, err = e.Index(context.Background(), []string{"9999994"}, day("2024-03-31"))
+	if err != nil || len(res.Indexed) != 1 || res.Indexed[0].Accession != "0009999994-24-000010" {
+		t.Fatalf("Index before the amendment = %+v, %v; want the 10-K of 2024", res, err)
 	}
 }
 
@@ -105,10 +157,16 @@ func (f listFetcher) Fetch(ctx context.Context, url string) ([]byte, error) {
 // TestIndexReports indexes synthetic filing lists: the newest 10-K with its
 // 10-K/A, never an amendment of an older report nor a 10-K/A alone, and the
 // same for 10-Q; an older page of the list that ends before the reports
-// picked is not read (it is absent here, so reading it would fail).
+// picked is not read (it is absent here, so reading it would fail). As on
+// EDGAR, whose recent block holds at least 1,000 filings when a list has
+// older pages, the recent block holds more filings than one answer lists.
 func TestIndexReports(t *testing.T) {
 	const page = "CIK0009999991-submissions-001.json"
-	one := listJSON(t, "9999991", "Synthetic Reports Inc.", [][4]string{
+	var forms4 [][4]string
+	for i := range edgar13f.MaxFilings {
+		forms4 = append(forms4, [4]string{fmt.Sprintf("0009999991-23-%06d", 500+i), "4", "2023-01-15", ""})
+	}
+	one := listJSON(t, "9999991", "Synthetic Reports Inc.", append([][4]string{
 		{"0009999991-25-000001", "10-K/A", "2025-02-01", "2023-12-31"}, // after asOf
 		{"0009999991-24-000050", "10-Q/A", "2024-08-01", "2023-09-30"}, // amends a 10-Q of 2023
 		{"0009999991-24-000040", "10-Q/A", "2024-07-01", "2024-03-31"},
@@ -118,7 +176,7 @@ func TestIndexReports(t *testing.T) {
 		{"0009999991-24-000010", "10-K", "2024-03-01", "2023-12-31"},
 		{"0009999991-23-000020", "10-Q", "2023-11-01", "2023-09-30"},
 		{"0009999991-23-000010", "10-K", "2023-03-01", "2022-12-31"},
-	}, map[string]any{"name": page, "filingCount": 5, "filingFrom": "2001-01-02", "filingTo": "2022-12-30"})
+	}, forms4...), map[string]any{"name": page, "filingCount": 5, "filingFrom": "2001-01-02", "filingTo": "2022-12-30"})
 	lone := listJSON(t, "9999992", "Synthetic Amendments Inc.", [][4]string{
 		{"0009999992-24-000020", "10-K/A", "2024-03-20", "2023-12-31"},
 		{"0009999992-24-000010", "10-Q/A", "2024-03-01", "2023-09-30"},
@@ -215,5 +273,71 @@ func TestIndexDefaultFormsMirror(t *testing.T) {
 	}
 	if got := items.take(); !slices.Equal(got, want) {
 		t.Errorf("read %v; want %v", got, want)
+	}
+}
+
+// TestIndexReadsListOnce: Index lists a company's reports of every kind
+// asked for, originals and amendments, from one read of its filing list
+// (no cache here, so every read is a request). When the newest filings of
+// any form are too many to hold the reports picked, it reads the list
+// again per kind (two reads: the originals, then the amendments filed
+// since), and picks the same reports.
+func TestIndexReadsListOnce(t *testing.T) {
+	const url = "https://data.sec.gov/submissions/CIK0009999995.json"
+	rows := [][4]string{
+		{"0009999995-24-000050", "10-Q/A", "2024-08-01", "2024-06-30"},
+		{"0009999995-24-000040", "10-Q", "2024-07-15", "2024-06-30"},
+		{"0009999995-24-000020", "10-K/A", "2024-04-01", "2023-12-31"},
+		{"0009999995-24-000010", "10-K", "2024-03-01", "2023-12-31"},
+		{"0009999995-23-000030", "10-K/A", "2023-06-01", "2022-12-31"},
+		{"0009999995-23-000010", "10-K", "2023-03-01", "2022-12-31"},
+	}
+	var busy [][4]string // the same reports behind more 8-Ks than one list holds
+	for i := range edgar13f.MaxFilings + 5 {
+		busy = append(busy, [4]string{fmt.Sprintf("0009999995-24-%06d", 900-i), "8-K", "2024-09-01", ""})
+	}
+	busy = append(busy, rows...)
+	want := []string{"0009999995-24-000020", "0009999995-24-000010", "0009999995-24-000050", "0009999995-24-000040"}
+	for _, tc := range []struct {
+		name  string
+		rows  [][4]string
+		reads int
+	}{
+		{"reports among the newest filings", rows, 1},
+		{"reports behind many 8-Ks", busy, 1 + 2*2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fetch := &edgartest.CountingFetcher{Next: listFetcher{next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t)),
+				files: map[string][]byte{url: listJSON(t, "9999995", "Synthetic Busy Inc.", tc.rows)}}}
+			c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(fetch))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := New(c, newMemStore())
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := &fakeItems{fail: map[string]error{}}
+			e.items = r.read
+			res, err := e.Index(context.Background(), []string{"9999995"}, day("2024-12-31"), FormType("10-K"), FormType("10-Q"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := accessionsOf(res.Indexed); !slices.Equal(got, want) {
+				t.Errorf("indexed %v; want %v", got, want)
+			}
+			n := 0
+			for _, u := range fetch.Take() {
+				if u == url {
+					n++
+				}
+			}
+			if n != tc.reads {
+				t.Errorf("the filing list was read %d times; want %d", n, tc.reads)
+			}
+			if n > 1 && len(tc.rows) <= edgar13f.MaxFilings {
+				t.Errorf("read %d times although one list holds every filing", n)
+			}
+		})
 	}
 }

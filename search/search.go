@@ -45,11 +45,10 @@ import (
 )
 
 // Limits and defaults of the filing search. The limits of the query
-// options ([Limit]) are with them, in options.go.
+// options ([Limit], [Span]) are with them, in options.go.
 const (
 	RRFConstant  = 60   // c in 1/(c+rank)
 	FusionDepth  = 30   // hits of each list that fusion reads
-	MaxSpan      = 5    // neighbours on each side in Chunk
 	MaxQueryLen  = 1000 // the longest query, in characters once trimmed
 	MaxCompanies = 100  // the most companies one Index call takes
 	EmbedBatch   = 64   // chunks embedded per Embed call while indexing
@@ -143,7 +142,9 @@ type IndexResult struct {
 }
 
 // An IndexError reports a filing Index could not read, chunk, embed or
-// store. Filings stored before it stay stored (each filing is stored
+// store, or an amendment it could not place (one the filing list gives no
+// period of report, so which report it amends is unknown: then nothing is
+// stored). Filings stored before it stay stored (each filing is stored
 // atomically), so running Index again resumes after them.
 type IndexError struct {
 	CIK       string // without leading zeros

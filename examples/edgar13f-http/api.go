@@ -39,6 +39,7 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	a.inFlight.Add(1)
 	defer a.inFlight.Add(-1)
 	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	r = r.WithContext(wire.Watch(r.Context()))
 	path := r.URL.Path
 	switch {
 	case path == "/healthz":
@@ -191,6 +192,11 @@ func (a *api) answer(w http.ResponseWriter, r *http.Request, disclaimer string, 
 		return // the client is gone
 	}
 	if d, ok := wire.AsDecline(err); ok {
+		if lacks := a.watch.Lacks(r.Context(), d); lacks != nil && a.log != nil {
+			// The MCP tool's decline goes to the client as it is; why it
+			// was given goes to the log.
+			fmt.Fprintf(a.log, "edgar13f-http: %s declined %s: %v\n", r.URL.Path, d.Reason, lacks)
+		}
 		status := http.StatusNotFound
 		if d.Reason == edgar13f.InvalidArgument {
 			status = http.StatusBadRequest

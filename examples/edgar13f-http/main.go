@@ -120,6 +120,12 @@ type api struct {
 	openErr error
 
 	inFlight atomic.Int64
+
+	// watch reads the fixture directory (nil without one); a decline
+	// that is in truth the tree lacking the company is said so on log
+	// (standard error), the answer staying the MCP tool's.
+	watch *wire.MirrorWatch
+	log   io.Writer
 }
 
 // start reads the arguments and settings and builds the API. It returns
@@ -170,7 +176,16 @@ func start(args []string, stdout, stderr io.Writer, getenv func(string) string) 
 	// Without a User-Agent the library accepts, the server starts anyway:
 	// the company and filing searches read the local store and the cache,
 	// and what needs EDGAR fails saying what to set.
-	c, uaErr, err := cfg.NewClient()
+	if a.watch, err = wire.NewMirrorWatch(cfg); err != nil {
+		fmt.Fprintf(stderr, "edgar13f-http: %s\n", cfg.Explain(err))
+		return nil, 2
+	}
+	var extra []edgar13f.ClientOption
+	if a.watch != nil {
+		extra = append(extra, edgar13f.WithFetcher(a.watch))
+	}
+	a.log = stderr
+	c, uaErr, err := cfg.NewClient(extra...)
 	if err != nil {
 		fmt.Fprintf(stderr, "edgar13f-http: %s\n", cfg.Explain(err))
 		return nil, 2

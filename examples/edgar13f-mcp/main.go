@@ -34,6 +34,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent/model"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 )
@@ -127,7 +128,16 @@ func startServer(args []string, stdout, stderr io.Writer, getenv func(string) st
 	}
 	// Without a User-Agent the library accepts, the server starts anyway,
 	// so that a client sees why every call that needs EDGAR fails.
-	c, uaErr, err := cfg.NewClient()
+	watch, err := wire.NewMirrorWatch(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "edgar13f-mcp: %s\n", cfg.Explain(err))
+		return nil, 2
+	}
+	var extra []edgar13f.ClientOption
+	if watch != nil {
+		extra = append(extra, edgar13f.WithFetcher(watch))
+	}
+	c, uaErr, err := cfg.NewClient(extra...)
 	if err != nil {
 		fmt.Fprintf(stderr, "edgar13f-mcp: %s\n", cfg.Explain(err))
 		return nil, 2
@@ -136,7 +146,7 @@ func startServer(args []string, stdout, stderr io.Writer, getenv func(string) st
 		fmt.Fprintf(stderr, "edgar13f-mcp: warning: %s; until then every tool call that needs EDGAR fails\n", cfg.Explain(uaErr))
 	}
 	ans := newAnswers()
-	srv, closeServer := newServer(c, cfg, ans)
+	srv, closeServer := newServer(c, cfg, ans, watch, stderr)
 	return &started{srv: srv, cfg: cfg, answers: ans, close: closeServer}, 0
 }
 

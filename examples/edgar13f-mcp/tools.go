@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 
@@ -29,14 +30,23 @@ type server struct {
 	answers *answers
 	search  searchEngine
 	bulk    bulkStore
+
+	// watch reads the fixture directory (nil without one); a decline
+	// that is in truth the tree lacking the company is said so on log
+	// (standard error), the answer staying the frozen contract's.
+	watch *wire.MirrorWatch
+	log   io.Writer
 }
 
 // newServer returns the MCP server answering with c, set up by cfg, and a
 // function that releases what its tools opened (the filing search store).
 // Its transport must be a transport with the same answers, which writes
 // the answers into the messages.
-func newServer(c *edgar13f.Client, cfg wire.Config, answers *answers) (*mcp.Server, func()) {
-	s := &server{c: c, cfg: cfg, answers: answers}
+//
+// watch is the Client's reader of the fixture directory (nil for none); a
+// decline it shows to be the tree lacking a company is said so on log.
+func newServer(c *edgar13f.Client, cfg wire.Config, answers *answers, watch *wire.MirrorWatch, log io.Writer) (*mcp.Server, func()) {
+	s := &server{c: c, cfg: cfg, answers: answers, watch: watch, log: log}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "edgar13f", Title: "edgar13f: point-in-time SEC 13F holdings", Version: wire.Version},
 		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{}})
 	for _, t := range s.tools() {
@@ -66,6 +76,7 @@ func (s *server) handle(fn toolFunc) mcp.ToolHandler { return s.handleWith(fn, w
 // disclaimer ("" for none): the company tools carry their own or none.
 func (s *server) handleWith(fn toolFunc, disclaimer string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx = wire.Watch(ctx)
 		write, err := fn(ctx, req.Params.Arguments)
 		if err == nil {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s.answers.placeholder(write)}}}, nil
@@ -73,6 +84,11 @@ func (s *server) handleWith(fn toolFunc, disclaimer string) mcp.ToolHandler {
 		var buf bytes.Buffer
 		d, declined := wire.AsDecline(err)
 		if declined {
+			if lacks := s.watch.Lacks(ctx, d); lacks != nil && s.log != nil {
+				// The frozen contract's decline goes to the client as it
+				// is; why it was given goes to the log.
+				fmt.Fprintf(s.log, "edgar13f-mcp: %s declined %s: %v\n", req.Params.Name, d.Reason, lacks)
+			}
 			_ = wire.WriteDeclineWith(&buf, d, disclaimer)
 		} else {
 			_ = wire.WriteErrorWith(&buf, s.cfg.Explain(err), disclaimer)

@@ -148,16 +148,16 @@ type opts struct {
 	top, limit, years, maxChars    int
 	form                           string
 	showProgress                   bool
-	yes                            bool            // holders, panel, datasets sync: import windows without asking
-	from, to                       string          // datasets sync
-	forms                          cusipList       // index --form
-	filingsN, k, span, fiscalYear  int             // index, search, chunk
-	ticker, cik, item, mode, modes string          // search, eval
-	reindex                        bool            // index
-	ask                            askOpts         // ask, ask-eval (ask.go)
-	set                            map[string]bool // the flags given
-	progress                       *progress       // on stderr: on a terminal, or with --progress; else nil
-	watch                          *mirrorWatch    // the --fixture-dir tree's reader, noting the files it lacks; nil for none
+	yes                            bool              // holders, panel, datasets sync: import windows without asking
+	from, to                       string            // datasets sync
+	forms                          cusipList         // index --form
+	filingsN, k, span, fiscalYear  int               // index, search, chunk
+	ticker, cik, item, mode, modes string            // search, eval
+	reindex                        bool              // index
+	ask                            askOpts           // ask, ask-eval (ask.go)
+	set                            map[string]bool   // the flags given
+	progress                       *progress         // on stderr: on a terminal, or with --progress; else nil
+	watch                          *wire.MirrorWatch // the --fixture-dir tree's reader, noting the files it lacks; nil for none
 
 	// The date flags, parsed by checkUsage; asOfDate is today without --as-of.
 	asOfDate, periodDate, periodADate, periodBDate edgar13f.Date
@@ -296,7 +296,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return usageError(errors.New("--format parquet writes a binary file: redirect standard output to a file"))
 	}
 	if o.fixture != "" && !streamsDatasets[cmd.name] {
-		if o.watch, err = newMirrorWatch(o.fixture); err != nil {
+		if o.watch, err = wire.NewMirrorWatch(o.config()); err != nil {
 			return usageError(err)
 		}
 	}
@@ -305,9 +305,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fmt.Fprintf(stderr, "edgar13f: %s\n", o.config().Explain(err))
 		return exitFailure
 	}
+	ctx = wire.Watch(ctx)
 	res, err := cmd.run(ctx, c, &o, pos)
 	if d, ok := wire.AsDecline(err); ok {
-		if lacks := o.watch.lacks(d); lacks != nil {
+		if lacks := o.watch.Lacks(ctx, d); lacks != nil {
 			err = lacks // a failure of the mirror, not EDGAR's answer
 		}
 	}

@@ -75,7 +75,7 @@ var searchCommands = []command{
 			"before and after it in the same Item, if its filing was made by --as-of.",
 		examples: "  edgar13f chunk 3f2a9c0d1e4b5a67 --as-of 2025-03-01\n  edgar13f chunk 3f2a9c0d1e4b5a67 --span 0 --format json\n",
 		flags: func(fs *flag.FlagSet, o *opts) {
-			fs.IntVar(&o.span, "span", 1, "neighbouring chunks on each side (0-5)")
+			fs.IntVar(&o.span, "span", search.DefaultSpan, "neighbouring chunks on each side (0-5)")
 		},
 		run: runChunk,
 	},
@@ -221,12 +221,15 @@ func runSearch(ctx context.Context, c *edgar13f.Client, o *opts, args []string) 
 }
 
 func runChunk(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
-	s, err := openStore(c, o, func(e *search.Engine) error { _, err := e.Chunk(ctx, args[0], o.asOfDate, o.span); return err })
+	s, err := openStore(c, o, func(e *search.Engine) error {
+		_, err := e.Chunk(ctx, args[0], o.asOfDate, search.Span(o.span))
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	a, err := s.Engine.Chunk(ctx, args[0], o.asOfDate, o.span)
+	a, err := s.Engine.Chunk(ctx, args[0], o.asOfDate, search.Span(o.span))
 	return chunkResult{a, o.asOfDate}, err
 }
 

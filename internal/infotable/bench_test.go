@@ -1,7 +1,9 @@
 package infotable
 
 import (
+	"bytes"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -80,4 +82,19 @@ func BenchmarkParseSpeedup50k(b *testing.B) {
 	b.ReportMetric(float64(ref)/float64(fast), "speedup-x")
 	b.ReportMetric(float64(len(data))/fast.Seconds()/1e6, "fast-MB/s")
 	b.ReportMetric(float64(len(data))/ref.Seconds()/1e6, "reference-MB/s")
+}
+
+// BenchmarkParseRowError50k is Parse of the 50k-row table with a row that
+// breaks a row rule at its end: the cost of refusing a large table.
+func BenchmarkParseRowError50k(b *testing.B) {
+	data := benchTable()
+	i := bytes.LastIndex(data, []byte("</infoTable>"))
+	bad := append(append(slices.Clip(data[:i]), "<putCall>MAYBE</putCall>"...), data[i:]...)
+	b.SetBytes(int64(len(bad)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Parse(bad, nil); err == nil {
+			b.Fatal("Parse accepted the bad row")
+		}
+	}
 }

@@ -29,9 +29,11 @@ import (
 // references, CDATA sections, comments, processing instructions, attributes
 // checked and ignored, line-end normalisation). Documents it does not handle
 // itself (a DOCTYPE or other directive, a name with non-ASCII letters) and
-// documents it finds malformed are handed to [ParseReference], which then
-// decides and words the error; keep may then be called again for rows it
-// had already seen.
+// documents whose XML it finds malformed are handed to [ParseReference],
+// which then decides and words the error; keep may then be called again
+// for rows it had already seen. A row that breaks a row rule (a missing or
+// invalid field) is refused in the one pass, with the error ParseReference
+// gives it.
 func Parse(data []byte, keep func(*Row) bool) ([]Row, error) {
 	rows, _, err := ParseTally(data, keep)
 	return rows, err
@@ -47,7 +49,10 @@ func ParseTally(data []byte, keep func(*Row) bool) ([]Row, Tally, error) {
 		return keep == nil || keep(r)
 	}
 	rows, err := parseFast(data, count)
-	if err != nil {
+	if errors.Is(err, errUnsupported) || errors.Is(err, errMalformed) {
+		// Only the XML reading is handed over: a row the fast parser read
+		// and found against a row rule is refused at once, with the error
+		// of the rules both parsers share (rows.go), not read again.
 		t = Tally{}
 		rows, err = ParseReference(data, count)
 	}

@@ -57,3 +57,24 @@ func TestParseTally(t *testing.T) {
 		t.Errorf("saturating sum: %+v", s)
 	}
 }
+
+// TestParseRowErrorOnePass: a table whose XML the fast parser reads but
+// whose row breaks a row rule (a putCall that is neither Put nor Call) is
+// refused after one pass: keep sees each row before the bad one once, and
+// the error is the reference parser's.
+func TestParseRowErrorOnePass(t *testing.T) {
+	data := []byte(tallyTable("<infoTable><nameOfIssuer>X</nameOfIssuer><cusip>C</cusip><value>1</value>"+
+		"<shrsOrPrnAmt><sshPrnamt>1</sshPrnamt><sshPrnamtType>SH</sshPrnamtType></shrsOrPrnAmt><putCall>MAYBE</putCall></infoTable>", 5))
+	_, wantErr := ParseReference(data, nil)
+	if wantErr == nil {
+		t.Fatal("ParseReference accepted the bad row")
+	}
+	calls := 0
+	rows, tally, err := ParseTally(data, func(*Row) bool { calls++; return true })
+	if err == nil || err.Error() != wantErr.Error() || rows != nil || tally != (Tally{}) {
+		t.Fatalf("ParseTally = %d rows, %+v, %v; want the error %v", len(rows), tally, err, wantErr)
+	}
+	if calls != 4 {
+		t.Errorf("keep called %d times for the 4 rows before the bad one; want each once (one pass)", calls)
+	}
+}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/sections"
+	"github.com/edgar13f/edgar13f/internal/tickers"
 	"github.com/edgar13f/edgar13f/search"
 )
 
@@ -73,7 +74,7 @@ func load(r io.Reader, name string) ([]Query, error) {
 	}
 	qs := make([]Query, 0, len(raw))
 	for i, q := range raw {
-		if strings.TrimSpace(q.Q) == "" || q.Ticker == "" || q.Must == "" {
+		if strings.TrimSpace(q.Q) == "" || strings.TrimSpace(q.Ticker) == "" || q.Must == "" {
 			return nil, fmt.Errorf("%squery %d needs q, ticker and must", where, i+1)
 		}
 		item := ""
@@ -83,7 +84,7 @@ func load(r io.Reader, name string) ([]Query, error) {
 				return nil, fmt.Errorf("%squery %d (%q): %s; write null for any Item", where, i+1, q.Q, sections.NoItemMessage(item))
 			}
 		}
-		qs = append(qs, Query{Q: q.Q, Ticker: strings.ToUpper(q.Ticker), Item: item, Must: q.Must})
+		qs = append(qs, Query{Q: q.Q, Ticker: tickers.Norm(q.Ticker), Item: item, Must: q.Must})
 	}
 	if len(qs) == 0 {
 		return nil, fmt.Errorf("%s%s holds no query", where, file)
@@ -95,7 +96,7 @@ func load(r io.Reader, name string) ([]Query, error) {
 // item is read in the one vocabulary of Item names, for the hit's form: a
 // label "1A" names Item 1A of a 10-K and Item II-1A of a 10-Q.
 func Relevant(q Query, h search.Hit) bool {
-	if !strings.EqualFold(h.Ticker, q.Ticker) {
+	if tickers.Norm(h.Ticker) != tickers.Norm(q.Ticker) {
 		return false
 	}
 	if q.Item != "" && !itemMatches(q.Item, h.Form, h.Item) {

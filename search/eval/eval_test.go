@@ -199,3 +199,19 @@ func TestRelevantItemNames(t *testing.T) {
 		}
 	}
 }
+
+// A label's ticker is read as search.Ticker reads one: "brk.b" is EDGAR's
+// BRK-B, so a hit of BRK-B is of the label's company.
+func TestLoadTickerNormalised(t *testing.T) {
+	qs, err := Load(strings.NewReader(`[{"q": "Berkshire insurance float", "ticker": " brk.b ", "item": "7", "must": "float"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(qs) != 1 || qs[0].Ticker != "BRK-B" {
+		t.Fatalf("Load = %+v; want the ticker BRK-B", qs)
+	}
+	h := search.Hit{Ticker: "BRK-B", Form: "10-K", Item: "7", Text: "insurance float"}
+	if !Relevant(qs[0], h) || !Relevant(Query{Ticker: "brk/b", Must: "float"}, h) {
+		t.Error("a hit of BRK-B is not relevant to a label of brk.b or brk/b")
+	}
+}

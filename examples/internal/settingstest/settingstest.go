@@ -4,6 +4,7 @@
 package settingstest
 
 import (
+	"io/fs"
 	"strings"
 	"testing"
 
@@ -43,7 +44,9 @@ type settingsCase struct {
 // and that the settings of a program that starts are those the table
 // says: a flag overrides its variable, a flag of fixture directory or
 // base URL overrides the other's variable, and every program reads every
-// variable that applies to it.
+// variable that applies to it. A program that starts with a fixture
+// directory opens its tree once (wire.OpenMirror counts the openings, so
+// the cases do not run in parallel).
 func Run(t *testing.T, prog wire.Program, start Starter) {
 	mirror := testkit.Mirror()
 	notTree := t.TempDir()
@@ -98,7 +101,11 @@ func Run(t *testing.T, prog wire.Program, start Starter) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			env := append([]string{"EDGAR13F_CACHE_DIR=" + cache}, tc.env...)
+			opens := 0
+			open := wire.OpenMirror
+			wire.OpenMirror = func(dir string) (fs.FS, error) { opens++; return open(dir) }
 			code, stderr, cfg := start(t, tc.args, env)
+			wire.OpenMirror = open
 			if tc.refusedBy&prog != 0 {
 				if code != 2 || cfg != nil || !refusal(stderr, tc.message) {
 					t.Errorf("exit %d, stderr %q; want exit 2 with the message %q", code, stderr, tc.message)
@@ -125,6 +132,9 @@ func Run(t *testing.T, prog wire.Program, start Starter) {
 				Addr: cfg.Addr, RedactOff: cfg.RedactOff, AgentMode: cfg.AgentMode}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("settings (-want +got):\n%s", diff)
+			}
+			if got.FixtureDir != "" && opens != 1 {
+				t.Errorf("the fixture directory's tree was opened %d times at start-up; want once", opens)
 			}
 		})
 	}

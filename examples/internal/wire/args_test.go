@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/edgar13f/edgar13f"
 )
@@ -168,7 +169,7 @@ func TestConfig(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := ConfigFromEnv(tt.getenv)
-			if diff := cmp.Diff(tt.want, c); diff != "" {
+			if diff := cmp.Diff(tt.want, c, cmpopts.IgnoreUnexported(Config{})); diff != "" {
 				t.Errorf("config (-want +got):\n%s", diff)
 			}
 			opts, err := c.ClientOptions()

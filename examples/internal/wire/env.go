@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/edgar13f/edgar13f"
@@ -40,6 +42,40 @@ type Config struct {
 	// variable. (A refused setting is named the same way in every
 	// program: see Setting.Label.)
 	Names Names
+
+	// mirror is FixtureDir's tree, opened once for the Config and every
+	// copy of it (Check, the Client's fetcher, the CLI's mirror watch);
+	// nil for a Config not made by the settings.
+	mirror *mirrorTree
+}
+
+// mirrorTree is a mirror tree opened once.
+type mirrorTree struct {
+	dir  string
+	once sync.Once
+	fsys fs.FS
+	err  error
+}
+
+// OpenMirror opens the mirror tree of a fixture directory
+// (edgar13f.MirrorDir). The programs open it through [Config.Mirror] only,
+// once at start-up; a test may count the openings by replacing it.
+var OpenMirror = edgar13f.MirrorDir
+
+// Mirror returns the mirror tree of FixtureDir (nil without one), or why
+// the directory is not one. A Config made by the settings opens it once,
+// however often it is asked, so that every part of a program reads the
+// tree it checked.
+func (c Config) Mirror() (fs.FS, error) {
+	if c.FixtureDir == "" {
+		return nil, nil
+	}
+	m := c.mirror
+	if m == nil || m.dir != c.FixtureDir {
+		return OpenMirror(c.FixtureDir)
+	}
+	m.once.Do(func() { m.fsys, m.err = OpenMirror(m.dir) })
+	return m.fsys, m.err
 }
 
 // Names are the words a message uses for the User-Agent: the variable
@@ -84,6 +120,8 @@ func configOf(value func(env string) string) Config {
 
 		Model: model.FromEnv(value),
 		Addr:  value("EDGAR13F_HTTP_ADDR"),
+
+		mirror: &mirrorTree{dir: value("EDGAR13F_FIXTURE_DIR")},
 	}
 }
 
@@ -104,7 +142,7 @@ func (c Config) Check() error {
 	if c.FixtureDir != "" {
 		// A directory that is not a mirror tree would answer every
 		// question "unknown CIK".
-		if _, err := edgar13f.MirrorDir(c.FixtureDir); err != nil {
+		if _, err := c.Mirror(); err != nil {
 			return fmt.Errorf("%s: %s", fixture, c.Explain(err))
 		}
 	}
@@ -138,7 +176,7 @@ func (c Config) ClientOptions() ([]edgar13f.ClientOption, error) {
 		opts = append(opts, edgar13f.WithRedaction(false))
 	}
 	if c.FixtureDir != "" {
-		fsys, err := edgar13f.MirrorDir(c.FixtureDir)
+		fsys, err := c.Mirror()
 		if err != nil {
 			return nil, err
 		}

@@ -119,7 +119,7 @@ func GetChunk(ctx context.Context, engine EngineFunc, raw json.RawMessage) (Answ
 	if err != nil {
 		return nil, err
 	}
-	span, err := a.IntOr("span", 0, search.MaxSpan, 1)
+	span, err := a.IntOr("span", 0, search.MaxSpan, search.DefaultSpan)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func GetChunk(ctx context.Context, engine EngineFunc, raw json.RawMessage) (Answ
 	if err != nil {
 		return nil, err
 	}
-	c, err := e.Chunk(ctx, id, asOf, span)
+	c, err := e.Chunk(ctx, id, asOf, search.Span(span))
 	if err != nil {
 		return nil, err
 	}
