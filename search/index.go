@@ -571,7 +571,23 @@ func (e *Engine) embedChunks(ctx context.Context, chunks []store.Chunk, meta sto
 // anything is undefined). first is the place of texts[0] among the texts
 // being embedded (a filing's chunks), by which an error names a text.
 func (e *Engine) embed(ctx context.Context, texts []string, dim, first int) ([][]float32, error) {
-	v, err := e.embedder.Embed(ctx, texts)
+	return e.checkVectors(ctx, e.embedder.Embed, texts, dim, first)
+}
+
+// embedQuery embeds a search query: with the embedder's EmbedQuery when it
+// is a [QueryEmbedder], else as a passage. The vector is checked as embed
+// checks a chunk's.
+func (e *Engine) embedQuery(ctx context.Context, q string) ([][]float32, error) {
+	if qe, ok := e.embedder.(QueryEmbedder); ok {
+		return e.checkVectors(ctx, qe.EmbedQuery, []string{q}, 0, 0)
+	}
+	return e.embed(ctx, []string{q}, 0, 0)
+}
+
+// checkVectors calls f (the embedder's Embed or EmbedQuery) and checks its
+// answer as embed says.
+func (e *Engine) checkVectors(ctx context.Context, f func(context.Context, []string) ([][]float32, error), texts []string, dim, first int) ([][]float32, error) {
+	v, err := f(ctx, texts)
 	if err != nil {
 		return nil, fmt.Errorf("search: embedder %s: %w", e.embedder.Model(), err)
 	}

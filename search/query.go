@@ -118,7 +118,7 @@ func (e *Engine) Search(ctx context.Context, query string, asOf edgar13f.Date, o
 		if err = e.checkMatches(vec, f, asOf); err != nil {
 			return nil, err
 		}
-		matches = fuse(lex, vec)
+		matches = e.fusion.fuse(lex, vec)
 	}
 	if err != nil {
 		return nil, err
@@ -235,7 +235,7 @@ func (e *Engine) nearest(ctx context.Context, q string, f store.Filter, k int) (
 	if err != nil {
 		return nil, err
 	}
-	v, err := e.embed(ctx, []string{q}, 0, 0)
+	v, err := e.embedQuery(ctx, q)
 	if err != nil {
 		return nil, err
 	}

@@ -63,6 +63,17 @@ type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
+// A QueryEmbedder is an [Embedder] that embeds search queries otherwise
+// than passages, as models trained with a query instruction ask
+// (bge-small-en-v1.5's "Represent this sentence for searching relevant
+// passages: "). The Engine embeds chunks with Embed and queries with
+// EmbedQuery.
+type QueryEmbedder interface {
+	Embedder
+	// EmbedQuery returns the vectors of texts read as search queries.
+	EmbedQuery(ctx context.Context, texts []string) ([][]float32, error)
+}
+
 // An Engine indexes and searches filings. It is safe for concurrent use.
 //
 // [Engine.Index] reads filings through the Client and writes them to the
@@ -72,6 +83,7 @@ type Engine struct {
 	client   *edgar13f.Client
 	store    store.Store
 	embedder Embedder
+	fusion   Fusion // how Hybrid merges its lists
 	items    itemReader // reads the Items of a filing; the Client's by default
 
 	mu  sync.Mutex
@@ -97,6 +109,11 @@ type Option func(*Engine)
 // [Hybrid].
 func WithEmbedder(e Embedder) Option { return func(en *Engine) { en.embedder = e } }
 
+// WithFusion sets the rule by which [Hybrid] merges the BM25 and kNN
+// lists (default [DefaultFusion]). A Fusion naming no known rule, or with
+// a weight out of 0 to 1, makes New fail.
+func WithFusion(f Fusion) Option { return func(en *Engine) { en.fusion = f } }
+
 // New returns an Engine reading EDGAR through c and keeping its index in
 // st. Only [Engine.Index] uses c; an Engine that only searches an existing
 // store may be given a Client that cannot reach EDGAR at all (one reading
@@ -105,11 +122,14 @@ func New(c *edgar13f.Client, st store.Store, opts ...Option) (*Engine, error) {
 	if c == nil || st == nil {
 		return nil, errNilArgs
 	}
-	e := &Engine{client: c, store: st}
+	e := &Engine{client: c, store: st, fusion: DefaultFusion}
 	for _, o := range opts {
 		if o != nil {
 			o(e)
 		}
+	}
+	if err := e.fusion.check(); err != nil {
+		return nil, err
 	}
 	e.items = clientItems(c)
 	return e, nil
