@@ -83,7 +83,7 @@ type Engine struct {
 	client   *edgar13f.Client
 	store    store.Store
 	embedder Embedder
-	fusion   Fusion // how Hybrid merges its lists
+	fusion   Fusion     // how Hybrid merges its lists
 	items    itemReader // reads the Items of a filing; the Client's by default
 
 	mu  sync.Mutex

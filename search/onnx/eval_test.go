@@ -4,18 +4,25 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
+	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/search"
 	"github.com/edgar13f/edgar13f/search/eval"
 	"github.com/edgar13f/edgar13f/search/onnx"
+	"github.com/edgar13f/edgar13f/search/store"
 	"github.com/edgar13f/edgar13f/search/store/embedded"
 )
 
-var evalModels = flag.String("evalmodels", "all-MiniLM-L6-v2,bge-small-en-v1.5", "models TestRetrievalEvaluation measures, comma-separated")
+var (
+	evalModels = flag.String("evalmodels", "all-MiniLM-L6-v2,bge-small-en-v1.5", "models the retrieval evaluation measures, comma-separated")
+	evalSweep  = flag.Bool("evalsweep", false, "TestFusionSweep: print every fusion rule's figures")
+)
 
 // evalCacheDir is where the evaluation keeps the vectors it made:
 // $EDGAR13F_EVAL_CACHE, else "eval" in the install directory of the
@@ -31,10 +38,30 @@ func evalCacheDir(t *testing.T) string {
 	return filepath.Join(d, "eval")
 }
 
-// evalEngine indexes the evaluation corpus with model (its vectors taken
-// from the cache when made before) and returns the Engine, whose options
-// opts add to the embedder.
-func evalEngine(t *testing.T, model string, opts ...search.Option) (*search.Engine, *cachedEmbedder) {
+// evalStore is the evaluation corpus indexed with one model.
+type evalStore struct {
+	model string
+	st    store.Store
+	emb   *cachedEmbedder
+}
+
+// engine returns a search-only Engine over the store with fusion f.
+func (s *evalStore) engine(t *testing.T, f search.Fusion) *search.Engine {
+	t.Helper()
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(fstest.MapFS{})), edgar13f.WithCache(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := search.New(c, s.st, search.WithEmbedder(s.emb), search.WithFusion(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// indexEval indexes the evaluation corpus with model, its vectors taken
+// from the cache when made before.
+func indexEval(t *testing.T, model string) *evalStore {
 	t.Helper()
 	e, err := onnx.New(model)
 	if err != nil {
@@ -51,41 +78,139 @@ func evalEngine(t *testing.T, model string, opts ...search.Option) (*search.Engi
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	engine, res, err := eval.IndexCorpus(context.Background(), "../../testdata", st, append([]search.Option{search.WithEmbedder(c)}, opts...)...)
+	_, res, err := eval.IndexCorpus(context.Background(), "../../testdata", st, search.WithEmbedder(c))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%s: %d filings, %d chunks; %d texts from the cache, %d embedded", model, len(res.Indexed), res.ChunksTotal, c.hits, c.made)
-	return engine, c
+	return &evalStore{model: model, st: st, emb: c}
 }
 
-func loadQueries(t *testing.T, name string) []eval.Query {
+// Query sets of the evaluation: the part the fusion rule was chosen on
+// (the reference's queries and the tuning paraphrases) and the held-out
+// paraphrases, never looked at while choosing.
+var (
+	tuningFiles  = []string{"reference-queries.json", "paraphrase-queries.json"}
+	heldOutFiles = []string{"paraphrase-heldout.json"}
+)
+
+func loadQueries(t *testing.T, files []string) []eval.Query {
 	t.Helper()
-	qs, err := eval.LoadFile(filepath.Join("../eval/testdata", name))
+	var all []eval.Query
+	for _, name := range files {
+		qs, err := eval.LoadFile(filepath.Join("../eval/testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, qs...)
+	}
+	return all
+}
+
+var allModes = []search.Mode{search.BM25, search.KNN, search.Hybrid}
+
+// measure runs qs on an Engine with fusion f.
+func measure(t *testing.T, s *evalStore, f search.Fusion, qs []eval.Query) *eval.Report {
+	t.Helper()
+	rep, err := eval.Run(context.Background(), s.engine(t, f), qs, eval.CorpusAsOf, allModes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return qs
+	return rep
+}
+
+// row returns the row of rep for mode and setting.
+func row(rep *eval.Report, m search.Mode, filtered bool) eval.Row {
+	for _, r := range rep.Rows {
+		if r.Mode == m && r.Filtered == filtered {
+			return r
+		}
+	}
+	return eval.Row{}
+}
+
+// earns reports why hybrid has not earned its place in rep: below bm25 or
+// knn on hit@1, hit@5 or MRR@10, or not above bm25 on MRR@10, in either
+// setting ("" when it has).
+func earns(rep *eval.Report) string {
+	var why []string
+	for _, filtered := range []bool{false, true} {
+		h, b, k := row(rep, search.Hybrid, filtered), row(rep, search.BM25, filtered), row(rep, search.KNN, filtered)
+		for _, o := range []eval.Row{b, k} {
+			if h.Hit1 < o.Hit1 || h.Hit5 < o.Hit5 || h.MRR10 < o.MRR10 {
+				why = append(why, fmt.Sprintf("%s: hybrid %.3f / %.3f / %.3f below %s %.3f / %.3f / %.3f", h.Setting(), h.Hit1, h.Hit5, h.MRR10, o.Mode, o.Hit1, o.Hit5, o.MRR10))
+			}
+		}
+		if h.MRR10 <= b.MRR10 {
+			why = append(why, fmt.Sprintf("%s: hybrid MRR@10 %.3f not above bm25's %.3f", h.Setting(), h.MRR10, b.MRR10))
+		}
+	}
+	return strings.Join(why, "; ")
+}
+
+// fusions are the rules the sweep compares.
+func fusions() []search.Fusion {
+	var fs []search.Fusion
+	for _, w := range []float64{0.3, 0.4, 0.5, 0.6, 0.7, 0.8} {
+		fs = append(fs, search.Fusion{Rule: search.RRF, KNNWeight: w})
+	}
+	for _, w := range []float64{0.2, 0.3, 0.4, 0.5, 0.6, 0.7} {
+		fs = append(fs, search.Fusion{Rule: search.ScoreFusion, KNNWeight: w})
+	}
+	return fs
+}
+
+func figures(rep *eval.Report, m search.Mode, filtered bool) string {
+	r := row(rep, m, filtered)
+	return fmt.Sprintf("%.3f / %.3f / %.3f", r.Hit1, r.Hit5, r.MRR10)
+}
+
+// TestFusionSweep measures every fusion rule of the sweep with each
+// model, on the tuning part and the held-out part, and logs the figures
+// (-evalsweep): the measurement the default fusion was chosen by.
+func TestFusionSweep(t *testing.T) {
+	if !*evalSweep {
+		t.Skip("run with -evalsweep")
+	}
+	tune, held := loadQueries(t, tuningFiles), loadQueries(t, heldOutFiles)
+	for _, model := range strings.Split(*evalModels, ",") {
+		s := indexEval(t, model)
+		var b strings.Builder
+		fmt.Fprintf(&b, "\n%s (tuning %d queries, held out %d)\n", model, len(tune), len(held))
+		fmt.Fprintf(&b, "| fusion | part | unfiltered bm25 | knn | hybrid | ticker bm25 | knn | hybrid | earns |\n|---|---|---|---|---|---|---|---|---|\n")
+		for _, f := range fusions() {
+			for _, part := range []struct {
+				name string
+				qs   []eval.Query
+			}{{"tuning", tune}, {"held out", held}} {
+				rep := measure(t, s, f, part.qs)
+				ok := "yes"
+				if earns(rep) != "" {
+					ok = "no"
+				}
+				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", f, part.name,
+					figures(rep, search.BM25, false), figures(rep, search.KNN, false), figures(rep, search.Hybrid, false),
+					figures(rep, search.BM25, true), figures(rep, search.KNN, true), figures(rep, search.Hybrid, true), ok)
+			}
+		}
+		t.Log(b.String())
+	}
 }
 
 // TestRetrievalEvaluation runs the search's retrieval evaluation with
-// real models.
+// real models and the default fusion and logs the tables.
 func TestRetrievalEvaluation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("embeds the evaluation corpus")
 	}
 	for _, model := range strings.Split(*evalModels, ",") {
 		t.Run(model, func(t *testing.T) {
-			engine, _ := evalEngine(t, model)
-			for _, file := range []string{"reference-queries.json"} {
-				qs := loadQueries(t, file)
-				rep, err := eval.Run(context.Background(), engine, qs, eval.CorpusAsOf, []search.Mode{search.BM25, search.KNN, search.Hybrid})
-				if err != nil {
-					t.Fatal(err)
-				}
+			s := indexEval(t, model)
+			for _, files := range [][]string{tuningFiles, heldOutFiles} {
+				rep := measure(t, s, search.DefaultFusion, loadQueries(t, files))
 				var b bytes.Buffer
 				eval.WriteTable(&b, rep)
-				t.Logf("%s, %s:\n%s", model, file, b.String())
+				t.Logf("%s, %s:\n%s", model, files, b.String())
 			}
 		})
 	}
