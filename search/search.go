@@ -84,6 +84,8 @@ type Engine struct {
 	store    store.Store
 	embedder Embedder
 	fusion   Fusion     // how Hybrid merges its lists
+	windows  bool       // embed chunks longer than the model's window as windows
+	window   int        // the model's window in its tokens; 0: KnownModel's
 	items    itemReader // reads the Items of a filing; the Client's by default
 
 	mu  sync.Mutex

@@ -20,22 +20,20 @@ import (
 )
 
 var (
-	evalModels = flag.String("evalmodels", "all-MiniLM-L6-v2,bge-small-en-v1.5", "models the retrieval evaluation measures, comma-separated")
-	evalSweep  = flag.Bool("evalsweep", false, "TestFusionSweep: print every fusion rule's figures")
+	evalModels  = flag.String("evalmodels", "all-MiniLM-L6-v2,bge-small-en-v1.5", "models the retrieval evaluation measures, comma-separated")
+	evalSweep   = flag.Bool("evalsweep", false, "TestFusionSweep: print every fusion rule's figures")
+	evalWindows = flag.Bool("evalwindows", false, "TestFusionSweep: embed chunks longer than the window as windows")
 )
 
-// evalCacheDir is where the evaluation keeps the vectors it made:
-// $EDGAR13F_EVAL_CACHE, else "eval" in the install directory of the
-// runtime and weights.
+// evalCacheDir is where the evaluation keeps the vectors it made, to
+// embed the corpus once across runs: $EDGAR13F_EVAL_CACHE when set, else
+// a directory of the test's own, so that the corpus is embedded afresh
+// (as CI does).
 func evalCacheDir(t *testing.T) string {
 	if d := os.Getenv("EDGAR13F_EVAL_CACHE"); d != "" {
 		return d
 	}
-	d, err := onnx.DefaultDir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return filepath.Join(d, "eval")
+	return t.TempDir()
 }
 
 // evalStore is the evaluation corpus indexed with one model.
@@ -60,8 +58,9 @@ func (s *evalStore) engine(t *testing.T, f search.Fusion) *search.Engine {
 }
 
 // indexEval indexes the evaluation corpus with model, its vectors taken
-// from the cache when made before.
-func indexEval(t *testing.T, model string) *evalStore {
+// from the cache when made before; windows embeds chunks longer than the
+// model's window as windows (search.WithWindows).
+func indexEval(t *testing.T, model string, windows bool) *evalStore {
 	t.Helper()
 	e, err := onnx.New(model)
 	if err != nil {
@@ -78,11 +77,15 @@ func indexEval(t *testing.T, model string) *evalStore {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	_, res, err := eval.IndexCorpus(context.Background(), "../../testdata", st, search.WithEmbedder(c))
+	opts := []search.Option{search.WithEmbedder(c)}
+	if windows {
+		opts = append(opts, search.WithWindows(0))
+	}
+	_, res, err := eval.IndexCorpus(context.Background(), "../../testdata", st, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%s: %d filings, %d chunks; %d texts from the cache, %d embedded", model, len(res.Indexed), res.ChunksTotal, c.hits, c.made)
+	t.Logf("%s (windows %v): %d filings, %d chunks; %d texts from the cache, %d embedded", model, windows, len(res.Indexed), res.ChunksTotal, c.hits, c.made)
 	return &evalStore{model: model, st: st, emb: c}
 }
 
@@ -151,10 +154,10 @@ func earns(rep *eval.Report) string {
 // fusions are the rules the sweep compares.
 func fusions() []search.Fusion {
 	var fs []search.Fusion
-	for _, w := range []float64{0.3, 0.4, 0.5, 0.6, 0.7, 0.8} {
+	for _, w := range []float64{0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8} {
 		fs = append(fs, search.Fusion{Rule: search.RRF, KNNWeight: w})
 	}
-	for _, w := range []float64{0.2, 0.3, 0.4, 0.5, 0.6, 0.7} {
+	for _, w := range []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7} {
 		fs = append(fs, search.Fusion{Rule: search.ScoreFusion, KNNWeight: w})
 	}
 	return fs
@@ -174,9 +177,9 @@ func TestFusionSweep(t *testing.T) {
 	}
 	tune, held := loadQueries(t, tuningFiles), loadQueries(t, heldOutFiles)
 	for _, model := range strings.Split(*evalModels, ",") {
-		s := indexEval(t, model)
+		s := indexEval(t, model, *evalWindows)
 		var b strings.Builder
-		fmt.Fprintf(&b, "\n%s (tuning %d queries, held out %d)\n", model, len(tune), len(held))
+		fmt.Fprintf(&b, "\n%s, windows %v (tuning %d queries, held out %d)\n", model, *evalWindows, len(tune), len(held))
 		fmt.Fprintf(&b, "| fusion | part | unfiltered bm25 | knn | hybrid | ticker bm25 | knn | hybrid | earns |\n|---|---|---|---|---|---|---|---|---|\n")
 		for _, f := range fusions() {
 			for _, part := range []struct {
@@ -205,7 +208,7 @@ func TestRetrievalEvaluation(t *testing.T) {
 	}
 	for _, model := range strings.Split(*evalModels, ",") {
 		t.Run(model, func(t *testing.T) {
-			s := indexEval(t, model)
+			s := indexEval(t, model, false)
 			for _, files := range [][]string{tuningFiles, heldOutFiles} {
 				rep := measure(t, s, search.DefaultFusion, loadQueries(t, files))
 				var b bytes.Buffer
