@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -129,6 +130,61 @@ func TestTokenizerMatchesReference(t *testing.T) {
 		}
 		if truncated == 0 {
 			t.Errorf("%s: no reference text reaches the window of %d tokens: truncation is untested", s.Name, s.Window)
+		}
+	}
+}
+
+// TestTokenizerMatchesReferenceOnReports: the token ids of 900 slices of
+// three real reports' text (testdata/slices.json) equal those of the
+// Hugging Face tokenizers library, for every model's tokenizer.json (an
+// int8 model's is the same file as its fp32 model's).
+func TestTokenizerMatchesReferenceOnReports(t *testing.T) {
+	matchRecorded(t, "slices.json", 900)
+}
+
+// TestTokenizerMatchesReferenceOnUnicode: the same for 1,500 strings of
+// random code points from 20 blocks, controls, marks, private use, emoji
+// and characters Unicode added since the tokenizers' tables were made
+// among them (testdata/unicode.json, written by gen/hfunicode.py).
+func TestTokenizerMatchesReferenceOnUnicode(t *testing.T) {
+	matchRecorded(t, "unicode.json", 1500)
+}
+
+// matchRecorded checks every model's tokenizer against the ids a recorded
+// file holds for at least n texts, untruncated.
+func matchRecorded(t *testing.T, file string, n int) {
+	t.Helper()
+	var ref struct {
+		Texts []string             `json:"texts"`
+		IDs   map[string][][]int32 `json:"ids"`
+	}
+	loadJSON(t, file, &ref)
+	dir, err := DefaultDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range specs {
+		want := ref.IDs[strings.TrimSuffix(s.Name, "-q")]
+		if len(want) != len(ref.Texts) || len(want) < n {
+			t.Fatalf("%s: %s has %d id lists for %d texts", s.Name, file, len(want), len(ref.Texts))
+		}
+		if err := need(dir, s.Name, s.Tokenizer); err != nil {
+			t.Fatal(err)
+		}
+		tok, err := LoadTokenizer(filepath.Join(dir, s.Tokenizer))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := 0
+		for i, text := range ref.Texts {
+			if got := tok.Encode(text, 0); !slices.Equal(got, want[i]) {
+				if bad++; bad <= 5 {
+					t.Errorf("%s: %s text %d %.60q:\n got  %v\n want %v", s.Name, file, i, text, got, want[i])
+				}
+			}
+		}
+		if bad > 0 {
+			t.Errorf("%s: %d of %d texts of %s tokenized otherwise than the reference", s.Name, bad, len(ref.Texts), file)
 		}
 	}
 }

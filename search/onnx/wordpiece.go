@@ -16,7 +16,10 @@ import (
 // WordPiece: clean the text, pad CJK ideographs with spaces, strip accents
 // and lowercase (as the file says), split on white space and punctuation,
 // split each word into the longest vocabulary pieces, and frame the ids
-// with [CLS] and [SEP]. It is safe for concurrent use.
+// with [CLS] and [SEP]. What is white space, a control character, a
+// non-spacing mark or punctuation, and how a character lowercases, is
+// decided as that library decides it (hfunicode.go). It is safe for
+// concurrent use.
 type Tokenizer struct {
 	vocab        map[string]int32
 	unk          int32
@@ -155,7 +158,7 @@ func (t *Tokenizer) normalize(s string) string {
 	if t.stripAccents {
 		s = norm.NFD.String(s)
 		s = strings.Map(func(r rune) rune {
-			if unicode.Is(unicode.Mn, r) {
+			if unicode.Is(hfMn, r) {
 				return -1
 			}
 			return r
@@ -167,11 +170,19 @@ func (t *Tokenizer) normalize(s string) string {
 	return s
 }
 
-// lower lowercases as Rust's char::to_lowercase does, which is
-// unicode.ToLower but for the one rune whose full mapping differs in a
-// way the tokenizers see: 'İ' becomes "i̇".
+// lower lowercases as BertNormalizer does (Rust's char::to_lowercase,
+// which maps 'İ' to "i̇").
 func lower(s string) string {
-	return strings.Map(unicode.ToLower, strings.ReplaceAll(s, "İ", "i\u0307"))
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		if l, ok := hfLower[r]; ok {
+			b.WriteString(l)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // words applies BertPreTokenizer: split on white space, and make each
@@ -236,34 +247,22 @@ func (t *Tokenizer) appendPieces(ids []int32, word string) []int32 {
 	return ids
 }
 
-// isWhitespace is the tokenizers' is_whitespace: tab, newline, carriage
-// return and the Unicode White_Space property.
-func isWhitespace(r rune) bool {
-	return r == '\t' || r == '\n' || r == '\r' || unicode.Is(unicode.White_Space, r)
-}
+// The character classes are the tokenizers library's (hfunicode.go,
+// generated from it): it decides with tables of an older Unicode version
+// than Go's unicode package, and lowercases with Rust's.
 
-// isControl is the tokenizers' is_control: a character of Unicode's
-// "Other" categories (Cc, Cf, Cs, Co, Cn), but tab, newline and carriage
-// return.
-func isControl(r rune) bool {
-	if r == '\t' || r == '\n' || r == '\r' {
-		return false
-	}
-	if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Co, unicode.Cs) {
-		return true
-	}
-	// Unassigned (Cn): in no category at all.
-	return !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z, unicode.C)
-}
+// isWhitespace is the tokenizers' is_whitespace: tab, newline, carriage
+// return and Unicode's White_Space.
+func isWhitespace(r rune) bool { return unicode.Is(hfSpace, r) }
+
+// isControl is the tokenizers' is_control: a character of the "Other"
+// categories, but tab, newline and carriage return (and, as the
+// tokenizers' tables have it, not an unassigned one).
+func isControl(r rune) bool { return unicode.Is(hfControl, r) }
 
 // isBertPunct is ASCII punctuation (which counts $+<=>^`|~ too) or a
 // Unicode punctuation character.
-func isBertPunct(r rune) bool {
-	if r < 0x80 {
-		return r >= '!' && r <= '/' || r >= ':' && r <= '@' || r >= '[' && r <= '`' || r >= '{' && r <= '~'
-	}
-	return unicode.IsPunct(r)
-}
+func isBertPunct(r rune) bool { return unicode.Is(hfPunct, r) }
 
 // isChineseChar reports a CJK Unified Ideograph, as BERT's tokenizer
 // defines it.

@@ -13,6 +13,11 @@ For each model of search/onnx and each text of sentences.json it records:
 - query_vectors (bge-small-en-v1.5 only): the vector of the text as a
   query, with the model's query prompt.
 
+It also writes slices.json: 900 slices (20 to 400 characters, from a seeded
+random start) of the text of three real reports in testdata/documents,
+with the ids each fp32 model's tokenizer.json gives them, untruncated (an
+int8 model's tokenizer.json is the same file as its fp32 model's).
+
 Run it from the repository root after search/onnx/setup.sh:
 
     python3 -m venv /tmp/ref && /tmp/ref/bin/pip install torch \
@@ -24,8 +29,12 @@ Run it from the repository root after search/onnx/setup.sh:
 The install directory is $EDGAR13F_ONNX_DIR, else ~/.cache/edgar13f/onnx.
 """
 
+import gzip
+import html
 import json
 import os
+import random
+import re
 import shutil
 import sys
 import tempfile
@@ -98,7 +107,40 @@ def model_dir(tmp, name, graph, tok, window, pooling, layers, prompt):
     return d
 
 
+def report_slices():
+    """900 slices of the text of three real reports, seeded."""
+    rnd = random.Random(7)
+    out = []
+    docs = os.path.join(HERE, "..", "..", "..", "testdata", "documents")
+    for name in ("jnj-10-k-2025-02-13.htm.gz", "nvda-10-q-2025-08-27.htm.gz", "aapl-10-q-2025-08-01.htm.gz"):
+        with gzip.open(os.path.join(docs, name), "rt", errors="replace") as f:
+            t = f.read()
+        t = re.sub(r"(?is)<(script|style).*?</\1>", " ", t)
+        t = html.unescape(re.sub(r"<[^>]+>", " ", t))
+        for _ in range(300):
+            a = rnd.randrange(len(t) - 400)
+            out.append(t[a:a + rnd.randrange(20, 400)])
+    return out
+
+
+def write_slices():
+    texts = report_slices()
+    ids = {}
+    for name, (graph, tok, *_rest) in MODELS.items():
+        if name.endswith("-q"):
+            continue
+        t = tokenizers.Tokenizer.from_file(os.path.join(DIR, tok))
+        t.no_padding()
+        t.no_truncation()
+        ids[name] = [e.ids for e in t.encode_batch(texts)]
+    with open(os.path.join(HERE, "slices.json"), "w") as f:
+        json.dump({"generator": "search/onnx/testdata/reference.py", "tokenizers": tokenizers.__version__,
+                   "texts": texts, "ids": ids}, f, ensure_ascii=False, separators=(",", ":"))
+        f.write("\n")
+
+
 def main():
+    write_slices()
     with open(os.path.join(HERE, "sentences.json")) as f:
         sentences = json.load(f)["sentences"]
     out = {
