@@ -8,11 +8,16 @@ import (
 
 // A ModelInfo is what the Engine knows of an embedding model besides its
 // vectors: the most tokens of a text it reads (its window, in its own
-// tokens, [CLS] and [SEP] included) and the instruction it wants before a
-// search query ("" for none).
+// tokens, [CLS] and [SEP] included), the instruction it wants before a
+// search query ("" for none), and whether [Hybrid] is the default mode
+// with it: true only for a model with which hybrid measured at least as
+// good as BM25 and kNN on hit@1, hit@5 and MRR@10, and better than BM25 on
+// MRR@10, unfiltered and ticker-filtered, on the project's retrieval
+// evaluation (search/eval/README.md).
 type ModelInfo struct {
 	Window      int
 	QueryPrefix string
+	Hybrid      bool
 }
 
 // knownModels are the models whose window and query prefix the Engine

@@ -130,3 +130,23 @@ func TestWindowsEmbedLongChunks(t *testing.T) {
 		t.Errorf("without WithWindows: %d texts embedded; want the 2 chunks whole", len(emb.texts))
 	}
 }
+
+// TestDefaultModeFollowsTheMeasurement: without a mode, Search ranks by
+// BM25, also with an embedder, unless the embedder's model is one on
+// which hybrid measured better (ModelInfo.Hybrid).
+func TestDefaultModeFollowsTheMeasurement(t *testing.T) {
+	knownModels["hybrid-earned-test"] = ModelInfo{Window: 256, Hybrid: true}
+	defer delete(knownModels, "hybrid-earned-test")
+	for model, want := range map[string]Mode{"hybrid-earned-test": Hybrid, "all-MiniLM-L6-v2": BM25, "bge-small-en-v1.5": BM25, "test-embed": BM25} {
+		st := newMemStore()
+		emb := &hashEmbedder{model: model, dim: 16}
+		putSynth(t, st, emb, threeFilings()...)
+		r, err := newTestEngine(t, st, WithEmbedder(emb)).Search(context.Background(), "export controls", day("2024-06-30"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Mode != want {
+			t.Errorf("%s: default mode %s; want %s", model, r.Mode, want)
+		}
+	}
+}

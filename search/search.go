@@ -22,7 +22,8 @@
 // (10-K/A) made by asOf. It is idempotent per accession number and may be run again
 // at any time; a filing becomes searchable only when all its chunks are
 // stored. [Engine.Search] ranks chunks by [BM25], [KNN] or [Hybrid]
-// (reciprocal rank fusion) with exact filters, and states its [Coverage];
+// (both fused, by reciprocal rank fusion unless [WithFusion] says
+// otherwise) with exact filters, and states its [Coverage];
 // [Engine.Chunk] returns one chunk with its neighbours, for reading a hit
 // in context. Search and Chunk read only the store.
 //
