@@ -257,7 +257,7 @@ func TestSearchKNNAndHybrid(t *testing.T) {
 	st := newMemStore()
 	emb := &hashEmbedder{model: "hash-test", dim: 64}
 	putSynth(t, st, emb, threeFilings()...)
-	e := newTestEngine(t, st, WithEmbedder(emb))
+	e := newTestEngine(t, st, WithEmbedder(emb), WithFusion(Fusion{Rule: RRF, KNNWeight: 0.5}))
 	ctx := context.Background()
 	asOf := day("2024-06-30")
 
