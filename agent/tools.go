@@ -87,7 +87,7 @@ func toolSpecs(withSearch bool) []model.Tool {
 				"form":        map[string]any{"type": "string", "description": "only this form, exactly: \"10-K\", \"10-K/A\", \"10-Q\""},
 				"item":        map[string]any{"type": "string", "description": "only this Item: \"1A\", \"7\", \"I-2\", \"II-1A\""},
 				"fiscal_year": map[string]any{"type": "integer", "description": "only reports of this fiscal year (the company's own)"},
-				"mode":        map[string]any{"type": "string", "enum": []string{"bm25", "knn", "hybrid"}, "description": "bm25 for exact words and figures, knn for meaning, hybrid for both (default when available)"},
+				"mode":        map[string]any{"type": "string", "enum": []string{"bm25", "knn", "hybrid"}, "description": "bm25 for exact words and figures, knn for meaning, hybrid for both (default bm25)"},
 				"k":           map[string]any{"type": "integer", "minimum": 1, "maximum": maxSearchK, "description": "number of chunks, default 6"},
 			}),
 		}, model.Tool{

@@ -556,11 +556,69 @@ func (e *Engine) embedChunks(ctx context.Context, chunks []store.Chunk, meta sto
 		for _, c := range chunks[start:min(start+EmbedBatch, len(chunks))] {
 			texts = append(texts, c.Text)
 		}
+		if w := e.windowTokens(); w > 0 {
+			v, err := e.embedWindows(ctx, texts, w, meta.Dim, start)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v...)
+			continue
+		}
 		v, err := e.embed(ctx, texts, meta.Dim, start)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, v...)
+	}
+	return out, nil
+}
+
+// embedWindows embeds each text as the mean of its windows of at most w
+// cl100k_base tokens (see [WithWindows]), scaled to length 1.
+func (e *Engine) embedWindows(ctx context.Context, texts []string, w, dim, first int) ([][]float32, error) {
+	pieces, spans := windowed(texts, w)
+	var pv [][]float32
+	for s := 0; s < len(pieces); s += EmbedBatch {
+		v, err := e.embed(ctx, pieces[s:min(s+EmbedBatch, len(pieces))], dim, first)
+		if err != nil {
+			return nil, err
+		}
+		if dim == 0 && len(v) > 0 {
+			dim = len(v[0])
+		}
+		pv = append(pv, v...)
+	}
+	out := make([][]float32, len(texts))
+	for i, sp := range spans {
+		if sp[1]-sp[0] == 1 {
+			out[i] = pv[sp[0]]
+			continue
+		}
+		sum := make([]float64, dim)
+		for _, v := range pv[sp[0]:sp[1]] {
+			var n float64
+			for _, x := range v {
+				n += float64(x) * float64(x)
+			}
+			n = math.Sqrt(n)
+			for j, x := range v {
+				sum[j] += float64(x) / n
+			}
+		}
+		var n float64
+		for _, x := range sum {
+			n += x * x
+		}
+		n = math.Sqrt(n)
+		if n == 0 { // windows pointing opposite ways: keep the first
+			out[i] = pv[sp[0]]
+			continue
+		}
+		v := make([]float32, dim)
+		for j, x := range sum {
+			v[j] = float32(x / n)
+		}
+		out[i] = v
 	}
 	return out, nil
 }
@@ -571,7 +629,28 @@ func (e *Engine) embedChunks(ctx context.Context, chunks []store.Chunk, meta sto
 // anything is undefined). first is the place of texts[0] among the texts
 // being embedded (a filing's chunks), by which an error names a text.
 func (e *Engine) embed(ctx context.Context, texts []string, dim, first int) ([][]float32, error) {
-	v, err := e.embedder.Embed(ctx, texts)
+	return e.checkVectors(ctx, e.embedder.Embed, texts, dim, first)
+}
+
+// embedQuery embeds a search query: with the embedder's EmbedQuery when it
+// is a [QueryEmbedder], else as a passage after the query prefix
+// [KnownModel] gives for the embedder's model (an HTTP embedder serving
+// bge-small-en-v1.5, say). The vector is checked as embed
+// checks a chunk's.
+func (e *Engine) embedQuery(ctx context.Context, q string) ([][]float32, error) {
+	if qe, ok := e.embedder.(QueryEmbedder); ok {
+		return e.checkVectors(ctx, qe.EmbedQuery, []string{q}, 0, 0)
+	}
+	if m, ok := KnownModel(e.embedder.Model()); ok {
+		q = m.QueryPrefix + q
+	}
+	return e.embed(ctx, []string{q}, 0, 0)
+}
+
+// checkVectors calls f (the embedder's Embed or EmbedQuery) and checks its
+// answer as embed says.
+func (e *Engine) checkVectors(ctx context.Context, f func(context.Context, []string) ([][]float32, error), texts []string, dim, first int) ([][]float32, error) {
+	v, err := f(ctx, texts)
 	if err != nil {
 		return nil, fmt.Errorf("search: embedder %s: %w", e.embedder.Model(), err)
 	}

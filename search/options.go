@@ -88,15 +88,17 @@ func FiscalYear(y int) SearchOption {
 // that asks [Engine.Search] for it: Search(ctx, q, asOf, search.BM25), or
 // search.Mode(s) for a mode named by a string (case-insensitive; a name
 // that is none of the modes is declined by Search with
-// [edgar13f.InvalidArgument]). Without one, Search ranks by [Hybrid] when
-// the Engine has an embedder, else by [BM25].
+// [edgar13f.InvalidArgument]). Without one, Search ranks by [BM25], or
+// by [Hybrid] when the Engine's embedder serves a model on which hybrid
+// measured better than both BM25 and kNN ([ModelInfo].Hybrid; on the
+// project's evaluation no model has yet, see search/eval/README.md).
 type Mode string
 
 // The search modes.
 const (
 	BM25   Mode = "bm25"   // lexical: BM25 over English-analysed text
 	KNN    Mode = "knn"    // vectors: cosine similarity to the query's embedding
-	Hybrid Mode = "hybrid" // reciprocal rank fusion of both lists
+	Hybrid Mode = "hybrid" // both lists fused by the Engine's [Fusion]
 )
 
 func (m Mode) applySearch(o *searchOptions) { o.mode, o.modeSet = m, true }

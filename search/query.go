@@ -37,9 +37,10 @@ var errLeak = errors.New("search: the store returned chunks its query's filter e
 //
 // Modes (a [Mode] option): [BM25] ranks by BM25 over English-analysed text;
 // [KNN] by cosine similarity of the chunk's vector to the query's
-// embedding; [Hybrid] fuses the top [FusionDepth] of both by reciprocal
-// rank fusion, 1/([RRFConstant]+rank) summed. The default is Hybrid when
-// the Engine has an embedder, else BM25. Equal scores are ordered by chunk
+// embedding; [Hybrid] fuses the top [FusionDepth] of both by the Engine's
+// [Fusion] (by default reciprocal rank fusion, 1/([RRFConstant]+rank)
+// summed). The default is BM25, or Hybrid when the embedder's model is
+// one on which hybrid measured better ([ModelInfo].Hybrid). Equal scores are ordered by chunk
 // ID, so the same question on the same store always gets the same answer.
 //
 // Point in time: only chunks of filings with a filing date on or before
@@ -118,7 +119,7 @@ func (e *Engine) Search(ctx context.Context, query string, asOf edgar13f.Date, o
 		if err = e.checkMatches(vec, f, asOf); err != nil {
 			return nil, err
 		}
-		matches = fuse(lex, vec)
+		matches = e.fusion.fuse(lex, vec)
 	}
 	if err != nil {
 		return nil, err
@@ -139,7 +140,9 @@ func (e *Engine) Search(ctx context.Context, query string, asOf edgar13f.Date, o
 func (e *Engine) mode(o searchOptions) (Mode, error) {
 	if !o.modeSet {
 		if e.embedder != nil {
-			return Hybrid, nil
+			if m, ok := KnownModel(e.embedder.Model()); ok && m.Hybrid {
+				return Hybrid, nil
+			}
 		}
 		return BM25, nil
 	}
@@ -235,7 +238,7 @@ func (e *Engine) nearest(ctx context.Context, q string, f store.Filter, k int) (
 	if err != nil {
 		return nil, err
 	}
-	v, err := e.embed(ctx, []string{q}, 0, 0)
+	v, err := e.embedQuery(ctx, q)
 	if err != nil {
 		return nil, err
 	}

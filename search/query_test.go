@@ -254,16 +254,22 @@ func TestSearchKNNAndHybrid(t *testing.T) {
 	st := newMemStore()
 	emb := &hashEmbedder{model: "hash-test", dim: 64}
 	putSynth(t, st, emb, threeFilings()...)
-	e := newTestEngine(t, st, WithEmbedder(emb))
+	e := newTestEngine(t, st, WithEmbedder(emb), WithFusion(Fusion{Rule: RRF, KNNWeight: 0.5}))
 	ctx := context.Background()
 	asOf := day("2024-06-30")
 
+	// The default mode is BM25 with an embedder too: on the project's
+	// evaluation hybrid has not earned it with any model.
 	r, err := e.Search(ctx, "export controls China", asOf)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Mode != Hybrid {
-		t.Errorf("default mode with an embedder = %s; want hybrid", r.Mode)
+	if r.Mode != BM25 {
+		t.Errorf("default mode with an embedder = %s; want bm25", r.Mode)
+	}
+	r, err = e.Search(ctx, "export controls China", asOf, Hybrid)
+	if err != nil {
+		t.Fatal(err)
 	}
 	// The fused answer is RRF over the store's own two lists.
 	lex, _ := st.Lexical(ctx, "export controls China", store.Filter{AsOf: asOf}, FusionDepth)
@@ -325,10 +331,10 @@ func TestSearchEmbedderMismatch(t *testing.T) {
 	bm := newMemStore()
 	putSynth(t, bm, nil, threeFilings()...)
 	e := newTestEngine(t, bm, WithEmbedder(&hashEmbedder{model: "m", dim: 8}))
-	if _, err := e.Search(ctx, "export", asOf); !errors.As(err, new(*store.MismatchError)) || !strings.Contains(err.Error(), "no embedder") {
+	if _, err := e.Search(ctx, "export", asOf, Hybrid); !errors.As(err, new(*store.MismatchError)) || !strings.Contains(err.Error(), "no embedder") {
 		t.Errorf("hybrid on a BM25-only store: %v", err)
 	}
-	if r, err := e.Search(ctx, "export", day("2023-01-01")); err != nil || len(r.Hits) != 0 {
+	if r, err := e.Search(ctx, "export", day("2023-01-01"), Hybrid); err != nil || len(r.Hits) != 0 {
 		t.Errorf("hybrid with nothing visible: %v, %v", r, err)
 	}
 }

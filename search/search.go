@@ -22,7 +22,8 @@
 // (10-K/A) made by asOf. It is idempotent per accession number and may be run again
 // at any time; a filing becomes searchable only when all its chunks are
 // stored. [Engine.Search] ranks chunks by [BM25], [KNN] or [Hybrid]
-// (reciprocal rank fusion) with exact filters, and states its [Coverage];
+// (both fused, by reciprocal rank fusion unless [WithFusion] says
+// otherwise) with exact filters, and states its [Coverage];
 // [Engine.Chunk] returns one chunk with its neighbours, for reading a hit
 // in context. Search and Chunk read only the store.
 //
@@ -64,6 +65,17 @@ type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
+// A QueryEmbedder is an [Embedder] that embeds search queries otherwise
+// than passages, as models trained with a query instruction ask
+// (bge-small-en-v1.5's "Represent this sentence for searching relevant
+// passages: "). The Engine embeds chunks with Embed and queries with
+// EmbedQuery.
+type QueryEmbedder interface {
+	Embedder
+	// EmbedQuery returns the vectors of texts read as search queries.
+	EmbedQuery(ctx context.Context, texts []string) ([][]float32, error)
+}
+
 // An Engine indexes and searches filings. It is safe for concurrent use.
 //
 // [Engine.Index] reads filings through the Client and writes them to the
@@ -73,6 +85,9 @@ type Engine struct {
 	companies *companies.Companies // the company questions of the Client
 	store     store.Store
 	embedder  Embedder
+	fusion    Fusion     // how Hybrid merges its lists
+	windows   bool       // embed chunks longer than the model's window as windows
+	window    int        // the model's window in its tokens; 0: KnownModel's
 	items     itemReader // reads the Items of a filing; the Client's by default
 
 	mu  sync.Mutex
@@ -98,6 +113,11 @@ type Option func(*Engine)
 // [Hybrid].
 func WithEmbedder(e Embedder) Option { return func(en *Engine) { en.embedder = e } }
 
+// WithFusion sets the rule by which [Hybrid] merges the BM25 and kNN
+// lists (default [DefaultFusion]). A Fusion naming no known rule, or with
+// a weight out of 0 to 1, makes New fail.
+func WithFusion(f Fusion) Option { return func(en *Engine) { en.fusion = f } }
+
 // New returns an Engine reading EDGAR through c and keeping its index in
 // st. Only [Engine.Index] uses c; an Engine that only searches an existing
 // store may be given a Client that cannot reach EDGAR at all (one reading
@@ -107,11 +127,14 @@ func New(c *edgar13f.Client, st store.Store, opts ...Option) (*Engine, error) {
 		return nil, errNilArgs
 	}
 	cs := companies.New(c)
-	e := &Engine{companies: cs, store: st}
+	e := &Engine{companies: cs, store: st, fusion: DefaultFusion}
 	for _, o := range opts {
 		if o != nil {
 			o(e)
 		}
+	}
+	if err := e.fusion.check(); err != nil {
+		return nil, err
 	}
 	e.items = clientItems(cs)
 	return e, nil

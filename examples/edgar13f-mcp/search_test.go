@@ -314,7 +314,7 @@ func embedServer(t *testing.T, dim int) (*httptest.Server, *atomic.Int64) {
 
 // TestSearchToolsWithEmbedder configures an OpenAI-compatible embedder
 // (an httptest server): chunks are embedded while indexing, the answer
-// names the model and dimension, and knn and hybrid (the default) answer.
+// names the model and dimension, and knn, hybrid and bm25 (the default) answer.
 func TestSearchToolsWithEmbedder(t *testing.T) {
 	srv, texts := embedServer(t, 32)
 	s := testkit.Connect(t, command(t, "EDGAR13F_FIXTURE_DIR="+mirror, "EDGAR13F_EMBED_URL="+srv.URL+"/v1", "EDGAR13F_EMBED_MODEL=test-embed"))
@@ -331,7 +331,7 @@ func TestSearchToolsWithEmbedder(t *testing.T) {
 	const q = `"query":"export controls China","as_of":"2025-02-25"`
 	for _, mode := range []string{"", "knn", "hybrid", "bm25"} {
 		args := `{` + q + `}`
-		want := "hybrid"
+		want := "bm25"
 		if mode != "" {
 			args, want = `{`+q+`,"mode":"`+mode+`"}`, mode
 		}

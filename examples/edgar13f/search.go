@@ -53,7 +53,7 @@ var searchCommands = []command{
 		about: "Search the text of the indexed 10-K and 10-Q filings (see \"edgar13f index\") made on or\n" +
 			"before --as-of: later filings neither show nor change the ranking. Modes: bm25 (words),\n" +
 			"knn (meaning) and hybrid (both, fused); knn and hybrid need an embedder\n" +
-			"(EDGAR13F_EMBED_URL), hybrid is then the default. Filters are exact. The answer lists the\n" +
+			"(EDGAR13F_EMBED_URL); bm25 is the default (it measured best). Filters are exact. The answer lists the\n" +
 			"filings searched (its coverage). Read a hit in context with \"edgar13f chunk ID\".",
 		examples: "  edgar13f search export controls China --as-of 2025-03-01\n" +
 			"  edgar13f search regulatory credits --ticker TSLA --item 7 --k 3\n" +
@@ -64,7 +64,7 @@ var searchCommands = []command{
 			fs.StringVar(&o.form, "form", "", "only filings of this form, exact: 10-K, 10-K/A, 10-Q")
 			fs.StringVar(&o.item, "item", "", "only this Item: 1A, 7 in a 10-K; I-2, II-1A in a 10-Q")
 			fs.IntVar(&o.fiscalYear, "fiscal-year", 0, "only reports of this fiscal year (the company's own)")
-			fs.StringVar(&o.mode, "mode", "", "bm25, knn or hybrid (default hybrid with an embedder, else bm25)")
+			fs.StringVar(&o.mode, "mode", "", "bm25, knn or hybrid (default bm25)")
 			fs.IntVar(&o.k, "k", 0, "number of hits (1-50, default 10)")
 		},
 		run: runSearch,

@@ -278,7 +278,7 @@ func TestSearchNoIndex(t *testing.T) {
 }
 
 // TestSearchWithEmbedder indexes through an OpenAI-compatible embeddings
-// server (httptest): search defaults to hybrid, and eval measures all
+// server (httptest): search defaults to bm25, and eval measures all
 // three modes.
 func TestSearchWithEmbedder(t *testing.T) {
 	var texts atomic.Int64
@@ -317,7 +317,7 @@ func TestSearchWithEmbedder(t *testing.T) {
 		t.Fatalf("index: exit %d\n%s", code, stdout)
 	}
 	stdout, _, code = exe(t, env, "search", "export controls", "--as-of", "2025-03-01", "--format", "json")
-	if r := decodeJSON(t, stdout); code != 0 || r["mode"] != "hybrid" || len(r["hits"].([]any)) != 10 {
+	if r := decodeJSON(t, stdout); code != 0 || r["mode"] != "bm25" || len(r["hits"].([]any)) != 10 {
 		t.Errorf("search: exit %d, %v", code, r)
 	}
 	stdout, _, code = exe(t, env, "eval", "../../search/eval/testdata/reference-queries.json", "--as-of", "2025-03-01", "--format", "csv")
