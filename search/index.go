@@ -247,7 +247,7 @@ func (e *Engine) Index(ctx context.Context, names []string, asOf edgar13f.Date, 
 			}
 			p.Elapsed = t1.Sub(start)
 			if spent > 0 {
-				p.ChunksPerSec = float64(readChunk) / spent.Seconds()
+				p.ChunksPerSecond = float64(readChunk) / spent.Seconds()
 			}
 			if read > 0 {
 				p.Left = spent / time.Duration(read) * time.Duration(p.FilingsPlan-p.Filings)

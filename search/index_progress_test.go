@@ -29,7 +29,7 @@ func TestIndexProgressRateAndTimeLeft(t *testing.T) {
 	track := ReportProgress(func(p Progress) {
 		switch {
 		case p.Filings == 0:
-			if p.Elapsed != 0 || p.ChunksPerSec != 0 || p.Left != 0 {
+			if p.Elapsed != 0 || p.ChunksPerSecond != 0 || p.Left != 0 {
 				t.Errorf("before any filing is done: %+v; want no rate", p)
 			}
 		case len(after) == 0 || p.Filings > after[len(after)-1].Filings:
@@ -49,8 +49,8 @@ func TestIndexProgressRateAndTimeLeft(t *testing.T) {
 		if want := time.Duration(2*done-1) * time.Second; p.Elapsed != want {
 			t.Errorf("after filing %d: Elapsed %s; want %s", done, p.Elapsed, want)
 		}
-		if want := float64(p.Chunks) / float64(done); p.Chunks == 0 || p.ChunksPerSec != want {
-			t.Errorf("after filing %d: %d chunks, %v chunks/s; want %v", done, p.Chunks, p.ChunksPerSec, want)
+		if want := float64(p.Chunks) / float64(done); p.Chunks == 0 || p.ChunksPerSecond != want {
+			t.Errorf("after filing %d: %d chunks, %v chunks/s; want %v", done, p.Chunks, p.ChunksPerSecond, want)
 		}
 		if want := time.Duration(p.FilingsPlan-done) * time.Second; p.Left != want {
 			t.Errorf("after filing %d of %d: Left %s; want %s", done, p.FilingsPlan, p.Left, want)
@@ -66,7 +66,7 @@ func TestIndexProgressRateAndTimeLeft(t *testing.T) {
 		t.Fatalf("%d progress reports after a reused filing; want 2", len(after))
 	}
 	for _, p := range after {
-		if p.ChunksPerSec != 0 || p.Left != 0 {
+		if p.ChunksPerSecond != 0 || p.Left != 0 {
 			t.Errorf("reused filings: %+v; want no rate and no time left", p)
 		}
 	}

@@ -195,9 +195,9 @@ type Progress struct {
 	// Rate and time left, from the filings read so far (0 until one has
 	// been read and stored; a filing the store held already counts in
 	// neither):
-	Elapsed      time.Duration // since the first filing began to be read
-	ChunksPerSec float64       // chunks fetched, embedded and stored per second spent reading filings
-	Left         time.Duration // the filings planned and not yet done, at the time per filing read so far
+	Elapsed         time.Duration // since the first filing began to be read
+	ChunksPerSecond float64       // chunks fetched, embedded and stored per second spent reading filings
+	Left            time.Duration // the filings planned and not yet done, at the time per filing read so far
 }
 
 // ReportProgress makes Index call f as filings are listed and indexed,
