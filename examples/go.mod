@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/edgar13f/edgar13f v0.0.0
+	github.com/edgar13f/edgar13f/search/onnx v0.0.0
 	github.com/google/go-cmp v0.7.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/parquet-go/parquet-go v0.32.1
@@ -53,6 +54,7 @@ require (
 	github.com/tidwall/sjson v1.2.5 // indirect
 	github.com/tiktoken-go/tokenizer v0.10.0 // indirect
 	github.com/twpayne/go-geom v1.6.1 // indirect
+	github.com/yalue/onnxruntime_go v1.27.0 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	go.etcd.io/bbolt v1.4.0 // indirect
 	go.opentelemetry.io/auto/sdk v1.1.0 // indirect
@@ -70,5 +72,6 @@ require (
 
 replace (
 	github.com/edgar13f/edgar13f => ../
+	github.com/edgar13f/edgar13f/search/onnx => ../search/onnx
 	github.com/edgar13f/edgar13f/search/opensearch => ../search/opensearch
 )

@@ -212,19 +212,46 @@ func (e *Engine) Index(ctx context.Context, names []string, asOf edgar13f.Date, 
 		p.FilingsPlan += len(pl.filings)
 		report()
 	}
+	now := o.now
+	if now == nil {
+		now = time.Now
+	}
+	var (
+		start     time.Time
+		spent     time.Duration // in filings read (not reused)
+		read      int           // filings read
+		readChunk int           // their chunks
+	)
 	for _, pl := range plans {
 		p.Company = pl.t.arg
 		for _, f := range pl.filings {
 			p.Accession = f.Accession
 			report()
+			t0 := now()
+			if start.IsZero() {
+				start = t0
+			}
 			x, err := e.indexFiling(ctx, pl.t, pl.list, f, asOf, given, have, o.reindex)
 			if err != nil {
 				return nil, &IndexError{CIK: pl.t.cik, Accession: f.Accession, Form: string(f.Form), Err: err}
 			}
+			t1 := now()
 			res.Indexed = append(res.Indexed, x)
 			res.ChunksTotal += x.Chunks
 			p.Filings++
 			p.Chunks += x.Chunks
+			if !x.Reused {
+				read++
+				readChunk += x.Chunks
+				spent += t1.Sub(t0)
+			}
+			p.Elapsed = t1.Sub(start)
+			if spent > 0 {
+				p.ChunksPerSecond = float64(readChunk) / spent.Seconds()
+			}
+			if read > 0 {
+				p.Left = spent / time.Duration(read) * time.Duration(p.FilingsPlan-p.Filings)
+			}
 			report()
 		}
 	}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"slices"
+	"time"
 
 	"github.com/edgar13f/edgar13f"
 )
@@ -117,6 +118,7 @@ type indexOptions struct {
 	limitSet bool
 	reindex  bool
 	progress func(Progress)
+	now      func() time.Time // the clock of Progress's rates; time.Now unless a test sets it
 }
 
 // A LimitOption is the option [Limit] returns: an option of both
@@ -191,6 +193,13 @@ type Progress struct {
 	Filings     int    // filings done so far
 	FilingsPlan int    // filings planned so far (grows as companies are listed, all before the first filing is read)
 	Chunks      int    // chunks stored so far
+
+	// Rate and time left, from the filings read so far (0 until one has
+	// been read and stored; a filing the store held already counts in
+	// neither):
+	Elapsed         time.Duration // since the first filing began to be read
+	ChunksPerSecond float64       // chunks fetched, embedded and stored per second spent reading filings
+	Left            time.Duration // the filings planned and not yet done, at the time per filing read so far
 }
 
 // ReportProgress makes Index call f as filings are listed and indexed,

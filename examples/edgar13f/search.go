@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/edgar13f/edgar13f"
@@ -177,7 +178,11 @@ func runIndex(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (
 				o.progress.show(p.Company, p.Company+": listing filings", true)
 				return
 			}
-			o.progress.show(p.Company+" "+p.Accession, fmt.Sprintf("%s: %s; %d of %d filings indexed, %d chunks", p.Company, p.Accession, p.Filings, p.FilingsPlan, p.Chunks), true)
+			line := fmt.Sprintf("%s: %s; %d of %d filings indexed, %d chunks", p.Company, p.Accession, p.Filings, p.FilingsPlan, p.Chunks)
+			if p.ChunksPerSecond > 0 {
+				line += fmt.Sprintf(", %.1f chunks/s, about %s left", p.ChunksPerSecond, p.Left.Round(time.Second))
+			}
+			o.progress.show(p.Company+" "+p.Accession, line, true)
 		}))
 	}
 	s, err := openSearch(c, o)

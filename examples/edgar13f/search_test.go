@@ -70,6 +70,12 @@ func TestSearchCommands(t *testing.T) {
 		t.Errorf("progress off a terminal is not plain lines: %q", stderr)
 	}
 
+	// Read again (--reindex): the progress gives the rate and the time left.
+	_, stderr, code = exe(t, env, "index", "AAPL", "--as-of", "2025-03-01", "--form", "10-K", "--reindex", "--progress")
+	if code != 0 || !strings.Contains(stderr, "1 of 1 filings indexed") || !strings.Contains(stderr, " chunks/s, about ") || !strings.Contains(stderr, " left") {
+		t.Errorf("reindex: exit %d, progress %q lacks chunks/s and the time left", code, stderr)
+	}
+
 	// On NVIDIA's filing date its 10-K comes first; the day before, only
 	// Apple's filing is searched.
 	q := []string{"search", "export", "controls", "on", "shipments", "to", "China", "--k", "5"}

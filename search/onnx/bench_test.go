@@ -99,3 +99,56 @@ func BenchmarkEmbed450(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEmbed450Threads measures, per model, 450-token chunks embedded
+// by one Embedder of 1 or 2 threads, and by two Embedders of one thread
+// each side by side (half the chunks each): how the 2 cores are best
+// spent (README.md, "Throughput"):
+//
+//	go test -run '^$' -bench Embed450Threads/all-MiniLM-L6-v2-q -benchtime 2x .
+func BenchmarkEmbed450Threads(b *testing.B) {
+	const n = 32
+	texts := benchChunks(b, n)
+	ctx := context.Background()
+	for _, s := range specs {
+		for _, c := range []struct {
+			name             string
+			threads, runners int
+		}{{"threads=1", 1, 1}, {"threads=2", 2, 1}, {"2x1thread", 1, 2}} {
+			b.Run(s.Name+"/"+c.name, func(b *testing.B) {
+				es := make([]*Embedder, c.runners)
+				for i := range es {
+					e, err := New(s.Name, WithThreads(c.threads))
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer e.Close()
+					if _, err := e.Embed(ctx, texts[:2]); err != nil { // warm up
+						b.Fatal(err)
+					}
+					es[i] = e
+				}
+				per := n / len(es)
+				cpu0 := cpuTime(b)
+				b.ResetTimer()
+				for b.Loop() {
+					errs := make(chan error, len(es))
+					for i, e := range es {
+						go func() {
+							_, err := e.Embed(ctx, texts[i*per:(i+1)*per])
+							errs <- err
+						}()
+					}
+					for range es {
+						if err := <-errs; err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				cpu := cpuTime(b) - cpu0
+				b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "chunks/s")
+				b.ReportMetric(float64(n*b.N)/cpu.Seconds(), "chunks/cpu-s")
+			})
+		}
+	}
+}

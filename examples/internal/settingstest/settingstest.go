@@ -88,6 +88,8 @@ func Run(t *testing.T, prog wire.Program, start Starter) {
 			message: "--base-url is empty: give a value or leave the flag out"},
 		{name: "embedder URL without model", env: []string{fixture, "EDGAR13F_EMBED_URL=http://127.0.0.1:1/v1"}, refusedBy: wire.AllPrograms,
 			message: "the filing search's embedder (EDGAR13F_EMBED_URL, EDGAR13F_EMBED_MODEL): ..."},
+		{name: "local embedding model with an embedder URL", env: []string{fixture, "EDGAR13F_EMBED_URL=http://127.0.0.1:1/v1", "EDGAR13F_EMBED_MODEL=local:bge-small-en-v1.5"}, refusedBy: wire.AllPrograms,
+			message: "the filing search's embedder: EDGAR13F_EMBED_MODEL=local:bge-small-en-v1.5 runs in-process; unset EDGAR13F_EMBED_URL (http://127.0.0.1:1/v1), which names an embedding server"},
 		{name: "user agent flag beats variable", args: []string{"--user-agent", ua}, env: []string{fixture, "SEC_USER_AGENT=other other@example.com"},
 			want: Resolved{FixtureDir: mirror, UserAgent: ua}},
 		{name: "user agent variable", env: []string{fixture, "SEC_USER_AGENT=" + ua}, want: Resolved{FixtureDir: mirror, UserAgent: ua}},

@@ -18,8 +18,12 @@ import (
 
 // Embedder returns the filing search's embedder that the EDGAR13F_EMBED_*
 // settings name, or nil when EmbedURL is empty (BM25 only). A URL without
-// a model, or of no known form, is an error saying what to set.
+// a model, or of no known form, is an error saying what to set. A model
+// local:MODEL (without a URL) is the local embedder ([LocalPrefix]).
 func (c Config) Embedder() (search.Embedder, error) {
+	if strings.HasPrefix(strings.TrimSpace(c.EmbedModel), LocalPrefix) {
+		return c.localEmbedder()
+	}
 	e, err := search.ParseEmbedderConfig(c.EmbedURL, c.EmbedModel, c.EmbedAPIKey)
 	if err != nil {
 		return nil, fmt.Errorf("the filing search's embedder (EDGAR13F_EMBED_URL, EDGAR13F_EMBED_MODEL): %s", strings.TrimPrefix(err.Error(), "edgar13f/search: "))

@@ -82,9 +82,10 @@ var Settings = []Setting{
 			"(live EDGAR: 6 times over about 31 s), so an unreachable one fails at once. A flag of fixture directory or base URL overrides the other's variable; both flags, or both variables, are refused"},
 	{"embedder URL", "EDGAR13F_EMBED_URL", "", "", AllPrograms,
 		"filing search embedder: an OpenAI-compatible base URL ending in /v1 (OpenAI, vLLM, llama.cpp, TEI, LM Studio, Ollama's /v1), ollama:http://host:port (Ollama's /api/embed), " +
-			"or hash:DIM (a hashing embedder that is not semantic, for offline tests); unset: BM25 only, and the knn and hybrid modes decline invalid_argument"},
+			"or hash:DIM (a hashing embedder that is not semantic, for offline tests); unset: BM25 only (unless the model is local:MODEL), and the knn and hybrid modes decline invalid_argument"},
 	{"embedding model", "EDGAR13F_EMBED_MODEL", "", "", AllPrograms,
-		"the embedding model, e.g. nomic-embed-text (needed with an embedder URL but hash:DIM); recorded in the store, which refuses another one naming both"},
+		"the embedding model, e.g. nomic-embed-text (needed with an embedder URL but hash:DIM); recorded in the store, which refuses another one naming both. " +
+			"local:MODEL without an embedder URL runs all-MiniLM-L6-v2 or bge-small-en-v1.5 (-q: int8) in-process: programs built with -tags onnx, after search/onnx/setup.sh MODEL"},
 	{"embedder API key", "EDGAR13F_EMBED_API_KEY", "", "", AllPrograms,
 		"optional API key sent to the embedder (Authorization: Bearer)"},
 	{"Anthropic API key", model.EnvAnthropicAPIKey, "", "", AllPrograms,
