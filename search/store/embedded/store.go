@@ -138,6 +138,12 @@ type Store struct {
 
 	// dictReads counts the shard dictionaries queries read (tests).
 	dictReads atomic.Int64
+	// pruned counts the shards BM25 queries did not score because their
+	// bound could not reach the k-th score; noPrune scores every shard,
+	// and boundFault, when set, replaces each shard's bound (tests).
+	pruned     atomic.Int64
+	noPrune    bool
+	boundFault func(float64) float64
 
 	// man is the manifest as Open read it, while Open reads the shards;
 	// manDirty says that the view holds shards the manifest lacks. Both are
