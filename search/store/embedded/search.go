@@ -312,10 +312,9 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 	}
 
 	// The shards set aside, by their bound, highest first: a chunk's
-	// score is a sum over the query's terms of idf·tf/(tf + k1·(1 − b +
-	// b·dl/avgdl)), which grows with tf and falls with dl, so no chunk of
-	// a shard scores above the sum of each term's part at its largest
-	// frequency and the smallest length of a chunk holding it. The sum is
+	// score is a sum over the query's terms of each term's part, which
+	// scorer.termMax bounds, so no chunk of a shard scores above the sum
+	// of its terms' bounds. The sum is
 	// raised by a relative 1e-9, far above what rounding can take from it
 	// (each part and each sum is within 2^-52 relative of its exact value,
 	// and the exact bound is not below the exact score). Once the k-th
@@ -326,8 +325,7 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 		ub := 0.0
 		for t := range terms {
 			if b.counts[t] > 0 {
-				tf := float64(b.tbs[t].maxTF)
-				ub += idf[t] * tf / (tf + sc.lengthPart(b.tbs[t].minDL))
+				ub += sc.termMax(t, b.tbs[t])
 			}
 		}
 		b.ub = ub * (1 + 1e-9)
@@ -421,6 +419,25 @@ func (sc *scorer) lengthPart(dl int32) float64 {
 	return bm25K1 * (1 - bm25B + bm25B*float64(dl)/sc.avgdl)
 }
 
+// termMax returns the most term t adds to the score of a chunk of a
+// shard that knows b: idf·tf/(tf + k1·(1 − b + b·dl/avgdl)) grows with tf
+// and falls with dl, so a chunk holding the term tf times scores at most
+// its part at frequency min(tf, tfLevels) and the smallest length of a
+// chunk holding it that often, or, above tfLevels, at the largest
+// frequency and the smallest length of tfLevels.
+func (sc *scorer) termMax(t int, b termBound) float64 {
+	best := 0.0
+	for j := range min(b.maxTF, tfLevels) {
+		tf := float64(j + 1)
+		best = max(best, tf/(tf+sc.lengthPart(b.minDL[j])))
+	}
+	if b.maxTF > tfLevels {
+		tf := float64(b.maxTF)
+		best = max(best, tf/(tf+sc.lengthPart(b.minDL[tfLevels-1])))
+	}
+	return sc.idf[t] * best
+}
+
 // run scores the chunks of todo that pass the filter into top, on every
 // CPU; when learn is true each shard then remembers its terms'
 // frequencies and bounds.
@@ -467,7 +484,10 @@ func (sc *scorer) run(todo []scored, top *topK, learn bool) error {
 				// the same order whatever else the store holds.
 				for _, l := range sd.lists {
 					it = l.pl.Iterator(true, false, false, it)
-					maxTF, minDL := uint64(0), int32(math.MaxInt32)
+					tb := termBound{bound: true}
+					for j := range tb.minDL {
+						tb.minDL[j] = math.MaxInt32
+					}
 					for {
 						p, err := it.Next()
 						if err != nil {
@@ -483,7 +503,10 @@ func (sc *scorer) run(todo []scored, top *topK, learn bool) error {
 							return
 						}
 						freq, dl := p.Frequency(), tab.dlen[d]
-						maxTF, minDL = max(maxTF, freq), min(minDL, dl)
+						tb.maxTF = max(tb.maxTF, freq)
+						for j := range min(freq, tfLevels) {
+							tb.minDL[j] = min(tb.minDL[j], dl)
+						}
 						if keepItem != nil && !keepItem[tab.item[d]] {
 							continue
 						}
@@ -492,7 +515,7 @@ func (sc *scorer) run(todo []scored, top *topK, learn bool) error {
 						hit[d] = true
 					}
 					if tbs != nil {
-						tbs[l.term] = termBound{bound: true, maxTF: maxTF, minDL: minDL}
+						tbs[l.term] = tb
 					}
 				}
 				if tbs != nil && sd.counts != nil {

@@ -200,21 +200,26 @@ type dfEntry struct {
 	term string
 	df   uint64
 	// When bound is true, maxTF is the largest frequency of the term in a
-	// chunk of the shard and minDL the smallest BM25 length of a chunk
-	// holding it: together with a query's statistics they bound what the
-	// term adds to any chunk's score (see lexical).
+	// chunk of the shard and minDL[j] the smallest BM25 length of a chunk
+	// holding it at least j+1 times: with a query's statistics they give
+	// the most the term adds to any chunk's score (see scorer.termMax).
 	bound bool
 	maxTF uint64
-	minDL int32
+	minDL [tfLevels]int32
 }
 
-// termBound is what a shard knows of one query term: its document
-// frequency and, when bound is true, its largest frequency and the
-// smallest length of a chunk holding it.
+// tfLevels is how many frequencies a shard remembers a smallest length
+// for, per term.
+const tfLevels = 6
+
+// termBound is what a shard knows of one query term beyond its document
+// frequency, when bound is true: its largest frequency, and for each
+// frequency up to tfLevels the smallest length of a chunk holding the term
+// at least that often.
 type termBound struct {
 	bound bool
 	maxTF uint64
-	minDL int32
+	minDL [tfLevels]int32
 }
 
 // knownDF returns the remembered document frequencies of terms, or ok
