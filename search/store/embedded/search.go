@@ -1,6 +1,7 @@
 package embedded
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"errors"
@@ -194,19 +195,33 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 	// each term's document frequency, summed over the visible shards in
 	// integers so that the sums do not depend on the order. A shard the
 	// filter leaves out counts only for them: when it remembers the
-	// frequencies it is not opened.
+	// frequencies it is not opened. A shard the filter keeps that
+	// remembers its terms' frequencies and bounds is set aside: it is
+	// opened only if its bound can reach the k-th score.
 	var n, length int64
 	df := make([]uint64, len(terms))
 	counts := make([]uint64, len(terms))
+	tbs := make([]termBound, len(terms))
 	var shards []*shard
+	var bounded []boundedShard
 	for _, sh := range visible {
 		n += int64(sh.rec.Filing.Chunks)
 		length += sh.rec.Length
-		if !passes(&sh.rec.Filing, f) && sh.knownDF(names, counts) {
-			for t, c := range counts {
-				df[t] += c
+		keep := passes(&sh.rec.Filing, f)
+		if sh.knownDF(names, counts, tbs) {
+			if !keep {
+				for t, c := range counts {
+					df[t] += c
+				}
+				continue
 			}
-			continue
+			if !s.noPrune && allBound(tbs) {
+				for t, c := range counts {
+					df[t] += c
+				}
+				bounded = append(bounded, boundedShard{sh: sh, counts: slices.Clone(counts), tbs: slices.Clone(tbs)})
+				continue
+			}
 		}
 		shards = append(shards, sh)
 	}
@@ -214,14 +229,11 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 	if err != nil {
 		return nil, err
 	}
-	defer s.releaseAll(hs)
+	held := hs
+	defer func() { s.releaseAll(held) }()
 
 	// The shards opened are read in parallel, each worker summing its own
 	// frequencies.
-	type scored struct {
-		h     *handle
-		lists []postings
-	}
 	workers := min(runtime.GOMAXPROCS(0), len(hs))
 	dfs := make([][]uint64, workers)
 	todos := make([][]scored, workers)
@@ -259,9 +271,11 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 						spare = pl
 					}
 				}
-				h.sh.rememberDF(names, counts)
-				if len(lists) > 0 {
-					todos[w] = append(todos[w], scored{h, lists})
+				if keep {
+					// Its bounds are remembered once it is scored.
+					todos[w] = append(todos[w], scored{h, lists, slices.Clone(counts)})
+				} else {
+					h.sh.rememberDF(names, counts, nil)
 				}
 			}
 		}()
@@ -283,18 +297,160 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 	for i := range terms {
 		idf[i] = math.Log(1 + (float64(n)-float64(df[i])+0.5)/(float64(df[i])+0.5))
 	}
-	// lengthPart is the length part of BM25's denominator for a chunk of
-	// dl terms.
-	lengthPart := func(dl int32) float64 { return bm25K1 * (1 - bm25B + bm25B*float64(dl)/avgdl) }
+	sc := &scorer{f: f, idf: idf, avgdl: avgdl, names: names}
 
 	var todo []scored
 	for _, t := range todos {
 		todo = append(todo, t...)
 	}
-	workers = max(1, min(workers, len(todo)))
+	top := newTopK(k)
+	if err := sc.run(todo, top, true); err != nil {
+		return nil, err
+	}
+	if len(bounded) == 0 {
+		return top.matches(), nil
+	}
+
+	// The shards set aside, by their bound, highest first: a chunk's
+	// score is a sum over the query's terms of each term's part, which
+	// scorer.termMax bounds, so no chunk of a shard scores above the sum
+	// of its terms' bounds. The sum is
+	// raised by a relative 1e-9, far above what rounding can take from it
+	// (each part and each sum is within 2^-52 relative of its exact value,
+	// and the exact bound is not below the exact score). Once the k-th
+	// score kept is above the bound of the next shard, it is above every
+	// chunk of every shard left: they are not opened.
+	for i := range bounded {
+		b := &bounded[i]
+		ub := 0.0
+		for t := range terms {
+			if b.counts[t] > 0 {
+				ub += sc.termMax(t, b.tbs[t])
+			}
+		}
+		b.ub = ub * (1 + 1e-9)
+		if s.boundFault != nil {
+			b.ub = s.boundFault(b.ub)
+		}
+	}
+	slices.SortFunc(bounded, func(a, b boundedShard) int { return cmp.Compare(b.ub, a.ub) })
+	batch := 4 * runtime.GOMAXPROCS(0)
+	for i := 0; i < len(bounded); {
+		if len(top.h) == top.k && bounded[i].ub < top.h[0].score {
+			s.pruned.Add(int64(len(bounded) - i))
+			break
+		}
+		j := min(i+batch, len(bounded))
+		group := make([]*shard, 0, j-i)
+		for _, b := range bounded[i:j] {
+			group = append(group, b.sh)
+		}
+		ghs, err := s.acquire(group)
+		if err != nil {
+			return nil, err
+		}
+		held = append(held, ghs...)
+		todo = todo[:0]
+		for x, h := range ghs {
+			s.dictReads.Add(1)
+			dict, err := h.seg.Dictionary(textField)
+			if err != nil {
+				return nil, damageErr(h, err)
+			}
+			var lists []postings
+			for t, term := range terms {
+				if bounded[i+x].counts[t] == 0 {
+					continue
+				}
+				pl, err := dict.PostingsList(term, nil, nil)
+				if err != nil {
+					return nil, damageErr(h, err)
+				}
+				lists = append(lists, postings{term: t, pl: pl})
+			}
+			todo = append(todo, scored{h, lists, nil})
+		}
+		if err := sc.run(todo, top, false); err != nil {
+			return nil, err
+		}
+		i = j
+	}
+	return top.matches(), nil
+}
+
+// allBound reports whether every term's bound is known.
+func allBound(tbs []termBound) bool {
+	for _, b := range tbs {
+		if !b.bound {
+			return false
+		}
+	}
+	return true
+}
+
+// A boundedShard is a shard that remembers its query terms' frequencies
+// and bounds, and ub the bound of its chunks' scores.
+type boundedShard struct {
+	sh     *shard
+	counts []uint64
+	tbs    []termBound
+	ub     float64
+}
+
+// scored is a shard to score: its postings of the query terms it holds
+// and, when its bounds are to be remembered, each term's frequency.
+type scored struct {
+	h      *handle
+	lists  []postings
+	counts []uint64
+}
+
+// A scorer scores shards by BM25 with a query's statistics.
+type scorer struct {
+	f     store.Filter
+	idf   []float64
+	avgdl float64
+	names []string
+}
+
+// lengthPart is the length part of BM25's denominator for a chunk of dl
+// terms.
+func (sc *scorer) lengthPart(dl int32) float64 {
+	return bm25K1 * (1 - bm25B + bm25B*float64(dl)/sc.avgdl)
+}
+
+// termMax returns the most term t adds to the score of a chunk of a
+// shard that knows b: idf·tf/(tf + k1·(1 − b + b·dl/avgdl)) grows with tf
+// and falls with dl, so a chunk holding the term tf times scores at most
+// its part at frequency min(tf, tfLevels) and the smallest length of a
+// chunk holding it that often, or, above tfLevels, at the largest
+// frequency and the smallest length of tfLevels.
+func (sc *scorer) termMax(t int, b termBound) float64 {
+	best := 0.0
+	for j := range min(b.maxTF, tfLevels) {
+		tf := float64(j + 1)
+		best = max(best, tf/(tf+sc.lengthPart(b.minDL[j])))
+	}
+	if b.maxTF > tfLevels {
+		tf := float64(b.maxTF)
+		best = max(best, tf/(tf+sc.lengthPart(b.minDL[tfLevels-1])))
+	}
+	return sc.idf[t] * best
+}
+
+// run scores the chunks of todo that pass the filter into top, on every
+// CPU; when learn is true each shard then remembers its terms'
+// frequencies and bounds.
+func (sc *scorer) run(todo []scored, top *topK, learn bool) error {
+	if len(todo) == 0 {
+		return nil
+	}
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(todo)))
 	tops := make([]*topK, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
 	for w := range workers {
-		tops[w] = newTopK(k)
+		tops[w] = newTopK(top.k)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -302,31 +458,40 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 			var acc []float64
 			var hit []bool
 			var it segment.PostingsIterator
+			var tbs []termBound
+			if learn {
+				tbs = make([]termBound, len(sc.idf))
+			}
 			for i := w; i < len(todo); i += workers {
-				sc := todo[i]
-				tab := &sc.h.tab
+				sd := todo[i]
+				tab := &sd.h.tab
 				nc := tab.len()
 				// keepItem[i] says whether the Item names[i] passes f; nil
 				// when f keeps every Item.
 				var keepItem []bool
-				if f.Item != "" || len(f.Items) > 0 {
+				if sc.f.Item != "" || len(sc.f.Items) > 0 {
 					keepItem = make([]bool, len(tab.names))
 					for i, name := range tab.names {
-						keepItem[i] = f.KeepsItem(name)
+						keepItem[i] = sc.f.KeepsItem(name)
 					}
 				}
 				acc = slices.Grow(acc[:0], nc)[:nc]
 				hit = slices.Grow(hit[:0], nc)[:nc]
 				clear(acc)
 				clear(hit)
+				clear(tbs)
 				// Terms in sorted order, so each chunk's score is summed in
 				// the same order whatever else the store holds.
-				for _, l := range sc.lists {
+				for _, l := range sd.lists {
 					it = l.pl.Iterator(true, false, false, it)
+					tb := termBound{bound: true}
+					for j := range tb.minDL {
+						tb.minDL[j] = math.MaxInt32
+					}
 					for {
 						p, err := it.Next()
 						if err != nil {
-							errs[w] = damageErr(sc.h, err)
+							errs[w] = damageErr(sd.h, err)
 							return
 						}
 						if p == nil {
@@ -334,20 +499,36 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 						}
 						d := p.Number()
 						if d >= uint64(nc) {
-							errs[w] = damageErr(sc.h, fmt.Errorf("document %d of %d", d, nc))
+							errs[w] = damageErr(sd.h, fmt.Errorf("document %d of %d", d, nc))
 							return
+						}
+						freq, dl := p.Frequency(), tab.dlen[d]
+						tb.maxTF = max(tb.maxTF, freq)
+						for j := range min(freq, tfLevels) {
+							tb.minDL[j] = min(tb.minDL[j], dl)
 						}
 						if keepItem != nil && !keepItem[tab.item[d]] {
 							continue
 						}
-						tf := float64(p.Frequency())
-						acc[d] += idf[l.term] * tf / (tf + lengthPart(tab.dlen[d]))
+						tf := float64(freq)
+						acc[d] += sc.idf[l.term] * tf / (tf + sc.lengthPart(dl))
 						hit[d] = true
 					}
+					if tbs != nil {
+						tbs[l.term] = tb
+					}
+				}
+				if tbs != nil && sd.counts != nil {
+					for t, c := range sd.counts {
+						if c == 0 {
+							tbs[t] = termBound{bound: true}
+						}
+					}
+					sd.h.sh.rememberDF(sc.names, sd.counts, tbs)
 				}
 				for d, ok := range hit {
 					if ok && top.admits(acc[d]) {
-						top.offer(candidate{score: acc[d], h: sc.h, doc: d})
+						top.offer(candidate{score: acc[d], h: sd.h, doc: d})
 					}
 				}
 			}
@@ -355,15 +536,14 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		return nil, err
+		return err
 	}
-	top := newTopK(k)
 	for _, t := range tops {
 		for _, c := range t.h {
 			top.offer(c)
 		}
 	}
-	return top.matches(), nil
+	return nil
 }
 
 // postings are a shard's postings of one query term.

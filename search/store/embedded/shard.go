@@ -199,11 +199,33 @@ const dfMemo = 64
 type dfEntry struct {
 	term string
 	df   uint64
+	// When bound is true, maxTF is the largest frequency of the term in a
+	// chunk of the shard and minDL[j] the smallest BM25 length of a chunk
+	// holding it at least j+1 times: with a query's statistics they give
+	// the most the term adds to any chunk's score (see scorer.termMax).
+	bound bool
+	maxTF uint64
+	minDL [tfLevels]int32
+}
+
+// tfLevels is how many frequencies a shard remembers a smallest length
+// for, per term.
+const tfLevels = 6
+
+// termBound is what a shard knows of one query term beyond its document
+// frequency, when bound is true: its largest frequency, and for each
+// frequency up to tfLevels the smallest length of a chunk holding the term
+// at least that often.
+type termBound struct {
+	bound bool
+	maxTF uint64
+	minDL [tfLevels]int32
 }
 
 // knownDF returns the remembered document frequencies of terms, or ok
-// false when one of them is not remembered.
-func (sh *shard) knownDF(terms []string, out []uint64) bool {
+// false when one of them is not remembered. When bounds is not nil it
+// receives what is remembered of each term's frequencies and lengths.
+func (sh *shard) knownDF(terms []string, out []uint64, bounds []termBound) bool {
 	sh.dfMu.Lock()
 	defer sh.dfMu.Unlock()
 next:
@@ -211,6 +233,9 @@ next:
 		for _, e := range &sh.df {
 			if e.term == t && t != "" {
 				out[i] = e.df
+				if bounds != nil {
+					bounds[i] = termBound{bound: e.bound || e.df == 0, maxTF: e.maxTF, minDL: e.minDL}
+				}
 				continue next
 			}
 		}
@@ -219,19 +244,28 @@ next:
 	return true
 }
 
-// rememberDF remembers the document frequencies of terms.
-func (sh *shard) rememberDF(terms []string, dfs []uint64) {
+// rememberDF remembers the document frequencies of terms, and their
+// frequency bounds when bounds is not nil. An entry whose frequency
+// changes loses its bound.
+func (sh *shard) rememberDF(terms []string, dfs []uint64, bounds []termBound) {
 	sh.dfMu.Lock()
 	defer sh.dfMu.Unlock()
 next:
 	for i, t := range terms {
+		e := dfEntry{term: t, df: dfs[i]}
+		if bounds != nil && bounds[i].bound {
+			e.bound, e.maxTF, e.minDL = true, bounds[i].maxTF, bounds[i].minDL
+		}
 		for j := range sh.df {
 			if sh.df[j].term == t {
-				sh.df[j].df = dfs[i]
+				if !e.bound && sh.df[j].df == e.df {
+					e.bound, e.maxTF, e.minDL = sh.df[j].bound, sh.df[j].maxTF, sh.df[j].minDL
+				}
+				sh.df[j] = e
 				continue next
 			}
 		}
-		sh.df[sh.dfNext] = dfEntry{t, dfs[i]}
+		sh.df[sh.dfNext] = e
 		sh.dfNext = (sh.dfNext + 1) % dfMemo
 	}
 }

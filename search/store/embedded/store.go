@@ -18,7 +18,14 @@
 // frequencies but scores only the shards that pass the filter (a filing
 // remembers the frequencies of its last query terms, so a filtered query
 // opens only the filings it leaves out whose frequencies it does not
-// know), and kNN reads only those.
+// know), and kNN reads only those. A filing that passes the filter and
+// remembers, with each query term's frequency, its largest frequency in a
+// chunk and the smallest length of a chunk holding it has a bound on its
+// chunks' BM25 scores under the query's statistics: such filings are
+// scored highest bound first, and those whose bound is below the k-th
+// score kept are not opened (a filing learns its bounds the first time it
+// is scored for a term, so the pruning starts with a query's terms' second
+// use).
 // Shards are read and scored on every CPU. A manifest file caches the
 // filings' records so that Open does not parse every shard's record; it
 // is checked against each record's sum, so a stale one costs only time.
@@ -138,6 +145,12 @@ type Store struct {
 
 	// dictReads counts the shard dictionaries queries read (tests).
 	dictReads atomic.Int64
+	// pruned counts the shards BM25 queries did not score because their
+	// bound could not reach the k-th score; noPrune scores every shard,
+	// and boundFault, when set, replaces each shard's bound (tests).
+	pruned     atomic.Int64
+	noPrune    bool
+	boundFault func(float64) float64
 
 	// man is the manifest as Open read it, while Open reads the shards;
 	// manDirty says that the view holds shards the manifest lacks. Both are
