@@ -57,11 +57,11 @@ type wireLog struct {
 
 // A wireEvent is one entry of a wireLog.
 type wireEvent struct {
-	kind  string    // "grant", "retake" (the start at is given back), "dial", "write"
-	at    time.Time // grant, retake: the start as the spacer recorded it
-	conn  int       // dial, write: the connection
-	path  string    // write: the request's path
-	spcer int       // grant, retake: which spacer
+	kind   string    // "grant", "retake" (the start at is given back), "dial", "write"
+	at     time.Time // grant, retake: the start as the spacer recorded it
+	conn   int       // dial, write: the connection
+	path   string    // write: the request's path
+	spacer int       // grant, retake: which spacer
 }
 
 func (l *wireLog) note(e wireEvent) int {
@@ -87,7 +87,7 @@ type loggedSpacer struct {
 func (s loggedSpacer) Take(ctx context.Context) (time.Time, error) {
 	at, err := s.sp.Take(ctx)
 	if err == nil {
-		s.log.note(wireEvent{kind: "grant", at: at, spcer: s.id})
+		s.log.note(wireEvent{kind: "grant", at: at, spacer: s.id})
 	}
 	return at, err
 }
@@ -99,11 +99,11 @@ func (s loggedSpacer) Wait(ctx context.Context) error {
 
 func (s loggedSpacer) Retake(ctx context.Context, t time.Time) error {
 	if !t.IsZero() {
-		s.log.note(wireEvent{kind: "retake", at: t, spcer: s.id})
+		s.log.note(wireEvent{kind: "retake", at: t, spacer: s.id})
 	}
 	at, err := s.sp.RetakeAt(ctx, t)
 	if err == nil {
-		s.log.note(wireEvent{kind: "grant", at: at, spcer: s.id})
+		s.log.note(wireEvent{kind: "grant", at: at, spacer: s.id})
 	}
 	return err
 }
@@ -142,7 +142,7 @@ func (l *wireLog) check(anyConn bool) (kept []time.Time, writes int, unmatched s
 			continue
 		}
 		for j := i - 1; j >= 0; j-- {
-			if g := events[j]; g.kind == "grant" && g.spcer == e.spcer && g.at.Equal(e.at) {
+			if g := events[j]; g.kind == "grant" && g.spacer == e.spacer && g.at.Equal(e.at) {
 				givenBack[j] = true
 				break
 			}
