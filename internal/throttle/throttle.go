@@ -118,8 +118,16 @@ func (s *Spacer) Take(ctx context.Context) (time.Time, error) {
 // t moves to now and Retake returns at once; otherwise it waits like Wait
 // for a start of its own. It returns ctx.Err() when ctx has ended.
 func (s *Spacer) Retake(ctx context.Context, t time.Time) error {
+	_, err := s.RetakeAt(ctx, t)
+	return err
+}
+
+// RetakeAt is like Retake but also returns the start it recorded (the
+// moved start or a new one), as Take does; tests of spacing on the wire
+// compare it with the requests written.
+func (s *Spacer) RetakeAt(ctx context.Context, t time.Time) (time.Time, error) {
 	if err := ctx.Err(); err != nil {
-		return err
+		return time.Time{}, err
 	}
 	if !t.IsZero() {
 		from := t.UnixNano()
@@ -129,11 +137,14 @@ func (s *Spacer) Retake(ctx context.Context, t time.Time) error {
 			}
 			return max(now, from), 0
 		})
-		if err != nil || start != 0 {
-			return err
+		if err != nil {
+			return time.Time{}, err
+		}
+		if start != 0 {
+			return time.Unix(0, start), nil
 		}
 	}
-	return s.Wait(ctx)
+	return s.Take(ctx)
 }
 
 // startNow grants a start now if at least the interval has passed since

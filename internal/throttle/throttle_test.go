@@ -442,11 +442,14 @@ func TestRetake(t *testing.T) {
 			}
 			time.Sleep(time.Millisecond) // so that a moved start differs
 			from := time.Now()
-			err = s.Retake(ctx, retake)
+			at, err := s.RetakeAt(ctx, retake)
 			if err != tc.wantErr {
-				t.Fatalf("Retake error = %v, want %v", err, tc.wantErr)
+				t.Fatalf("RetakeAt error = %v, want %v", err, tc.wantErr)
 			}
 			got := recorded()
+			if err == nil && !at.Equal(got) {
+				t.Errorf("RetakeAt returned %v but recorded %v", at, got)
+			}
 			if err != nil {
 				if !got.Equal(was) {
 					t.Errorf("failed Retake recorded %v, want %v kept", got, was)
