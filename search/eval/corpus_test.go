@@ -16,6 +16,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/edgartest/edgarfiles"
+	"github.com/edgar13f/edgar13f/mirror"
 	"github.com/edgar13f/edgar13f/search"
 	"github.com/edgar13f/edgar13f/search/store/embedded"
 )
@@ -123,8 +124,8 @@ func corpusMirror(t testing.TB) fstest.MapFS {
 func indexCorpus(t testing.TB) *search.Engine {
 	t.Helper()
 	ctx := context.Background()
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(corpusMirror(t))), edgar13f.WithCache(nil),
-		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return time.Date(2025, 9, 1, 12, 0, 0, 0, time.UTC) })))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(corpusMirror(t))), edgar13f.WithCache(nil),
+		edgar13f.WithClock(fixedClock(time.Date(2025, 9, 1, 12, 0, 0, 0, time.UTC))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,3 +192,8 @@ func TestReferenceQueriesOnCorpus(t *testing.T) {
 		}
 	}
 }
+
+// fixedClock is a Clock stopped at one instant.
+type fixedClock time.Time
+
+func (c fixedClock) Now() time.Time { return time.Time(c) }
