@@ -16,6 +16,7 @@ import (
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/benchdata"
 	"github.com/edgar13f/edgar13f/internal/helperproc"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // The benchmarks below answer Holdings for one filing whose information
@@ -29,7 +30,7 @@ var (
 	benchFiling benchdata.Filing
 	benchTable  []byte
 	benchMirror http.Handler
-	benchFS     *edgar13f.MirrorFetcher
+	benchFS     *mirror.Fetcher
 )
 
 // benchSetup builds the 50k-row table and its mirror once.
@@ -39,8 +40,8 @@ func benchSetup() {
 		benchFiling.Rows = benchRows
 		benchTable = benchdata.InfoTable(benchRows, "")
 		fsys := benchdata.Mirror(benchFiling, benchTable)
-		benchMirror = edgar13f.MirrorHandler(fsys)
-		benchFS = edgar13f.NewMirrorFetcher(fsys)
+		benchMirror = mirror.Handler(fsys)
+		benchFS = mirror.NewFetcher(fsys)
 	})
 }
 
@@ -212,7 +213,7 @@ func BenchmarkHoldingsCold50k(b *testing.B) {
 			b.Fatal(err)
 		}
 		return benchClient(b, edgar13f.WithBaseURL(base), edgar13f.WithUserAgent("edgar13f benchmarks bench@example.com"),
-			edgar13f.WithRequestInterval(edgar13f.DefaultRequestInterval), edgar13f.WithCacheDir(dir))
+			edgar13f.WithRequestInterval(250*time.Millisecond), edgar13f.WithCacheDir(dir)) // the default spacing, stated
 	}
 	before := requests()
 	b.ReportAllocs()

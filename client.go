@@ -29,8 +29,8 @@ import (
 //
 // to use the Client's cache (on disk, or the one given with [WithCache]):
 // it returns a name that is the same wherever the same documents are read
-// (a [MirrorFetcher] over [MirrorDir] returns its directory), and entries
-// read through it are shared by every Client whose Fetcher returns the
+// (a mirror.Fetcher over mirror.Dir returns its directory: see package
+// [github.com/edgar13f/edgar13f/mirror]), and entries read through it are shared by every Client whose Fetcher returns the
 // same name, and by no other. A Client over a Fetcher without one (or with
 // an empty one) caches in memory only, for itself alone (at most 128 MiB,
 // oldest entries dropped first): its entries could serve no other Client,
@@ -57,11 +57,10 @@ type Clock interface {
 	Now() time.Time
 }
 
-// ClockFunc adapts a function to the [Clock] interface.
-type ClockFunc func() time.Time
+// systemClock is the default [Clock]: the system's time.
+type systemClock struct{}
 
-// Now returns f().
-func (f ClockFunc) Now() time.Time { return f() }
+func (systemClock) Now() time.Time { return time.Now() }
 
 // A Client answers point-in-time questions about 13F filings. Build one with
 // [NewClient]. A Client is safe for concurrent use by multiple goroutines;
@@ -89,7 +88,7 @@ func (c *Client) Parts(p *clientparts.Parts) {
 }
 
 // NewClient returns a Client configured by opts. By default it reads EDGAR
-// over HTTP with request starts [DefaultRequestInterval] apart, retries by
+// over HTTP with request starts 250ms apart, retries by
 // the default [RetryPolicy], caches on disk in the default cache directory and
 // redacts (see the package documentation).
 //
@@ -99,9 +98,9 @@ func (c *Client) Parts(p *clientparts.Parts) {
 // and nothing is ever sent. A Client built [WithFetcher] needs none.
 func NewClient(opts ...ClientOption) (*Client, error) {
 	o := clientOptions{
-		interval:  DefaultRequestInterval,
+		interval:  defaultRequestInterval,
 		redaction: defaultRedaction,
-		clock:     ClockFunc(time.Now),
+		clock:     systemClock{},
 	}
 	for _, opt := range opts {
 		if opt == nil {
@@ -123,8 +122,10 @@ func NewClient(opts ...ClientOption) (*Client, error) {
 	}
 	if o.fetcher != nil {
 		cfg.Fetcher = o.fetcher
-		if m, ok := o.fetcher.(*MirrorFetcher); ok {
-			cfg.Stream = m.stream
+		if m, ok := o.fetcher.(interface{ Parts(*clientparts.Mirror) }); ok {
+			var p clientparts.Mirror
+			m.Parts(&p) // a mirror.Fetcher: downloads stream from its files
+			cfg.Stream = p.Stream
 		}
 	} else if err := access.CheckUserAgent(o.userAgent); err != nil {
 		return nil, err // before the cache directory is touched

@@ -18,6 +18,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 func date(s string) edgar13f.Date { return edgar13f.MustParseDate(s) }
@@ -180,7 +181,7 @@ func checkSnapshot(t *testing.T, s scenario, snap *edgar13f.Snapshot) {
 	inSources := map[string]edgar13f.Citation{}
 	for _, c := range snap.Sources {
 		inSources[c.Accession] = c
-		if c.FilingDate.After(date(s.asOf)) {
+		if date(s.asOf).Before(c.FilingDate) {
 			t.Errorf("SCENARIOS.md:%d: LEAK: source %s filed %s after asOf %s", s.line, c.Accession, c.FilingDate, s.asOf)
 		}
 		wantURL := fmt.Sprintf("https://www.sec.gov/Archives/edgar/data/%s/%s/%s-index.htm", s.cik, strings.ReplaceAll(c.Accession, "-", ""), c.Accession)
@@ -318,7 +319,7 @@ func TestHoldingsRequestsAreMinimal(t *testing.T) {
 
 func TestFilingListFreshness(t *testing.T) {
 	now := date("2024-05-16")
-	clock := edgar13f.ClockFunc(func() time.Time {
+	clock := edgartest.Clock(func() time.Time {
 		return time.Date(now.Year, now.Month, now.Day, 12, 0, 0, 0, time.UTC)
 	})
 	e := edgartest.NewServer(t)
@@ -390,7 +391,7 @@ func TestNoUserAgentSendsNothing(t *testing.T) {
 			t.Errorf("NewClient(WithUserAgent(%q)): %v", ua, err)
 		}
 	}
-	if _, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))), edgar13f.WithCache(nil)); err != nil {
+	if _, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(edgartest.MirrorFS(t))), edgar13f.WithCache(nil)); err != nil {
 		t.Errorf("NewClient with a Fetcher and no User-Agent: %v", err)
 	}
 }
@@ -472,11 +473,11 @@ func TestRedactionAppliedWhileParsing(t *testing.T) {
 	period, asOf := date("2022-12-31"), date("2023-06-01")
 	ctx := context.Background()
 	cacheDir := t.TempDir()
-	fetcher := edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))
+	fetcher := mirror.NewFetcher(edgartest.MirrorFS(t))
 	newClient := func(opts ...edgar13f.ClientOption) *edgar13f.Client {
 		c, err := edgar13f.NewClient(append([]edgar13f.ClientOption{
 			edgar13f.WithFetcher(fetcher), edgar13f.WithCacheDir(cacheDir),
-			edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return edgartest.FixedNow })),
+			edgar13f.WithClock(edgartest.Clock(func() time.Time { return edgartest.FixedNow })),
 		}, opts...)...)
 		if err != nil {
 			t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // mixedQueries are Filings, Holdings and Diff questions, answers and
@@ -84,11 +85,11 @@ func TestConcurrentQueries(t *testing.T) {
 		t.Fatalf("reference outcomes changed: %+v, %+v", want[4], want[6])
 	}
 
-	f := &edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))}
+	f := &edgartest.CountingFetcher{Next: mirror.NewFetcher(edgartest.MirrorFS(t))}
 	c, err := edgar13f.NewClient(
 		edgar13f.WithFetcher(f),
 		edgar13f.WithCacheDir(t.TempDir()),
-		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return edgartest.FixedNow })),
+		edgar13f.WithClock(edgartest.Clock(func() time.Time { return edgartest.FixedNow })),
 	)
 	if err != nil {
 		t.Fatal(err)

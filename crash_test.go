@@ -17,6 +17,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // Cache crashes: a process killed in the middle of cache writes leaves
@@ -41,7 +42,7 @@ func crashClient(dir string, f edgar13f.Fetcher, n int) (*edgar13f.Client, error
 	return edgar13f.NewClient(
 		edgar13f.WithFetcher(f),
 		edgar13f.WithCacheDir(dir),
-		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return edgartest.FixedNow })),
+		edgar13f.WithClock(edgartest.Clock(func() time.Time { return edgartest.FixedNow })),
 		edgar13f.WithRedactionRule(fmt.Sprint("crash-", n), keepAll),
 	)
 }
@@ -49,11 +50,11 @@ func crashClient(dir string, f edgar13f.Fetcher, n int) (*edgar13f.Client, error
 // crashHelper answers the crash queries round after round, printing the
 // number of each round it completes, until it is killed.
 func crashHelper() error {
-	fsys, err := edgar13f.MirrorDir(edgartest.MirrorDir)
+	fsys, err := mirror.Dir(edgartest.MirrorDir)
 	if err != nil {
 		return err
 	}
-	f := edgar13f.NewMirrorFetcher(fsys)
+	f := mirror.NewFetcher(fsys)
 	for n := 0; ; n++ {
 		c, err := crashClient(os.Getenv("EDGAR13F_CACHE"), f, n)
 		if err != nil {
@@ -115,7 +116,7 @@ func TestCrashSafety(t *testing.T) {
 		}
 		fetches := 0
 		for n := 0; n <= last+1; n++ {
-			f := &edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))}
+			f := &edgartest.CountingFetcher{Next: mirror.NewFetcher(edgartest.MirrorFS(t))}
 			c, err := crashClient(dir, f, n)
 			if err != nil {
 				t.Fatal(err)

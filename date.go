@@ -103,9 +103,6 @@ func cmpInt(a, b int) int {
 // Before reports whether d is before e.
 func (d Date) Before(e Date) bool { return d.Compare(e) < 0 }
 
-// After reports whether d is after e.
-func (d Date) After(e Date) bool { return d.Compare(e) > 0 }
-
 // AddDays returns the date n days after d (before d if n is negative).
 func (d Date) AddDays(n int) Date { return dateOfDay(d.day() + civil.Day(n)) }
 

@@ -138,7 +138,7 @@
 // second. The Client sends the User-Agent given with [WithUserAgent], which
 // must hold an email address ("Name email@domain"; without one [NewClient]
 // fails with [ErrNoUserAgent]); spaces request starts at least
-// [DefaultRequestInterval] apart across all goroutines and all processes
+// 250ms apart (see [WithRequestInterval]) across all goroutines and all processes
 // sharing the cache directory (a lock file there), counting every request
 // that reaches the wire: each retry, each hop of a redirect and each
 // request that Go's HTTP transport sends again by itself after a reused
@@ -159,17 +159,17 @@
 // because filings accepted after hours are dated the next business day.
 // The Form 13F Data Sets landing page's list of windows is kept for a day.
 // Every entry belongs to the source it was read from: live EDGAR, an HTTP
-// mirror at a base URL ([WithBaseURL]), a mirror directory ([MirrorDir]) or
-// a [Fetcher] that names its source; an entry is never served to a Client
+// mirror at a base URL ([WithBaseURL]), a mirror directory (mirror.Dir)
+// or a [Fetcher] that names its source; an entry is never served to a Client
 // reading another source, so a test fixture never answers a live query. A
 // Client over a Fetcher that names no source caches in memory only.
 //
 // # Offline use and testing
 //
-// A [MirrorFetcher] reads an EDGAR mirror tree, in which the document at
-// https://HOST/PATH is the file HOST/PATH. [WithFetcher] plugs it in for
-// offline work; [MirrorHandler] serves the same tree over HTTP so that tests
-// can run the Client's real HTTP path against an httptest server with
+// Package [github.com/edgar13f/edgar13f/mirror] reads an EDGAR mirror tree, in which the
+// document at https://HOST/PATH is the file HOST/PATH: its Fetcher, plugged
+// in [WithFetcher], serves offline work; its Handler serves the same tree
+// over HTTP so that tests can run the Client's real HTTP path against an httptest server with
 // [WithBaseURL]. The repository's testdata/mirror holds recorded EDGAR
 // filings (Berkshire Hathaway's 2022–2023 amendment chains among them) and
 // the examples in this documentation run against it. It does not hold every

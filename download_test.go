@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/clientparts"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // TestMirrorFetcherDownloads: a Client over a mirror directory downloads a
@@ -25,11 +28,11 @@ func TestMirrorFetcherDownloads(t *testing.T) {
 	if err := os.WriteFile(p, z, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fsys, err := edgar13f.MirrorDir(tree)
+	fsys, err := mirror.Dir(tree)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(fsys)), edgar13f.WithCacheDir(t.TempDir()))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(fsys)), edgar13f.WithCacheDir(t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,5 +51,56 @@ func TestMirrorFetcherDownloads(t *testing.T) {
 	var fe *edgar13f.FetchError
 	if !errors.As(err, &fe) || !errors.Is(err, edgar13f.ErrNotFound) {
 		t.Errorf("missing window: error %v, want a *FetchError wrapping ErrNotFound", err)
+	}
+}
+
+// streamingFetcher lends a Stream the way mirror.Fetcher does, and notes
+// whether a download went through it.
+type streamingFetcher struct {
+	*mirror.Fetcher
+	streamed bool
+}
+
+func (s *streamingFetcher) Parts(p *clientparts.Mirror) {
+	s.Fetcher.Parts(p)
+	inner := p.Stream
+	p.Stream = func(ctx context.Context, url string, w io.Writer) error {
+		s.streamed = true
+		return inner(ctx, url, w)
+	}
+}
+
+// TestMirrorFetcherDownloadsStream: a Client given a mirror fetcher
+// downloads through the fetcher's stream (the file is never held whole),
+// and a mirror.Fetcher's stream writes the mirrored bytes.
+func TestMirrorFetcherDownloadsStream(t *testing.T) {
+	const url = "https://www.sec.gov/files/structureddata/data/form-13f-data-sets/2024q1_form13f.zip"
+	tree := t.TempDir()
+	p := filepath.Join(tree, "www.sec.gov/files/structureddata/data/form-13f-data-sets/2024q1_form13f.zip")
+	z := append([]byte("PK\x03\x04"), bytes.Repeat([]byte("zip body "), 1000)...)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, z, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fsys, err := mirror.Dir(tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &streamingFetcher{Fetcher: mirror.NewFetcher(fsys)}
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(f), edgar13f.WithCacheDir(t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.EDGAR().Download(context.Background(), url, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(got.Path); !bytes.Equal(b, z) {
+		t.Errorf("downloaded %d bytes, want the %d of the mirrored file", len(b), len(z))
+	}
+	if !f.streamed {
+		t.Error("the download did not go through the mirror fetcher's stream")
 	}
 }

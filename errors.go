@@ -97,7 +97,7 @@ var ErrNotFound = docerr.ErrNotFound
 
 // ErrTooLarge is wrapped by the error for an EDGAR document larger than the
 // size limit of its kind; such a document is not retried. The Client's HTTP
-// fetcher and [MirrorFetcher] stop reading at the limit, so memory stays
+// fetcher and package mirror's Fetcher stop reading at the limit, so memory stays
 // bounded whatever a server sends: 64 MiB for filing lists (.json; real ones
 // are a few MB), 16 MiB for cover pages (primary_doc.xml; real ones are well
 // under 1 MB), 512 MiB for complete submission text files and other .txt

@@ -9,6 +9,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // TestErrorTexts: every error says what failed with one "edgar13f: "
@@ -16,11 +17,11 @@ import (
 // recorded mirror lists Berkshire's 2023Q2 report without holding its
 // documents); a diff failure names its period.
 func TestErrorTexts(t *testing.T) {
-	fsys, err := edgar13f.MirrorDir(edgartest.MirrorDir)
+	fsys, err := mirror.Dir(edgartest.MirrorDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(fsys)), edgar13f.WithCache(nil))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(fsys)), edgar13f.WithCache(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +30,7 @@ func TestErrorTexts(t *testing.T) {
 	_, holdingsErr := c.Holdings(ctx, "1067983", date("2023-06-30"), date("2024-01-01"))
 	_, diffErr := c.Diff(ctx, "1067983", date("2023-06-30"), date("2023-09-30"), date("2024-01-01"))
 	_, declineErr := c.Diff(ctx, "1067983", date("2023-09-30"), date("2023-12-31"), date("2023-10-01"))
-	_, dirErr := edgar13f.MirrorDir("testdata/no-such-mirror")
+	_, dirErr := mirror.Dir("testdata/no-such-mirror")
 	_, uaErr := edgar13f.NewClient(edgar13f.WithUserAgent("someone"), edgar13f.WithCache(nil))
 	tests := []struct {
 		name string

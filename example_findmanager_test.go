@@ -7,21 +7,20 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // FindManager resolves a name to CIKs. Names are EDGAR's current names, not
 // as of the FiledBy date; only Has13F is point in time.
 func ExampleClient_FindManager() {
-	mirror, err := edgar13f.MirrorDir("testdata/mirror")
+	tree, err := mirror.Dir("testdata/mirror")
 	if err != nil {
 		log.Fatal(err)
 	}
 	c, err := edgar13f.NewClient(
-		edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirror)),
+		edgar13f.WithFetcher(mirror.NewFetcher(tree)),
 		edgar13f.WithCache(nil), // keep the example from writing a cache
-		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time {
-			return time.Date(2026, time.December, 1, 12, 0, 0, 0, time.UTC)
-		})),
+		edgar13f.WithClock(fixedClock(time.Date(2026, time.December, 1, 12, 0, 0, 0, time.UTC))),
 	)
 	if err != nil {
 		log.Fatal(err)
@@ -50,3 +49,10 @@ func ExampleClient_FindManager() {
 	// 1067983  BERKSHIRE HATHAWAY INC          true
 	// 9000011  BERKSHIRE HILLS BANCORP INC     false
 }
+
+// fixedClock is a Clock stopped at one instant: a Client's cache freshness
+// then never depends on the day the example runs.
+type fixedClock time.Time
+
+// Now returns the instant.
+func (c fixedClock) Now() time.Time { return time.Time(c) }

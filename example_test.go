@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // Each example builds its own Client, although they build it alike: the
@@ -18,12 +19,12 @@ import (
 // Berkshire Hathaway's 13F holdings for the third quarter of 2023, as EDGAR
 // showed them on 2024-06-01.
 func Example() {
-	mirror, err := edgar13f.MirrorDir("testdata/mirror")
+	tree, err := mirror.Dir("testdata/mirror")
 	if err != nil {
 		log.Fatal(err)
 	}
 	c, err := edgar13f.NewClient(
-		edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirror)),
+		edgar13f.WithFetcher(mirror.NewFetcher(tree)),
 		edgar13f.WithCache(nil), // keep the example from writing a cache
 	)
 	if err != nil {
@@ -53,11 +54,11 @@ func Example() {
 // original, the restatement that replaced it two days later, and the
 // restatement plus a new-holdings amendment filed months after.
 func ExampleClient_Holdings_asOf() {
-	mirror, err := edgar13f.MirrorDir("testdata/mirror")
+	tree, err := mirror.Dir("testdata/mirror")
 	if err != nil {
 		log.Fatal(err)
 	}
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirror)), edgar13f.WithCache(nil))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(tree)), edgar13f.WithCache(nil))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -83,11 +84,11 @@ func ExampleClient_Holdings_asOf() {
 
 // The largest positions of a filing with options and convertible notes.
 func ExampleClient_Holdings_limit() {
-	mirror, err := edgar13f.MirrorDir("testdata/mirror")
+	tree, err := mirror.Dir("testdata/mirror")
 	if err != nil {
 		log.Fatal(err)
 	}
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirror)), edgar13f.WithCache(nil))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(tree)), edgar13f.WithCache(nil))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -111,11 +112,11 @@ func ExampleClient_Holdings_limit() {
 // Every 13F filing EDGAR showed for a period on a date, with the facts from
 // each cover page.
 func ExampleClient_Filings() {
-	mirror, err := edgar13f.MirrorDir("testdata/mirror")
+	tree, err := mirror.Dir("testdata/mirror")
 	if err != nil {
 		log.Fatal(err)
 	}
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirror)), edgar13f.WithCache(nil))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(tree)), edgar13f.WithCache(nil))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -134,11 +135,11 @@ func ExampleClient_Filings() {
 
 // What changed between two quarters, largest value changes first.
 func ExampleClient_Diff() {
-	mirror, err := edgar13f.MirrorDir("testdata/mirror")
+	tree, err := mirror.Dir("testdata/mirror")
 	if err != nil {
 		log.Fatal(err)
 	}
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirror)), edgar13f.WithCache(nil))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(tree)), edgar13f.WithCache(nil))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -163,11 +164,11 @@ func ExampleClient_Diff() {
 // Declines are errors you can branch on: errors.Is with a Reason, or
 // errors.As for the reason and message.
 func ExampleDeclineError() {
-	mirror, err := edgar13f.MirrorDir("testdata/mirror")
+	tree, err := mirror.Dir("testdata/mirror")
 	if err != nil {
 		log.Fatal(err)
 	}
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirror)), edgar13f.WithCache(nil))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(tree)), edgar13f.WithCache(nil))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -190,11 +191,11 @@ func ExampleDeclineError() {
 // Values are as filed: thousands of dollars before 2023-01-03, dollars
 // since. ValueUSD converts by the filing date of the row's filing.
 func ExampleHolding_valueUSD() {
-	mirror, err := edgar13f.MirrorDir("testdata/mirror")
+	tree, err := mirror.Dir("testdata/mirror")
 	if err != nil {
 		log.Fatal(err)
 	}
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirror)), edgar13f.WithCache(nil))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(tree)), edgar13f.WithCache(nil))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/edgar13f/edgar13f/internal/edgartest"
 	"github.com/edgar13f/edgar13f/internal/fullindex"
 	"github.com/edgar13f/edgar13f/internal/nameindex"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // findNow is the clock of the find tests: in 2026 Q4, so that a cold build
@@ -48,7 +49,7 @@ func (c *findClock) set(t time.Time) { c.t.Store(&t) }
 // cache share what was read through it.
 func newFindFetcher(t testing.TB) *edgartest.CountingFetcher {
 	t.Helper()
-	return &edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))}
+	return &edgartest.CountingFetcher{Next: mirror.NewFetcher(edgartest.MirrorFS(t))}
 }
 
 func newFindClient(t testing.TB, f edgar13f.Fetcher, dir string, clock edgar13f.Clock) *edgar13f.Client {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // Hostile documents: built to exhaust memory or time, each is refused in
@@ -212,7 +213,7 @@ func TestHostileDocuments(t *testing.T) {
 	}
 }
 
-// TestMirrorFetcherSizeLimits checks that MirrorFetcher refuses files over
+// TestMirrorFetcherSizeLimits checks that mirror.Fetcher refuses files over
 // the limit of their kind without reading them, and reads files within it.
 func TestMirrorFetcherSizeLimits(t *testing.T) {
 	tests := []struct {
@@ -230,7 +231,7 @@ func TestMirrorFetcherSizeLimits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(filepath.Base(tt.url), "/", tt.size), func(t *testing.T) {
 			name := strings.TrimPrefix(strings.TrimPrefix(tt.url, "https://"), "/")
-			f := edgar13f.NewMirrorFetcher(bigFS{name: name, size: tt.size})
+			f := mirror.NewFetcher(bigFS{name: name, size: tt.size})
 			b, err := f.Fetch(context.Background(), tt.url)
 			if got := errors.Is(err, edgar13f.ErrTooLarge); got != tt.tooBig {
 				t.Fatalf("Fetch: %v; ErrTooLarge %v, want %v", err, got, tt.tooBig)

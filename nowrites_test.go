@@ -16,6 +16,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // Nothing is written outside the cache directory.
@@ -24,19 +25,19 @@ import (
 // mirror served in-process; with EDGAR13F_STRAY set it also writes that
 // file, a planted stray write the check must catch.
 func noWritesHelper() error {
-	fsys, err := edgar13f.MirrorDir(os.Getenv("EDGAR13F_MIRROR"))
+	fsys, err := mirror.Dir(os.Getenv("EDGAR13F_MIRROR"))
 	if err != nil {
 		return err
 	}
 	// Not edgartest.NewServer: this runs in a child process, outside any
 	// test, with the mirror it is told of in its environment.
-	srv := httptest.NewServer(edgar13f.MirrorHandler(fsys))
+	srv := httptest.NewServer(mirror.Handler(fsys))
 	defer srv.Close()
 	c, err := edgar13f.NewClient(
 		edgar13f.WithUserAgent(edgartest.UserAgent),
 		edgar13f.WithBaseURL(srv.URL),
 		edgar13f.WithRequestInterval(101*time.Millisecond),
-		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return edgartest.FixedNow })),
+		edgar13f.WithClock(edgartest.Clock(func() time.Time { return edgartest.FixedNow })),
 	)
 	if err != nil {
 		return err
@@ -138,7 +139,7 @@ func isolatedEnv(t testing.TB, root string) (env []string, work string) {
 // is read-only, and lists every file before and after: only the cache
 // directory may change. A planted stray write must be caught.
 func TestNoWritesOutsideCacheDir(t *testing.T) {
-	mirror, err := filepath.Abs(edgartest.MirrorDir)
+	tree, err := filepath.Abs(edgartest.MirrorDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +157,7 @@ func TestNoWritesOutsideCacheDir(t *testing.T) {
 			env, work := isolatedEnv(t, root)
 			cacheDir := filepath.Join(root, "xdg_cache_home", "edgar13f")
 			var want []string
-			env = append(env, "EDGAR13F_MIRROR="+mirror)
+			env = append(env, "EDGAR13F_MIRROR="+tree)
 			if tt.stray != "" {
 				want = []string{filepath.Join(root, filepath.FromSlash(tt.stray))}
 				env = append(env, "EDGAR13F_STRAY="+want[0])

@@ -39,12 +39,12 @@ const (
 	MaxManagers     = 20                 // largest [Limit] of [Client.FindManager]
 )
 
-// DefaultRequestInterval is the default spacing of request starts to EDGAR.
-const DefaultRequestInterval = 250 * time.Millisecond
+// defaultRequestInterval is the default spacing of request starts to EDGAR.
+const defaultRequestInterval = 250 * time.Millisecond
 
-// MinRequestInterval bounds [WithRequestInterval] from below: SEC asks for
+// minRequestInterval bounds [WithRequestInterval] from below: SEC asks for
 // fewer than 10 requests a second, so intervals must exceed 100ms.
-const MinRequestInterval = 100 * time.Millisecond
+const minRequestInterval = 100 * time.Millisecond
 
 // RetryPolicy says how the Client's HTTP fetcher retries a request that
 // failed with 403, 429, 5xx, a network error, a truncated body or an HTML
@@ -118,7 +118,8 @@ func WithCache(c Cache) ClientOption {
 }
 
 // WithFetcher makes the Client read EDGAR through f instead of over HTTP,
-// for example a [MirrorFetcher] over recorded data. No User-Agent, spacing
+// for example a mirror.Fetcher over recorded data (package
+// [github.com/edgar13f/edgar13f/mirror]). No User-Agent, spacing
 // or retries apply to f. Cache entries read through f belong to f's source
 // (see [Fetcher]).
 func WithFetcher(f Fetcher) ClientOption {
@@ -154,7 +155,8 @@ func WithHTTPClient(hc *http.Client) ClientOption {
 
 // WithBaseURL makes the HTTP fetcher request every EDGAR URL
 // https://HOST/PATH as base/HOST/PATH: an EDGAR mirror, proxy or test
-// server in the layout of [MirrorHandler]. User-Agent, spacing, retries and
+// server in the layout of mirror.Handler (package
+// [github.com/edgar13f/edgar13f/mirror]). User-Agent, spacing, retries and
 // the cache still apply; cache entries read this way belong to base and
 // never answer a Client reading live EDGAR or another base.
 func WithBaseURL(base string) ClientOption {
@@ -181,12 +183,12 @@ func WithClock(c Clock) ClientOption {
 
 // WithRequestInterval sets the least time between the starts of two EDGAR
 // requests, across all goroutines and all processes sharing the cache
-// directory. It must exceed [MinRequestInterval]; the default is
-// [DefaultRequestInterval].
+// directory. It must be more than 100ms (SEC allows fewer than 10 requests
+// a second); the default is 250ms.
 func WithRequestInterval(d time.Duration) ClientOption {
 	return func(o *clientOptions) error {
-		if d <= MinRequestInterval {
-			return fmt.Errorf("edgar13f: WithRequestInterval(%v): must exceed %v (SEC allows fewer than 10 requests a second)", d, MinRequestInterval)
+		if d <= minRequestInterval {
+			return fmt.Errorf("edgar13f: WithRequestInterval(%v): must exceed %v (SEC allows fewer than 10 requests a second)", d, minRequestInterval)
 		}
 		o.interval = d
 		return nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // Cache provenance: every cache entry belongs to the source it was read
@@ -22,7 +23,7 @@ func provenanceClient(t *testing.T, dir string, opts ...edgar13f.ClientOption) *
 	t.Helper()
 	c, err := edgar13f.NewClient(append([]edgar13f.ClientOption{
 		edgar13f.WithCacheDir(dir),
-		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return edgartest.FixedNow })),
+		edgar13f.WithClock(edgartest.Clock(func() time.Time { return edgartest.FixedNow })),
 	}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
@@ -34,11 +35,11 @@ func provenanceClient(t *testing.T, dir string, opts ...edgar13f.ClientOption) *
 // tree, filling the cache in dir.
 func fixtureRun(t *testing.T, dir string) {
 	t.Helper()
-	fsys, err := edgar13f.MirrorDir(edgartest.MirrorDir)
+	fsys, err := mirror.Dir(edgartest.MirrorDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := provenanceClient(t, dir, edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(fsys)))
+	c := provenanceClient(t, dir, edgar13f.WithFetcher(mirror.NewFetcher(fsys)))
 	ctx := context.Background()
 	if _, err := c.Filings(ctx, "1067983", date("2024-06-01")); err != nil {
 		t.Fatal(err)
@@ -109,10 +110,10 @@ func TestMissingFixtureDirNeverAnswers(t *testing.T) {
 	dir := t.TempDir()
 	fixtureRun(t, dir)
 	missing := filepath.Join(t.TempDir(), "no-such-mirror")
-	if _, err := edgar13f.MirrorDir(missing); err == nil {
-		t.Errorf("MirrorDir(%s) of a directory that does not exist: no error", missing)
+	if _, err := mirror.Dir(missing); err == nil {
+		t.Errorf("mirror.Dir(%s) of a directory that does not exist: no error", missing)
 	}
-	c := provenanceClient(t, dir, edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(os.DirFS(missing))))
+	c := provenanceClient(t, dir, edgar13f.WithFetcher(mirror.NewFetcher(os.DirFS(missing))))
 	ctx := context.Background()
 	if s, err := c.Holdings(ctx, "1067983", date("2023-09-30"), date("2024-06-01")); err == nil {
 		t.Errorf("Holdings through a missing fixture directory answered %s from the cache", s.Base.Accession)
@@ -133,14 +134,14 @@ func TestMirrorDirNotATree(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "www.sec.gov"), nil, 0o644); err != nil { // a file, not a host's directory
 		t.Fatal(err)
 	}
-	if _, err := edgar13f.MirrorDir(dir); err == nil || !strings.Contains(err.Error(), dir+" is not an EDGAR mirror tree") {
-		t.Errorf("MirrorDir of a directory without hosts: %v, want an error saying it is not a mirror tree", err)
+	if _, err := mirror.Dir(dir); err == nil || !strings.Contains(err.Error(), dir+" is not an EDGAR mirror tree") {
+		t.Errorf("mirror.Dir of a directory without hosts: %v, want an error saying it is not a mirror tree", err)
 	}
 	if err := os.Mkdir(filepath.Join(dir, "data.sec.gov"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := edgar13f.MirrorDir(dir); err != nil {
-		t.Errorf("MirrorDir of a tree with data.sec.gov: %v", err)
+	if _, err := mirror.Dir(dir); err != nil {
+		t.Errorf("mirror.Dir of a tree with data.sec.gov: %v", err)
 	}
 }
 
@@ -149,11 +150,11 @@ func TestMirrorDirNotATree(t *testing.T) {
 func TestSameSourceSharesEntries(t *testing.T) {
 	dir := t.TempDir()
 	fixtureRun(t, dir)
-	fsys, err := edgar13f.MirrorDir(edgartest.MirrorDir)
+	fsys, err := mirror.Dir(edgartest.MirrorDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(fsys)}
+	f := &edgartest.CountingFetcher{Next: mirror.NewFetcher(fsys)}
 	c := provenanceClient(t, dir, edgar13f.WithFetcher(f)) // f passes the mirror's Source on
 	ctx := context.Background()
 	if _, err := c.Holdings(ctx, "1067983", date("2023-09-30"), date("2024-06-01")); err != nil {
@@ -173,7 +174,7 @@ func TestSameSourceSharesEntries(t *testing.T) {
 // another Client), nor to a Cache of the caller's.
 func TestUnnamedFetcherWritesNoCache(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cache")
-	f := &edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))}
+	f := &edgartest.CountingFetcher{Next: mirror.NewFetcher(edgartest.MirrorFS(t))}
 	unnamed := struct{ edgar13f.Fetcher }{f} // f's Fetch alone, not its Source
 	if _, ok := any(unnamed).(interface{ Source() string }); ok {
 		t.Fatal("the test needs a Fetcher without a Source")

@@ -15,6 +15,7 @@ import (
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
 	"github.com/edgar13f/edgar13f/internal/infotable"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 func TestNewQueryValidation(t *testing.T) {
@@ -152,7 +153,7 @@ func TestDate(t *testing.T) {
 func TestDamagedRowsEntryIsRefetched(t *testing.T) {
 	cache := edgartest.NewMemCache()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	c, f := edgartest.MirrorClient(t, edgar13f.WithCache(cache), edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return now })))
+	c, f := edgartest.MirrorClient(t, edgar13f.WithCache(cache), edgar13f.WithClock(edgartest.Clock(func() time.Time { return now })))
 	ctx := context.Background()
 	period, asOf := edgar13f.MustParseDate("2023-12-31"), edgar13f.MustParseDate("2024-03-01")
 	want, err := c.Holdings(ctx, "1067983", period, asOf)
@@ -203,7 +204,7 @@ func TestSharedFetchSurvivesLeaderCancel(t *testing.T) {
 	// The first request is held until its context ends; later ones go through.
 	started := make(chan struct{})
 	var once sync.Once
-	f := &edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t)), Before: func(ctx context.Context, _ string) error {
+	f := &edgartest.CountingFetcher{Next: mirror.NewFetcher(edgartest.MirrorFS(t)), Before: func(ctx context.Context, _ string) error {
 		first := false
 		once.Do(func() { first = true })
 		if !first {

@@ -68,7 +68,7 @@ func runRateQueries(base, dir, sets string, started func(time.Time)) error {
 		edgar13f.WithCacheDir(dir),
 		edgar13f.WithRequestInterval(rateInterval),
 		edgar13f.WithRetryPolicy(edgartest.FastRetry),
-		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return edgartest.FixedNow })),
+		edgar13f.WithClock(edgartest.Clock(func() time.Time { return edgartest.FixedNow })),
 	)
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // TestOldCacheEntriesNeverServed: entries written before tables were
@@ -21,9 +22,9 @@ func TestOldCacheEntriesNeverServed(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	// One named source for every Client, so that they share cache entries.
-	f := &edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t)), Name: "test mirror"}
+	f := &edgartest.CountingFetcher{Next: mirror.NewFetcher(edgartest.MirrorFS(t)), Name: "test mirror"}
 	newClient := func(cache edgar13f.Cache) (*edgar13f.Client, *edgartest.CountingFetcher) {
-		c, err := edgar13f.NewClient(edgar13f.WithFetcher(f), edgar13f.WithCache(cache), edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return now })))
+		c, err := edgar13f.NewClient(edgar13f.WithFetcher(f), edgar13f.WithCache(cache), edgar13f.WithClock(edgartest.Clock(func() time.Time { return now })))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
 	"github.com/edgar13f/edgar13f/internal/wiretest"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // wireSpacingInterval is the request spacing of TestWireSpacing; the slack
@@ -32,12 +33,12 @@ func TestWireSpacing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("takes a few seconds of real time")
 	}
-	mirror := edgar13f.MirrorHandler(edgartest.MirrorFS(t))
+	tree := mirror.Handler(edgartest.MirrorFS(t))
 	srv := wiretest.NewServer(t, true, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if p, ok := strings.CutPrefix(r.URL.Path, "/moved"); ok {
 			r2 := r.Clone(r.Context())
 			r2.URL.Path = p
-			mirror.ServeHTTP(w, r2)
+			tree.ServeHTTP(w, r2)
 			return
 		}
 		http.Redirect(w, r, "/moved"+r.URL.Path, http.StatusFound)

@@ -11,6 +11,7 @@ import (
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
+	"github.com/edgar13f/edgar13f/mirror"
 	"github.com/edgar13f/edgar13f/search"
 	"github.com/edgar13f/edgar13f/search/store/embedded"
 )
@@ -126,7 +127,7 @@ func TestAskWithEngine(t *testing.T) {
 func mirrorEngine(t *testing.T) (*edgar13f.Client, *search.Engine) {
 	t.Helper()
 	dir := t.TempDir()
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))), edgar13f.WithCacheDir(filepath.Join(dir, "cache")))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(edgartest.MirrorFS(t))), edgar13f.WithCacheDir(filepath.Join(dir, "cache")))
 	if err != nil {
 		t.Fatal(err)
 	}

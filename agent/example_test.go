@@ -11,6 +11,7 @@ import (
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent"
 	"github.com/edgar13f/edgar13f/agent/model"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // A figure copied from the cited text is grounded, in any written form of
@@ -49,11 +50,11 @@ func ExampleAgent_Ask() {
 	}))
 	defer srv.Close()
 
-	mirror, err := edgar13f.MirrorDir("../testdata/mirror")
+	tree, err := mirror.Dir("../testdata/mirror")
 	if err != nil {
 		log.Fatal(err)
 	}
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirror)), edgar13f.WithCache(nil))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(tree)), edgar13f.WithCache(nil))
 	if err != nil {
 		log.Fatal(err)
 	}

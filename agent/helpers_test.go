@@ -18,6 +18,7 @@ import (
 	"github.com/edgar13f/edgar13f/agent/model"
 	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
+	"github.com/edgar13f/edgar13f/mirror"
 	"github.com/edgar13f/edgar13f/search"
 )
 
@@ -36,7 +37,7 @@ var (
 // a cache.
 func mirrorClient(t testing.TB) *edgar13f.Client {
 	t.Helper()
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))), edgar13f.WithCache(nil))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(edgartest.MirrorFS(t))), edgar13f.WithCache(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,11 +46,11 @@ func mirrorClient(t testing.TB) *edgar13f.Client {
 
 // appleChunks are the chunks of appleIndex, cut once per test binary.
 var appleChunks = sync.OnceValues(func() ([]search.Hit, error) {
-	m, err := edgar13f.MirrorDir(edgartest.MirrorDir)
+	m, err := mirror.Dir(edgartest.MirrorDir)
 	if err != nil {
 		return nil, err
 	}
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(m)), edgar13f.WithCache(nil))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(m)), edgar13f.WithCache(nil))
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +167,7 @@ func (ix *index) Search(ctx context.Context, query string, asOf edgar13f.Date, o
 	}
 	var best []scored
 	for _, h := range ix.chunks {
-		if h.FilingDate.After(asOf) {
+		if asOf.Before(h.FilingDate) {
 			continue
 		}
 		// Score: distinct words of four letters or more found, then how
@@ -216,7 +217,7 @@ func (ix *index) Chunk(ctx context.Context, id string, asOf edgar13f.Date, opts 
 		if h.ChunkID != id {
 			continue
 		}
-		if h.FilingDate.After(asOf) {
+		if asOf.Before(h.FilingDate) {
 			return nil, edgar13f.Decline(edgar13f.NotYetFiled, "chunk %s is of no filing made on or before %s", id, asOf)
 		}
 		ans := &search.ChunkAnswer{Chunk: h}

@@ -10,6 +10,7 @@ import (
 	"github.com/edgar13f/edgar13f/agent"
 	"github.com/edgar13f/edgar13f/agent/model"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // recordingModel records the token limit of each request and fails it, so
@@ -28,7 +29,7 @@ func (m *recordingModel) Chat(_ context.Context, req *model.Request) (*model.Res
 // a value out of range with invalid_argument that names the option and
 // its range. Building an option with a bad value is no error by itself.
 func TestOptionsCheckedByTheMethod(t *testing.T) {
-	c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))))
+	c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(mirror.NewFetcher(edgartest.MirrorFS(t))))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // BenchmarkCompanyFactsWarm: a facts answer once the company facts are in
@@ -30,7 +31,7 @@ func BenchmarkCompanyFactsWarm(b *testing.B) {
 // form, as a new process sharing the cache reads it.
 func BenchmarkCompanyFactsFromCache(b *testing.B) {
 	cache := edgartest.NewMemCache()
-	named := edgar13f.WithFetcher(&edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(b)), Name: "bench-mirror"}) // one source: the cache answers
+	named := edgar13f.WithFetcher(&edgartest.CountingFetcher{Next: mirror.NewFetcher(edgartest.MirrorFS(b)), Name: "bench-mirror"}) // one source: the cache answers
 	c, _ := edgartest.MirrorClient(b, edgar13f.WithCache(cache), named)
 	ctx := context.Background()
 	if _, err := companies.New(c).Facts(ctx, appleCIK, "revenue", date("2024-12-01")); err != nil {

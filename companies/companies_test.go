@@ -12,6 +12,7 @@ import (
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // Apple's 10-K for fiscal 2024 and its 10-K/A of 2010-01-25, which restated
@@ -110,10 +111,10 @@ func TestCompanyFilings(t *testing.T) {
 		t.Errorf("first filing %s; want one of 2024-11-01", first.Accession)
 	}
 	for i, x := range l.Filings {
-		if x.FilingDate.After(date("2024-11-01")) {
+		if date("2024-11-01").Before(x.FilingDate) {
 			t.Errorf("filing %s filed %s after asOf", x.Accession, x.FilingDate)
 		}
-		if i > 0 && x.FilingDate.After(l.Filings[i-1].FilingDate) {
+		if i > 0 && l.Filings[i-1].FilingDate.Before(x.FilingDate) {
 			t.Errorf("filings not newest first: %v", accessions(l.Filings))
 		}
 	}
@@ -306,7 +307,7 @@ func TestFactsNeverSeeTheFuture(t *testing.T) {
 					t.Fatalf("%s %s %s: %v", cik, concept, d, err)
 				}
 				for _, v := range ff.Values {
-					if v.Filing.FilingDate.After(d) || v.FirstReported.FilingDate.After(d) || v.FirstReported.FilingDate.After(v.Filing.FilingDate) {
+					if d.Before(v.Filing.FilingDate) || d.Before(v.FirstReported.FilingDate) || v.Filing.FilingDate.Before(v.FirstReported.FilingDate) {
 						t.Fatalf("%s %s as of %s cites %+v", cik, concept, d, v)
 					}
 				}
@@ -336,7 +337,7 @@ func TestFactsChangeOnlyOnAnnualFilings(t *testing.T) {
 	}
 	annualBetween := func(a, b edgar13f.Date) bool {
 		for _, d := range filed {
-			if d.After(a) && !d.After(b) {
+			if a.Before(d) && !b.Before(d) {
 				return true
 			}
 		}
@@ -489,7 +490,7 @@ func TestSectionCrossReferenceIndex(t *testing.T) {
 	list := `{"cik":"40545","name":"GENERAL ELECTRIC CO","filings":{"recent":{"accessionNumber":["0000040545-24-000010"],"filingDate":["2024-02-02"],"reportDate":["2023-12-31"],"acceptanceDateTime":[""],"form":["10-K"],"primaryDocument":["ge-20231231.htm"],"size":[1]},"files":[]}}`
 	fsys := edgartest.MirrorFS(t)
 	c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(overlayFetcher{
-		next: edgar13f.NewMirrorFetcher(fsys),
+		next: mirror.NewFetcher(fsys),
 		files: map[string][]byte{
 			"https://data.sec.gov/submissions/CIK0000040545.json":                              []byte(list),
 			"https://www.sec.gov/Archives/edgar/data/40545/000004054524000010/ge-20231231.htm": ge,
@@ -562,7 +563,7 @@ func TestCompanyOverHTTP(t *testing.T) {
 // were fetched at least two days after asOf.
 func TestFactsFreshness(t *testing.T) {
 	now := date("2024-05-16")
-	clock := edgar13f.ClockFunc(func() time.Time {
+	clock := edgartest.Clock(func() time.Time {
 		return time.Date(now.Year, now.Month, now.Day, 12, 0, 0, 0, time.UTC)
 	})
 	e := edgartest.NewServer(t)

@@ -7,17 +7,18 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/companies"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // mirrorCompanies returns the company questions of a Client reading the
 // recorded EDGAR mirror in testdata, without a cache.
 func mirrorCompanies() *companies.Companies {
-	mirror, err := edgar13f.MirrorDir("../testdata/mirror")
+	tree, err := mirror.Dir("../testdata/mirror")
 	if err != nil {
 		log.Fatal(err)
 	}
 	c, err := edgar13f.NewClient(
-		edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirror)),
+		edgar13f.WithFetcher(mirror.NewFetcher(tree)),
 		edgar13f.WithCache(nil), // keep the example from writing a cache
 	)
 	if err != nil {

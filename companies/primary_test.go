@@ -11,6 +11,7 @@ import (
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // rewritingFetcher reads the mirror, with some documents served as given
@@ -85,11 +86,11 @@ func TestSectionWithoutPrimaryDocument(t *testing.T) {
 		"aapl-20240928.htm", "aapl-20240928.xsd", "aapl-20240928_cal.xml", "aapl-20240928_htm.xml", "FilingSummary.xml",
 		"Financial_Report.xlsx", "R1.htm", "R2.htm")
 	newClient := func(t *testing.T, serve map[string][]byte) (*companies.Companies, *edgartest.CountingFetcher, *rewritingFetcher) {
-		rf := &rewritingFetcher{next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t)), serve: serve,
+		rf := &rewritingFetcher{next: mirror.NewFetcher(edgartest.MirrorFS(t)), serve: serve,
 			noPrimary: map[string]bool{apple10K2024: true, "0001193125-09-214859": true}}
 		f := &edgartest.CountingFetcher{Next: rf}
 		c, err := edgar13f.NewClient(edgar13f.WithFetcher(f), edgar13f.WithCache(edgartest.NewMemCache()),
-			edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return edgartest.FixedNow })))
+			edgar13f.WithClock(edgartest.Clock(func() time.Time { return edgartest.FixedNow })))
 		if err != nil {
 			t.Fatal(err)
 		}

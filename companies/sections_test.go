@@ -15,6 +15,7 @@ import (
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // TestCompanySections: every Item of Apple's 10-K for fiscal 2024, whole,
@@ -120,7 +121,7 @@ func TestCompanySectionsDeclines(t *testing.T) {
 func overlayClient(t *testing.T, cik, list, docURL string, doc []byte) *edgar13f.Client {
 	t.Helper()
 	c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(overlayFetcher{
-		next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t)),
+		next: mirror.NewFetcher(edgartest.MirrorFS(t)),
 		files: map[string][]byte{
 			"https://data.sec.gov/submissions/CIK" + strings.Repeat("0", 10-len(cik)) + cik + ".json": []byte(list),
 			docURL: doc,
@@ -211,7 +212,7 @@ func (w withoutFiles) Open(name string) (fs.File, error) {
 // accession no page lists, and tells nothing of the filing.
 func TestSectionBeforeFilingWithoutOlderPage(t *testing.T) {
 	const page = "data.sec.gov/submissions/CIK0000320193-submissions-001.json"
-	f := &edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(withoutFiles{edgartest.MirrorFS(t), map[string]bool{page: true}})}
+	f := &edgartest.CountingFetcher{Next: mirror.NewFetcher(withoutFiles{edgartest.MirrorFS(t), map[string]bool{page: true}})}
 	c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(f))
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/edgar13f/edgar13f/datasets"
 	"github.com/edgar13f/edgar13f/internal/bulkbench"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // benchDatasets returns the bulk source of a Client whose store holds the
@@ -24,7 +25,7 @@ func benchDatasets(b *testing.B) (*datasets.Store, bulkbench.Info) {
 		b.Fatal(err)
 	}
 	dir := filepath.Join(bulkbench.Dir(), "client-"+strconv.Itoa(info.Rows))
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(edgartest.MirrorFS(b))), edgar13f.WithCacheDir(dir))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(edgartest.MirrorFS(b))), edgar13f.WithCacheDir(dir))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/datasets"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // newBulkStore returns a Client of the test mirror on a fresh cache and
@@ -24,9 +25,9 @@ import (
 func newBulkStore(t *testing.T, from, to edgar13f.Date) (*edgar13f.Client, *datasets.Store) {
 	t.Helper()
 	c, err := edgar13f.NewClient(
-		edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))),
+		edgar13f.WithFetcher(mirror.NewFetcher(edgartest.MirrorFS(t))),
 		edgar13f.WithCacheDir(t.TempDir()),
-		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return edgartest.FixedNow })),
+		edgar13f.WithClock(edgartest.Clock(func() time.Time { return edgartest.FixedNow })),
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -202,7 +203,7 @@ func TestCoverageGap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.FilingDate.After(cov.DataThrough) {
+		if cov.DataThrough.Before(r.FilingDate) {
 			t.Fatalf("panel row filed %s, after data_through", r.FilingDate)
 		}
 	}
@@ -300,8 +301,8 @@ func TestDamagedWindowReimported(t *testing.T) {
 	ctx := context.Background()
 	cache := t.TempDir()
 	client := func() *datasets.Store {
-		c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))), edgar13f.WithCacheDir(cache),
-			edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return edgartest.FixedNow })))
+		c, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(edgartest.MirrorFS(t))), edgar13f.WithCacheDir(cache),
+			edgar13f.WithClock(edgartest.Clock(func() time.Time { return edgartest.FixedNow })))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -117,7 +117,7 @@ func (c Coverage) Complete(period, asOf edgar13f.Date) bool {
 		return false
 	}
 	first := period.AddDays(1)
-	return asOf.Before(first) || !first.Before(c.DataFrom) && !asOf.After(c.DataThrough)
+	return asOf.Before(first) || !first.Before(c.DataFrom) && !c.DataThrough.Before(asOf)
 }
 
 // Check returns nil when the imported windows can answer a question for
@@ -161,7 +161,7 @@ func needFrom(period, asOf edgar13f.Date) (first edgar13f.Date, early bool) {
 // asOf, or DataThrough when earlier. Filings of windows imported after a
 // gap are never read: the answer is the one known on DataThrough.
 func (c Coverage) readAsOf(asOf edgar13f.Date) edgar13f.Date {
-	if asOf.After(c.DataThrough) {
+	if c.DataThrough.Before(asOf) {
 		return c.DataThrough
 	}
 	return asOf

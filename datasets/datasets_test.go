@@ -23,6 +23,7 @@ import (
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/datasets"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // bulkMirror is the test mirror's bulk source: a Client reading the mirror
@@ -40,9 +41,9 @@ func newBulkMirror(t *testing.T) *bulkMirror {
 	t.Helper()
 	fsys := edgartest.MirrorFS(t)
 	c, err := edgar13f.NewClient(
-		edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(fsys)),
+		edgar13f.WithFetcher(mirror.NewFetcher(fsys)),
 		edgar13f.WithCacheDir(t.TempDir()),
-		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return edgartest.FixedNow })),
+		edgar13f.WithClock(edgartest.Clock(func() time.Time { return edgartest.FixedNow })),
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -96,18 +97,18 @@ func (m *bulkMirror) mayChange(cik string, period, asOf edgar13f.Date) bool {
 			if lo.IsZero() || f.FilingDate.Before(lo) {
 				lo = f.FilingDate
 			}
-			if f.FilingDate.After(hi) {
+			if hi.Before(f.FilingDate) {
 				hi = f.FilingDate
 			}
 		}
 		if first.IsZero() || f.FilingDate.Before(first) {
 			first = f.FilingDate
 		}
-		if f.FilingDate.After(last) {
+		if last.Before(f.FilingDate) {
 			last = f.FilingDate
 		}
 	}
-	within := func(d, from, to edgar13f.Date) bool { return !d.Before(from.AddDays(-1)) && !d.After(to.AddDays(1)) }
+	within := func(d, from, to edgar13f.Date) bool { return !d.Before(from.AddDays(-1)) && !to.AddDays(1).Before(d) }
 	return within(asOf, lo, hi.AddDays(200)) || within(asOf, first, first) || !asOf.Before(last.AddDays(1))
 }
 
@@ -358,7 +359,7 @@ func testNothingAfterAsOf(t *testing.T, m *bulkMirror) {
 		// Around a filing date of the CIK, where a leak would show.
 		asOf := rapid.SampledFrom(m.dates[cik]).Draw(rt, "filed").AddDays(rapid.IntRange(-2, 2).Draw(rt, "shift"))
 		check := func(what string, d edgar13f.Date) {
-			if d.After(asOf) {
+			if asOf.Before(d) {
 				rt.Fatalf("%s filed %s after asOf %s", what, d, asOf)
 			}
 		}
@@ -443,7 +444,7 @@ func TestDatasetsImportOverHTTP(t *testing.T) {
 	}})
 	var now atomic.Int64 // the Client's clock, moved on below
 	now.Store(edgartest.FixedNow.UnixNano())
-	c := srv.Client(t, cacheDir, edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return time.Unix(0, now.Load()).UTC() })))
+	c := srv.Client(t, cacheDir, edgar13f.WithClock(edgartest.Clock(func() time.Time { return time.Unix(0, now.Load()).UTC() })))
 	d := open(t, c)
 	var stages []string
 	res, err := d.Sync(ctx, date("2022-10-01"), date("2023-12-31"), datasets.ReportProgress(func(p edgar13f.Progress) {
@@ -506,7 +507,7 @@ func TestDatasetsImportOverHTTP(t *testing.T) {
 	}
 
 	// Another source over the same cache directory sees nothing.
-	other, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))), edgar13f.WithCacheDir(cacheDir))
+	other, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(edgartest.MirrorFS(t))), edgar13f.WithCacheDir(cacheDir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -572,7 +573,7 @@ func TestDatasetsImportOverHTTP(t *testing.T) {
 // with an error naming the window, leaving the store as it was.
 func TestDatasetsImportFile(t *testing.T) {
 	ctx := context.Background()
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))), edgar13f.WithCacheDir(t.TempDir()))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(edgartest.MirrorFS(t))), edgar13f.WithCacheDir(t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}

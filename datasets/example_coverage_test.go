@@ -9,6 +9,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/datasets"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // A question whose filings precede the imported Form 13F Data Sets is not
@@ -16,7 +17,7 @@ import (
 // to import. SyncFor imports it, saying first which windows it fetches.
 func ExampleCoverageError() {
 	ctx := context.Background()
-	mirror, err := edgar13f.MirrorDir("../testdata/mirror")
+	tree, err := mirror.Dir("../testdata/mirror")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -25,7 +26,7 @@ func ExampleCoverageError() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(cache)
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirror)), edgar13f.WithCacheDir(cache))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(tree)), edgar13f.WithCacheDir(cache))
 	if err != nil {
 		log.Fatal(err)
 	}

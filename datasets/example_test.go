@@ -8,6 +8,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/datasets"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // mirrorStore returns the Form 13F Data Sets of a Client reading the
@@ -15,7 +16,7 @@ import (
 // mirror's filings. The store lives under the Client's cache directory, a
 // temporary one here; done removes it.
 func mirrorStore() (d *datasets.Store, done func()) {
-	mirror, err := edgar13f.MirrorDir("../testdata/mirror")
+	tree, err := mirror.Dir("../testdata/mirror")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -24,7 +25,7 @@ func mirrorStore() (d *datasets.Store, done func()) {
 		log.Fatal(err)
 	}
 	c, err := edgar13f.NewClient(
-		edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirror)),
+		edgar13f.WithFetcher(mirror.NewFetcher(tree)),
 		edgar13f.WithCacheDir(dir),
 	)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/datasets"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // open opens c's store, failing the test when it cannot.
@@ -29,7 +30,7 @@ func TestOpenNeedsCacheDirectory(t *testing.T) {
 		"no cache":         edgar13f.WithCache(nil),
 		"a caller's cache": edgar13f.WithCache(edgartest.NewMemCache()),
 	} {
-		c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))), opt)
+		c, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(edgartest.MirrorFS(t))), opt)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -186,13 +186,13 @@ func (s *Store) sync(ctx context.Context, from, to edgar13f.Date, need *Coverage
 	if err != nil {
 		return nil, err
 	}
-	if need != nil && len(all) > 0 && all[0].From.After(need.From) {
+	if need != nil && len(all) > 0 && need.From.Before(all[0].From) {
 		need.PublishedFrom = all[0].From
 		return nil, need
 	}
 	var todo []Window
 	for _, w := range all {
-		if !w.Imported && !w.To.Before(from) && (to.IsZero() || !w.From.After(to)) {
+		if !w.Imported && !w.To.Before(from) && (to.IsZero() || !to.Before(w.From)) {
 			todo = append(todo, w)
 		}
 	}
@@ -227,7 +227,7 @@ func (s *Store) SyncFor(ctx context.Context, period, asOf edgar13f.Date, opts ..
 	}
 	from, _ := needFrom(period, asOf)
 	to := asOf
-	if today := edgar13f.DateOf(s.client.Now()); to.After(today) {
+	if today := edgar13f.DateOf(s.client.Now()); today.Before(to) {
 		to = today
 	}
 	cov, err := s.Coverage(ctx)
@@ -239,7 +239,7 @@ func (s *Store) SyncFor(ctx context.Context, period, asOf edgar13f.Date, opts ..
 		if first := cov.Windows[0].From; first.Before(from) {
 			from = first
 		}
-		if last := cov.Windows[n-1].To; last.After(to) {
+		if last := cov.Windows[n-1].To; to.Before(last) {
 			to = last
 		}
 	}
@@ -254,13 +254,13 @@ func (s *Store) SyncFor(ctx context.Context, period, asOf edgar13f.Date, opts ..
 func coveredBy(cov Coverage, from, to edgar13f.Date) bool {
 	day := from
 	for _, w := range cov.Windows {
-		if w.From.After(day) {
+		if day.Before(w.From) {
 			break
 		}
 		if !w.To.Before(day) {
 			day = w.To.AddDays(1)
 		}
-		if day.After(to) {
+		if to.Before(day) {
 			return true
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/edgar13f/edgar13f/internal/amend"
 	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // TestBulkRuleFailureFailsQuery: when the amendment rule fails for one
@@ -18,7 +19,7 @@ import (
 // held nothing.
 func TestBulkRuleFailureFailsQuery(t *testing.T) {
 	ctx := context.Background()
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))), edgar13f.WithCacheDir(t.TempDir()))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(edgartest.MirrorFS(t))), edgar13f.WithCacheDir(t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}

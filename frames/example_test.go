@@ -8,6 +8,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/frames"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // mirrorFrames returns the frames store of a Client reading the recorded
@@ -16,7 +17,7 @@ import (
 // Americas. The store lives under the Client's cache directory, a
 // temporary one here; done removes it.
 func mirrorFrames() (s *frames.Store, done func()) {
-	mirror, err := edgar13f.MirrorDir("../testdata/mirror")
+	tree, err := mirror.Dir("../testdata/mirror")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -24,7 +25,7 @@ func mirrorFrames() (s *frames.Store, done func()) {
 	if err != nil {
 		log.Fatal(err)
 	}
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirror)), edgar13f.WithCacheDir(dir))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(tree)), edgar13f.WithCacheDir(dir))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func wantPanel(t *testing.T, s *frames.Store, concept string, asOf edgar13f.Date
 // TestPanelEqualsFrames: the panel streams, period after period, the
 // companies of each period's frame, in CIK order; Rows streams one frame.
 func TestPanelEqualsFrames(t *testing.T) {
-	s := mirror(t)
+	s := mirrorFacts(t)
 	ctx := context.Background()
 	asOf := date("2024-11-30")
 	want := wantPanel(t, s, "net_income", asOf)
@@ -96,7 +96,7 @@ func TestPanelEqualsFrames(t *testing.T) {
 // TestExportCSVParquet: the panel written as CSV and as Parquet reads
 // back as the panel, exact values included.
 func TestExportCSVParquet(t *testing.T) {
-	s := mirror(t)
+	s := mirrorFacts(t)
 	ctx := context.Background()
 	asOf := date("2024-11-30")
 	want := wantPanel(t, s, "eps_diluted", asOf)

@@ -15,6 +15,7 @@ import (
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/frames"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // zipOf writes a companyfacts.zip of the given members (name, bytes) and
@@ -241,7 +242,7 @@ func TestSyncCompaniesEqualsZip(t *testing.T) {
 	if r.Companies != 4 || !strings.Contains(confirmed, "4 companies") || len(f.Take()) != 4 {
 		t.Fatalf("%+v; confirmed %q", r, confirmed)
 	}
-	zipped := mirror(t)
+	zipped := mirrorFacts(t)
 	for _, q := range []struct{ concept, period, asOf string }{
 		{"net_income", "CY2009", "2010-02-01"},
 		{"revenue", "CY2023Q3", "2024-11-30"},
@@ -277,7 +278,7 @@ func (namedCounter) Source() string { return "test:frames-mirror" }
 // mirrorClient returns a Client of the mirror with a cache directory of
 // its own, and its counting fetcher.
 func mirrorClient(t *testing.T) (*edgar13f.Client, *edgartest.CountingFetcher) {
-	f := &edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t))}
+	f := &edgartest.CountingFetcher{Next: mirror.NewFetcher(edgartest.MirrorFS(t))}
 	c, err := edgar13f.NewClient(edgar13f.WithFetcher(namedCounter{f}), edgar13f.WithCacheDir(t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
@@ -305,7 +306,7 @@ func TestSyncZip(t *testing.T) {
 		t.Errorf("%+v", r)
 	}
 	got, err := s.Frame(ctx, "net_income", "CY2009", date("2010-02-01"))
-	want, _ := mirror(t).Frame(ctx, "net_income", "CY2009", date("2010-02-01"))
+	want, _ := mirrorFacts(t).Frame(ctx, "net_income", "CY2009", date("2010-02-01"))
 	if err != nil || !cmp.Equal(want, got) {
 		t.Errorf("%+v, %v", got, err)
 	}

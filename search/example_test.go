@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/mirror"
 	"github.com/edgar13f/edgar13f/search"
 	"github.com/edgar13f/edgar13f/search/store/embedded"
 )
@@ -25,11 +26,11 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	mirror, err := edgar13f.MirrorDir("../testdata/mirror")
+	tree, err := mirror.Dir("../testdata/mirror")
 	if err != nil {
 		log.Fatal(err)
 	}
-	client, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirror)), edgar13f.WithCacheDir(filepath.Join(dir, "cache")))
+	client, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(tree)), edgar13f.WithCacheDir(filepath.Join(dir, "cache")))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -493,7 +493,7 @@ func (e *Engine) indexFiling(ctx context.Context, t target, list *companies.Fili
 		FilingDate: f.FilingDate, Period: f.Period,
 		FiscalYear: fiscalYear(string(f.Form), f.Period, list.FiscalYearEnd),
 	}
-	if f.FilingDate.After(asOf) {
+	if asOf.Before(f.FilingDate) {
 		// Companies.Filings lists only filings visible on asOf; anything
 		// else is a bug that must not reach the store.
 		return x, fmt.Errorf("listed although filed after %s", asOf)

@@ -70,7 +70,7 @@ func (s *memStore) Filings(ctx context.Context, asOf edgar13f.Date) ([]store.Fil
 	defer s.mu.Unlock()
 	var out []store.Filing
 	for _, f := range s.filings {
-		if !f.FilingDate.After(asOf) {
+		if !asOf.Before(f.FilingDate) {
 			out = append(out, f)
 		}
 	}
@@ -85,7 +85,7 @@ func (s *memStore) Filings(ctx context.Context, asOf edgar13f.Date) ([]store.Fil
 func (s *memStore) visible(f store.Filter, fn func(c store.Chunk, fl store.Filing, pass bool)) {
 	for acc, cs := range s.chunks {
 		fl := s.filings[acc]
-		if fl.FilingDate.After(f.AsOf) {
+		if f.AsOf.Before(fl.FilingDate) {
 			continue
 		}
 		for _, c := range cs {

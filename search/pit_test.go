@@ -110,7 +110,7 @@ func checkPointInTime(t *rapid.T, open func() store.Store, fl faults) {
 		putSynth(t, full, emb, sf)
 	}
 	for i := len(corpus) - 1; i >= 0; i-- { // another order
-		if !corpus[i].f.FilingDate.After(asOf) {
+		if !asOf.Before(corpus[i].f.FilingDate) {
 			putSynth(t, seen, emb, corpus[i])
 		}
 	}
@@ -145,7 +145,7 @@ func checkPointInTime(t *rapid.T, open func() store.Store, fl faults) {
 	id := chunk.ID(sf.f.Accession, item, rapid.IntRange(0, len(sf.items[item])-1).Draw(t, "chunk index"))
 	span := rapid.IntRange(0, MaxSpan).Draw(t, "span")
 	ca, errA := a.Chunk(ctx, id, asOf, Span(span))
-	if !sf.f.FilingDate.After(asOf) {
+	if !asOf.Before(sf.f.FilingDate) {
 		cb, errB := b.Chunk(ctx, id, asOf, Span(span))
 		if errA != nil || errB != nil {
 			t.Fatalf("Chunk(%s) of a visible filing: %v, %v", id, errA, errB)

@@ -253,7 +253,7 @@ func (e *Engine) nearest(ctx context.Context, q string, f store.Filter, k int) (
 func (e *Engine) checkMatches(ms []store.Match, f store.Filter, asOf edgar13f.Date) error {
 	for _, m := range ms {
 		fl := m.Filing
-		late := fl.FilingDate.After(asOf)
+		late := asOf.Before(fl.FilingDate)
 		if late && !e.faults.noAsOfCheck {
 			return errLeak
 		}
@@ -285,7 +285,7 @@ func (e *Engine) coverage(ctx context.Context, asOf edgar13f.Date) (Coverage, er
 	cov := Coverage{Filings: make([]store.Filing, 0, len(fs))}
 	ciks := map[string]bool{}
 	for _, f := range fs {
-		if f.FilingDate.After(at) {
+		if at.Before(f.FilingDate) {
 			return Coverage{}, errors.New("search: the store listed a filing made after asOf; no answer is given: this is a bug in the store")
 		}
 		cov.Filings = append(cov.Filings, f)
@@ -347,7 +347,7 @@ func (e *Engine) Chunk(ctx context.Context, id string, asOf edgar13f.Date, opts 
 	if !ok {
 		return nil, decline(edgar13f.UnknownChunk, "no indexed filing has a chunk %s", cid)
 	}
-	if f.FilingDate.After(asOf) && !e.faults.noAsOfCheck {
+	if asOf.Before(f.FilingDate) && !e.faults.noAsOfCheck {
 		return nil, decline(edgar13f.NotYetFiled, "chunk %s is of no filing made on or before %s", cid, asOf)
 	}
 	out := &ChunkAnswer{Chunk: hit(c, f), Neighbors: []Hit{}}

@@ -12,6 +12,7 @@ import (
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // Index indexes reports, not forms: the newest original filings of a kind
@@ -90,7 +91,7 @@ func TestIndexAmendmentWithoutPeriod(t *testing.T) {
 		{"0009999994-23-000020", "10-K/A", "2023-04-01", ""},
 		{"0009999994-23-000010", "10-K", "2023-03-01", "2022-12-31"},
 	})
-	c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(&edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t)),
+	c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(&edgartest.CountingFetcher{Next: mirror.NewFetcher(edgartest.MirrorFS(t)),
 		Files: map[string][]byte{"https://data.sec.gov/submissions/CIK0009999994.json": list}}))
 	if err != nil {
 		t.Fatal(err)
@@ -169,7 +170,7 @@ func TestIndexReports(t *testing.T) {
 		{"0009999992-24-000010", "10-Q/A", "2024-03-01", "2023-09-30"},
 		{"0009999992-24-000005", "8-K", "2024-02-01", ""},
 	})
-	fetch := &edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t)), Files: map[string][]byte{
+	fetch := &edgartest.CountingFetcher{Next: mirror.NewFetcher(edgartest.MirrorFS(t)), Files: map[string][]byte{
 		"https://data.sec.gov/submissions/CIK0009999991.json": one,
 		"https://data.sec.gov/submissions/CIK0009999992.json": lone,
 	}}
@@ -227,7 +228,7 @@ func TestIndexTooManyAmendments(t *testing.T) {
 	}
 	rows = append(rows, [4]string{"0009999993-24-000010", "10-K", "2024-03-01", "2023-12-31"})
 	list := listJSON(t, "9999993", "Synthetic Amended Inc.", rows)
-	c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(&edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t)),
+	c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(&edgartest.CountingFetcher{Next: mirror.NewFetcher(edgartest.MirrorFS(t)),
 		Files: map[string][]byte{"https://data.sec.gov/submissions/CIK0009999993.json": list}}))
 	if err != nil {
 		t.Fatal(err)
@@ -294,7 +295,7 @@ func TestIndexReadsListOnce(t *testing.T) {
 		{"reports behind many 8-Ks", busy, 1 + 2*2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fetch := &edgartest.CountingFetcher{Next: edgar13f.NewMirrorFetcher(edgartest.MirrorFS(t)),
+			fetch := &edgartest.CountingFetcher{Next: mirror.NewFetcher(edgartest.MirrorFS(t)),
 				Files: map[string][]byte{url: listJSON(t, "9999995", "Synthetic Busy Inc.", tc.rows)}}
 			c, err := edgar13f.NewClient(edgar13f.WithCache(nil), edgar13f.WithFetcher(fetch))
 			if err != nil {

@@ -249,7 +249,7 @@ func runAskEval(ctx context.Context, c *edgar13f.Client, o *opts, args []string)
 func unindexed(ctx context.Context, s *wire.Search, qs []agent.Question) ([]string, error) {
 	var latest edgar13f.Date
 	for _, q := range qs {
-		if latest.IsZero() || q.AsOf.After(latest) {
+		if latest.IsZero() || latest.Before(q.AsOf) {
 			latest = q.AsOf
 		}
 	}

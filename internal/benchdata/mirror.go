@@ -31,7 +31,7 @@ func (f Filing) TextPath() string {
 }
 
 // Mirror returns an EDGAR mirror tree (in the layout of edgar13f's
-// MirrorFetcher and MirrorHandler) holding f's filing list and f's complete
+// mirror.Fetcher and mirror.Handler) holding f's filing list and f's complete
 // submission text file, which wraps a cover page and table.
 func Mirror(f Filing, table []byte) fstest.MapFS {
 	txt := Submission(f, table)

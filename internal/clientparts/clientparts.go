@@ -14,6 +14,8 @@
 package clientparts
 
 import (
+	"context"
+	"io"
 	"time"
 
 	"github.com/edgar13f/edgar13f/internal/access"
@@ -28,4 +30,12 @@ type Parts struct {
 	// is removed; nil when redaction is off.
 	Rule   string
 	Redact func(nameOfIssuer, titleOfClass, cusip string) bool
+}
+
+// Mirror is what a mirror.Fetcher lends the Client it is given to: a way
+// to write a mirrored document to w without holding it whole, failing as
+// the fetcher's Fetch does. Package mirror fills it through the fetcher's
+// Parts method.
+type Mirror struct {
+	Stream func(ctx context.Context, url string, w io.Writer) error
 }

@@ -30,6 +30,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/edgartest/edgarfiles"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // MirrorDir is the recorded EDGAR mirror, testdata/mirror at the root of
@@ -39,6 +40,13 @@ var MirrorDir = edgarfiles.Mirror
 
 // UserAgent identifies the tests; they never reach sec.gov.
 const UserAgent = "edgar13f tests test@example.com"
+
+// Clock adapts a function to the edgar13f.Clock interface, for tests
+// that move or pin a Client's time.
+type Clock func() time.Time
+
+// Now returns f().
+func (f Clock) Now() time.Time { return f() }
 
 // FixedNow is late enough that every cached filing list in the mirror
 // counts as fresh for every asOf the tests ask about.
@@ -164,11 +172,11 @@ func (c *MemCache) Put(_ context.Context, key string, data []byte) error {
 // (opts applied last), and the fetcher.
 func MirrorClient(t testing.TB, opts ...edgar13f.ClientOption) (*edgar13f.Client, *CountingFetcher) {
 	t.Helper()
-	f := &CountingFetcher{Next: edgar13f.NewMirrorFetcher(MirrorFS(t))}
+	f := &CountingFetcher{Next: mirror.NewFetcher(MirrorFS(t))}
 	all := append([]edgar13f.ClientOption{
 		edgar13f.WithFetcher(f),
 		edgar13f.WithCache(NewMemCache()),
-		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return FixedNow })),
+		edgar13f.WithClock(Clock(func() time.Time { return FixedNow })),
 	}, opts...)
 	c, err := edgar13f.NewClient(all...)
 	if err != nil {
@@ -189,7 +197,7 @@ func Reason(err error) edgar13f.Reason {
 // MirrorFS returns the mirror as a file system.
 func MirrorFS(t testing.TB) fs.FS {
 	t.Helper()
-	fsys, err := edgar13f.MirrorDir(MirrorDir)
+	fsys, err := mirror.Dir(MirrorDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +217,7 @@ type Fault struct {
 // records the path, start time and User-Agent of every request.
 type Server struct {
 	srv    *httptest.Server
-	mirror http.Handler
+	tree   http.Handler
 	mu     sync.Mutex
 	faults []*Fault
 	paths  []string
@@ -220,7 +228,7 @@ type Server struct {
 // NewServer starts a Server with faults, closed when the test ends.
 func NewServer(t testing.TB, faults ...*Fault) *Server {
 	t.Helper()
-	e := &Server{mirror: edgar13f.MirrorHandler(MirrorFS(t)), faults: faults}
+	e := &Server{tree: mirror.Handler(MirrorFS(t)), faults: faults}
 	e.srv = httptest.NewServer(http.HandlerFunc(e.serve))
 	t.Cleanup(e.srv.Close)
 	return e
@@ -242,7 +250,7 @@ func (e *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	e.mu.Unlock()
 	if hit == nil {
-		e.mirror.ServeHTTP(w, r)
+		e.tree.ServeHTTP(w, r)
 		return
 	}
 	body, _ := os.ReadFile(filepath.Join(MirrorDir, filepath.FromSlash(strings.TrimPrefix(r.URL.Path, "/"))))
@@ -314,7 +322,7 @@ func (e *Server) Client(t testing.TB, dir string, opts ...edgar13f.ClientOption)
 		edgar13f.WithCacheDir(dir),
 		edgar13f.WithRequestInterval(101 * time.Millisecond),
 		edgar13f.WithRetryPolicy(FastRetry),
-		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return FixedNow })),
+		edgar13f.WithClock(Clock(func() time.Time { return FixedNow })),
 	}, opts...)
 	c, err := edgar13f.NewClient(all...)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/mirror"
 	"github.com/edgar13f/edgar13f/search"
 	"github.com/edgar13f/edgar13f/search/store"
 )
@@ -128,8 +129,8 @@ func IndexCorpus(ctx context.Context, testdata string, st store.Store, opts ...s
 	if err != nil {
 		return nil, nil, err
 	}
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(fsys)), edgar13f.WithCache(nil),
-		edgar13f.WithClock(edgar13f.ClockFunc(func() time.Time { return time.Date(2025, 9, 1, 12, 0, 0, 0, time.UTC) })))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(fsys)), edgar13f.WithCache(nil),
+		edgar13f.WithClock(fixedClock(time.Date(2025, 9, 1, 12, 0, 0, 0, time.UTC))))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -151,3 +152,9 @@ func IndexCorpus(ctx context.Context, testdata string, st store.Store, opts ...s
 	}
 	return e, res, nil
 }
+
+// fixedClock is a Clock stopped at one instant: the corpus is read as of
+// the day after its last filing, whatever the day it is evaluated.
+type fixedClock time.Time
+
+func (c fixedClock) Now() time.Time { return time.Time(c) }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/mirror"
 	"github.com/edgar13f/edgar13f/search"
 	"github.com/edgar13f/edgar13f/search/onnx"
 	"github.com/edgar13f/edgar13f/search/store/embedded"
@@ -19,11 +20,11 @@ import (
 func TestEngineWithLocalEmbedder(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	mirror, err := edgar13f.MirrorDir("../../testdata/mirror")
+	tree, err := mirror.Dir("../../testdata/mirror")
 	if err != nil {
 		t.Fatal(err)
 	}
-	client, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(mirror)), edgar13f.WithCacheDir(filepath.Join(dir, "cache")))
+	client, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(tree)), edgar13f.WithCacheDir(filepath.Join(dir, "cache")))
 	if err != nil {
 		t.Fatal(err)
 	}

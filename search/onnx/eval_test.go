@@ -13,6 +13,7 @@ import (
 	"testing/fstest"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/mirror"
 	"github.com/edgar13f/edgar13f/search"
 	"github.com/edgar13f/edgar13f/search/eval"
 	"github.com/edgar13f/edgar13f/search/onnx"
@@ -48,7 +49,7 @@ type evalStore struct {
 // engine returns a search-only Engine over the store with fusion f.
 func (s *evalStore) engine(t *testing.T, f search.Fusion) *search.Engine {
 	t.Helper()
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(fstest.MapFS{})), edgar13f.WithCache(nil))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(fstest.MapFS{})), edgar13f.WithCache(nil))
 	if err != nil {
 		t.Fatal(err)
 	}

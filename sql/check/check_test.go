@@ -23,6 +23,7 @@ import (
 	"github.com/edgar13f/edgar13f/datasets"
 	"github.com/edgar13f/edgar13f/internal/bulkstore"
 	"github.com/edgar13f/edgar13f/internal/civil"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 const mirrorRoot = "../../testdata/mirror"
@@ -32,11 +33,11 @@ const mirrorRoot = "../../testdata/mirror"
 // store.
 func setup(t *testing.T) (*datasets.Store, *sql.DB) {
 	t.Helper()
-	fsys, err := edgar13f.MirrorDir(mirrorRoot)
+	fsys, err := mirror.Dir(mirrorRoot)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(fsys)), edgar13f.WithCacheDir(t.TempDir()))
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(mirror.NewFetcher(fsys)), edgar13f.WithCacheDir(t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}

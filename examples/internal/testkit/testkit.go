@@ -30,7 +30,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden")
@@ -184,12 +184,12 @@ func ExitCode(err error) (int, error) {
 // nil, answers 403 Forbidden to the requests it reports.
 func MirrorServer(t testing.TB, reject func(*http.Request) bool) (*httptest.Server, *atomic.Int64) {
 	t.Helper()
-	fsys, err := edgar13f.MirrorDir(Mirror())
+	fsys, err := mirror.Dir(Mirror())
 	if err != nil {
 		t.Fatal(err)
 	}
 	var n atomic.Int64
-	h := edgar13f.MirrorHandler(fsys)
+	h := mirror.Handler(fsys)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
 		if reject != nil && reject(r) {

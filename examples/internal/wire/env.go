@@ -11,6 +11,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent/model"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // Version is the version both example binaries report.
@@ -58,9 +59,9 @@ type mirrorTree struct {
 }
 
 // OpenMirror opens the mirror tree of a fixture directory
-// (edgar13f.MirrorDir). The programs open it through [Config.Mirror] only,
+// (mirror.Dir). The programs open it through [Config.Mirror] only,
 // once at start-up; a test may count the openings by replacing it.
-var OpenMirror = edgar13f.MirrorDir
+var OpenMirror = mirror.Dir
 
 // Mirror returns the mirror tree of FixtureDir (nil without one), or why
 // the directory is not one. A Config made by the settings opens it once,
@@ -180,7 +181,7 @@ func (c Config) ClientOptions() ([]edgar13f.ClientOption, error) {
 		if err != nil {
 			return nil, err
 		}
-		opts = append(opts, edgar13f.WithFetcher(edgar13f.NewMirrorFetcher(fsys)))
+		opts = append(opts, edgar13f.WithFetcher(mirror.NewFetcher(fsys)))
 	}
 	if c.BaseURL != "" {
 		opts = append(opts, edgar13f.WithBaseURL(c.BaseURL), edgar13f.WithRetryPolicy(BaseURLRetry))

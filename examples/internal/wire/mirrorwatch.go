@@ -10,15 +10,16 @@ import (
 	"sync"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // MirrorWatch reads a mirror tree (the fixture directory) as the library's
-// own MirrorFetcher does, and notes the company files the tree lacks, so
+// own mirror.Fetcher does, and notes the company files the tree lacks, so
 // that a decline the library gives for a missing file ("EDGAR has no
 // filer") can be said to be what it is: the mirror lacks the company.
 // Every example program reads its fixture directory through one.
 type MirrorWatch struct {
-	*edgar13f.MirrorFetcher // Fetch, and Source for the cache
+	f *mirror.Fetcher // reads the tree; its Source names the cache's source
 
 	dir string // absolute, for messages
 }
@@ -35,7 +36,7 @@ func NewMirrorWatch(c Config) (*MirrorWatch, error) {
 	if err != nil {
 		abs = c.FixtureDir
 	}
-	return &MirrorWatch{MirrorFetcher: edgar13f.NewMirrorFetcher(fsys), dir: abs}, nil
+	return &MirrorWatch{f: mirror.NewFetcher(fsys), dir: abs}, nil
 }
 
 // missing are the mirror paths one question looked for and did not find.
@@ -53,10 +54,14 @@ func Watch(ctx context.Context) context.Context {
 	return context.WithValue(ctx, missingKey{}, &missing{})
 }
 
+// Source names the tree, so that the cache keeps its entries apart from
+// live EDGAR's and every other tree's.
+func (m *MirrorWatch) Source() string { return m.f.Source() }
+
 // Fetch reads url from the tree, noting it on the question's context
 // ([Watch]) when the tree has no file of it.
 func (m *MirrorWatch) Fetch(ctx context.Context, url string) ([]byte, error) {
-	b, err := m.MirrorFetcher.Fetch(ctx, url)
+	b, err := m.f.Fetch(ctx, url)
 	if errors.Is(err, edgar13f.ErrNotFound) {
 		if ms, ok := ctx.Value(missingKey{}).(*missing); ok {
 			ms.mu.Lock()

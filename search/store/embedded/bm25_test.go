@@ -96,7 +96,7 @@ func TestBM25Oracle(t *testing.T) {
 		length := 0
 		df := map[string]int{}
 		for _, oc := range all {
-			if oc.f.FilingDate.After(asOf) {
+			if asOf.Before(oc.f.FilingDate) {
 				continue
 			}
 			visible = append(visible, oc)

@@ -98,7 +98,7 @@ func (s *Store) retry(ctx context.Context, query func(v *view) ([]store.Match, e
 func (v *view) visible(f store.Filter) []*shard {
 	var out []*shard
 	for _, sh := range v.shards {
-		if !sh.rec.Filing.FilingDate.After(f.AsOf) {
+		if !f.AsOf.Before(sh.rec.Filing.FilingDate) {
 			out = append(out, sh)
 		}
 	}

@@ -667,7 +667,7 @@ func (s *Store) Filings(ctx context.Context, asOf edgar13f.Date) ([]store.Filing
 	}
 	var out []store.Filing
 	for _, sh := range v.shards {
-		if !sh.rec.Filing.FilingDate.After(asOf) {
+		if !asOf.Before(sh.rec.Filing.FilingDate) {
 			out = append(out, sh.rec.Filing)
 		}
 	}

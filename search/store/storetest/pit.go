@@ -123,7 +123,7 @@ func drawFilter(t *rapid.T) store.Filter {
 
 // passes reports whether a match satisfies the filter.
 func passes(m store.Match, f store.Filter) bool {
-	return !m.Filing.FilingDate.After(f.AsOf) &&
+	return !f.AsOf.Before(m.Filing.FilingDate) &&
 		(f.Ticker == "" || m.Filing.Ticker == f.Ticker) &&
 		(f.CIK == "" || m.Filing.CIK == f.CIK) &&
 		(f.Form == "" || m.Filing.Form == f.Form) &&
@@ -180,7 +180,7 @@ func testPointInTime(t *testing.T, k *kit) {
 			defer refNow.Close()
 			visible := 0
 			for _, v := range rapid.Permutation(final).Draw(rt, "reference order") {
-				if !v.f.FilingDate.After(f.AsOf) {
+				if !f.AsOf.Before(v.f.FilingDate) {
 					putVersion(refNow, v)
 					visible++
 				}
