@@ -87,7 +87,7 @@ type Config struct {
 
 	// WrapSpacer, when set, wraps the spacer of the HTTP fetcher: the
 	// wire tests note the starts it grants through it.
-	WrapSpacer func(*throttle.Spacer) edgarhttp.Waiter
+	WrapSpacer WrapSpacer
 
 	Cache Cache  // nil means none
 	Dir   string // the cache directory, "" when the cache is not on disk
@@ -97,6 +97,9 @@ type Config struct {
 	// attempts made and the cause.
 	Failed func(url string, status, attempts int, cause error) error
 }
+
+// A WrapSpacer wraps the spacer of a Layer's HTTP fetcher.
+type WrapSpacer func(*throttle.Spacer) edgarhttp.Waiter
 
 // A Layer reads EDGAR for one Client. It is safe for concurrent use.
 type Layer struct {
