@@ -148,6 +148,7 @@ func NewClient(opts ...ClientOption) (*Client, error) {
 		cfg.Cache, cfg.Dir = diskCache{d}, d.Path()
 		cfg.LockPath = filepath.Join(d.Path(), "request.lock")
 	}
+	cfg.WrapSpacer = o.wrapSpacer
 	var err error
 	if c.edgar, err = access.New(cfg); err != nil {
 		return nil, err

@@ -25,6 +25,15 @@ const (
 // FilterSnapshot narrows s to the rows q selects, as a query does.
 func (q *query) FilterSnapshot(s *Snapshot) { q.filterSnapshot(s) }
 
+// WithWrappedSpacer has the Client's HTTP fetcher request its starts
+// through wrap(spacer).
+func WithWrappedSpacer(wrap access.WrapSpacer) ClientOption {
+	return func(o *clientOptions) error {
+		o.wrapSpacer = wrap
+		return nil
+	}
+}
+
 // EDGAR is c's EDGAR access layer.
 func (c *Client) EDGAR() *access.Layer { return c.edgar }
 

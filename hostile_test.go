@@ -4,12 +4,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"errors"
-	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -21,7 +17,6 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/edgartest"
-	"github.com/edgar13f/edgar13f/mirror"
 )
 
 // Hostile documents: built to exhaust memory or time, each is refused in
@@ -58,47 +53,6 @@ func streamZeros(n int64, declare, gz bool) func(http.ResponseWriter, *http.Requ
 		}
 	}
 }
-
-// bigFS is a file system holding one file of a given size made of spaces.
-type bigFS struct {
-	name string
-	size int64
-}
-
-func (b bigFS) Open(name string) (fs.File, error) {
-	if name != b.name {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
-	}
-	return &bigFile{bigFS: b}, nil
-}
-
-type bigFile struct {
-	bigFS
-	off int64
-}
-
-func (f *bigFile) Stat() (fs.FileInfo, error) { return bigInfo{f.bigFS}, nil }
-func (f *bigFile) Close() error               { return nil }
-func (f *bigFile) Read(p []byte) (int, error) {
-	if f.off >= f.size {
-		return 0, io.EOF
-	}
-	n := int(min(int64(len(p)), f.size-f.off))
-	for i := range p[:n] {
-		p[i] = ' '
-	}
-	f.off += int64(n)
-	return n, nil
-}
-
-type bigInfo struct{ bigFS }
-
-func (i bigInfo) Name() string     { return filepath.Base(i.name) }
-func (i bigInfo) Size() int64      { return i.size }
-func (bigInfo) Mode() fs.FileMode  { return 0o444 }
-func (bigInfo) ModTime() time.Time { return time.Time{} }
-func (bigInfo) IsDir() bool        { return false }
-func (bigInfo) Sys() any           { return nil }
 
 // billionLaughs is an XML document whose entities would expand to about 3 GB.
 const billionLaughs = `<?xml version="1.0"?>
@@ -209,36 +163,6 @@ func TestHostileDocuments(t *testing.T) {
 				t.Errorf("%d requests for %s, want %d (not retried)", n, tt.fault.Match, tt.requests)
 			}
 			answersOnceCleared(t, e, query, want)
-		})
-	}
-}
-
-// TestMirrorFetcherSizeLimits checks that mirror.Fetcher refuses files over
-// the limit of their kind without reading them, and reads files within it.
-func TestMirrorFetcherSizeLimits(t *testing.T) {
-	tests := []struct {
-		url     string
-		size    int64
-		tooBig  bool
-		maxRead int64
-	}{
-		{"https://www.sec.gov/Archives/edgar/data/1/000000000125000001/0000000001-25-000001.txt", multiGB, true, 0},
-		{"https://data.sec.gov/submissions/CIK0000000001.json", 64<<20 + 1, true, 0},
-		{"https://data.sec.gov/submissions/CIK0000000001.json", 1 << 20, false, 1 << 20},
-		{"https://www.sec.gov/Archives/edgar/data/1/000000000125000001/primary_doc.xml", 16<<20 + 1, true, 0},
-		{"https://www.sec.gov/Archives/edgar/data/1/000000000125000001/primary_doc.xml", 16 << 20, false, 16 << 20},
-	}
-	for _, tt := range tests {
-		t.Run(fmt.Sprint(filepath.Base(tt.url), "/", tt.size), func(t *testing.T) {
-			name := strings.TrimPrefix(strings.TrimPrefix(tt.url, "https://"), "/")
-			f := mirror.NewFetcher(bigFS{name: name, size: tt.size})
-			b, err := f.Fetch(context.Background(), tt.url)
-			if got := errors.Is(err, edgar13f.ErrTooLarge); got != tt.tooBig {
-				t.Fatalf("Fetch: %v; ErrTooLarge %v, want %v", err, got, tt.tooBig)
-			}
-			if int64(len(b)) != tt.maxRead {
-				t.Errorf("Fetch read %d bytes, want %d", len(b), tt.maxRead)
-			}
 		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/edgar13f/edgar13f/internal/access"
 	"github.com/edgar13f/edgar13f/internal/check"
 	"github.com/edgar13f/edgar13f/internal/mirror"
 )
@@ -74,6 +75,7 @@ type clientOptions struct {
 	interval   time.Duration
 	retry      RetryPolicy
 	redaction  redactionRule
+	wrapSpacer access.WrapSpacer // for the wire tests: see export_test.go
 }
 
 // A ClientOption configures a [Client]. Options apply in order; the last of

@@ -123,28 +123,6 @@ func TestMissingFixtureDirNeverAnswers(t *testing.T) {
 	}
 }
 
-// TestMirrorDirNotATree: a directory holding no EDGAR host's directory is
-// refused, saying it is not a mirror tree, rather than read as a mirror in
-// which no CIK exists.
-func TestMirrorDirNotATree(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "CIK0001067983.json"), []byte("{}"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "www.sec.gov"), nil, 0o644); err != nil { // a file, not a host's directory
-		t.Fatal(err)
-	}
-	if _, err := mirror.Dir(dir); err == nil || !strings.Contains(err.Error(), dir+" is not an EDGAR mirror tree") {
-		t.Errorf("mirror.Dir of a directory without hosts: %v, want an error saying it is not a mirror tree", err)
-	}
-	if err := os.Mkdir(filepath.Join(dir, "data.sec.gov"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := mirror.Dir(dir); err != nil {
-		t.Errorf("mirror.Dir of a tree with data.sec.gov: %v", err)
-	}
-}
-
 // TestSameSourceSharesEntries: Clients reading the same mirror directory
 // share the cache, so provenance costs no requests.
 func TestSameSourceSharesEntries(t *testing.T) {

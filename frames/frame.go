@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"iter"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/edgar13f/edgar13f"
@@ -216,7 +215,7 @@ func resolveConcept(s string) (string, []tagRef, string) {
 	if !ok {
 		tax, name = "us-gaap", s
 	}
-	if !validName(name) || !validTaxonomy(tax) {
+	if !companyfacts.ValidName(name) || !companyfacts.ValidTaxonomy(tax) {
 		return s, nil, "USD"
 	}
 	unit := "USD"
@@ -224,37 +223,6 @@ func resolveConcept(s string) (string, []tagRef, string) {
 		unit = "USD/shares"
 	}
 	return tax + ":" + name, []tagRef{{tax, name}}, unit
-}
-
-// validName reports whether s can be an XBRL element name.
-func validName(s string) bool {
-	if s == "" || len(s) > 256 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', c == '_':
-		case i > 0 && ('0' <= c && c <= '9' || c == '-' || c == '.'):
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// validTaxonomy reports whether s looks like a taxonomy prefix.
-func validTaxonomy(s string) bool {
-	if s == "" || len(s) > 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 // snapshot returns the store's snapshot, or the error saying how to
@@ -562,7 +530,7 @@ func decide(sn *factstore.Snapshot, q query, cik int64, v []candidate) (co Compa
 		FirstReportedValue:     first.ValueText,
 		FirstReportedAccession: first.Accession,
 		FirstReportedFiled:     dateOf(first.Filed),
-		Restated:               !sameNumber(known.ValueText, first.ValueText),
+		Restated:               !companyfacts.SameNumber(known.ValueText, first.ValueText),
 	}
 	if start != 0 {
 		co.PeriodStart = dateOf(start)
@@ -619,16 +587,6 @@ func earlier(c, b *candidate) bool {
 		return c.Accession < b.Accession
 	}
 	return c.ValueText < b.ValueText
-}
-
-// sameNumber reports whether two decimal texts are the same number.
-func sameNumber(a, b string) bool {
-	if a == b {
-		return true
-	}
-	x, err1 := strconv.ParseFloat(a, 64)
-	y, err2 := strconv.ParseFloat(b, 64)
-	return err1 == nil && err2 == nil && x == y
 }
 
 func dateOf(d civil.Day) edgar13f.Date {

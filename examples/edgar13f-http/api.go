@@ -57,7 +57,7 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				if err != nil {
 					return nil, err
 				}
-				return wire.SearchCompany(r.Context(), a.c, raw)
+				return wire.SearchCompany(r.Context(), a.companies, raw)
 			})
 		}
 	case path == "/search":

@@ -35,6 +35,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent/model"
+	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 	"github.com/edgar13f/edgar13f/search"
 )
@@ -115,6 +116,10 @@ type api struct {
 	model   model.Model // nil when none is configured
 	noModel string      // then: what to set
 
+	// companies answers /companies through c: one for every request, so
+	// that its copy of the ticker list serves them all (see useClient).
+	companies *companies.Companies
+
 	once    sync.Once // opens the filing search on first use
 	search  *wire.Search
 	openErr error
@@ -193,8 +198,15 @@ func start(args []string, stdout, stderr io.Writer, getenv func(string) string) 
 	if uaErr != nil {
 		fmt.Fprintf(stderr, "edgar13f-http: warning: %s; until then every request that needs EDGAR fails\n", cfg.Explain(uaErr))
 	}
-	a.c = c
+	a.useClient(c)
 	return a, 0
+}
+
+// useClient makes c the Client of every request, with the company data
+// questions read through it.
+func (a *api) useClient(c *edgar13f.Client) {
+	a.c = c
+	a.companies = companies.New(c)
 }
 
 // engine returns the filing search, opening its store on first use.

@@ -93,7 +93,7 @@ func intOption[O any](a *wire.Args, name string, most int, make func(int) O, opt
 }
 
 func (s *server) searchCompany(ctx context.Context, raw json.RawMessage) (answer, error) {
-	write, err := wire.SearchCompany(ctx, s.c, raw)
+	write, err := wire.SearchCompany(ctx, s.companies, raw)
 	return answer(write), err
 }
 
@@ -132,7 +132,7 @@ func (s *server) listFilings(ctx context.Context, raw json.RawMessage) (answer, 
 	if err := intOption(a, "limit", companies.MaxFilings, func(n int) companies.FilingsOption { return companies.Limit(n) }, &opts); err != nil {
 		return nil, err
 	}
-	l, err := companies.New(s.c).Filings(ctx, v[0], asOf, opts...)
+	l, err := s.companies.Filings(ctx, v[0], asOf, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +152,7 @@ func (s *server) financialFacts(ctx context.Context, raw json.RawMessage) (answe
 	if err := intOption(a, "years", companies.MaxFactYears, companies.Years, &opts); err != nil {
 		return nil, err
 	}
-	f, err := companies.New(s.c).Facts(ctx, v[0], v[1], asOf, opts...)
+	f, err := s.companies.Facts(ctx, v[0], v[1], asOf, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +172,7 @@ func (s *server) filingSection(ctx context.Context, raw json.RawMessage) (answer
 	if err := intOption(a, "max_chars", companies.MaxSectionChars, companies.MaxChars, &opts); err != nil {
 		return nil, err
 	}
-	sec, err := companies.New(s.c).Section(ctx, v[0], v[1], v[2], asOf, opts...)
+	sec, err := s.companies.Section(ctx, v[0], v[1], v[2], asOf, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 )
 
@@ -31,6 +32,11 @@ type server struct {
 	search  searchEngine
 	bulk    bulkStore
 
+	// companies answers the company tools through c: one for every call,
+	// so that its copies of the ticker list and company facts serve them
+	// all.
+	companies *companies.Companies
+
 	// watch reads the fixture directory (nil without one); a decline
 	// that is in truth the tree lacking the company is said so on log
 	// (standard error), the answer staying the frozen contract's.
@@ -47,7 +53,7 @@ type server struct {
 // watch is the Client's reader of the fixture directory (nil for none); a
 // decline it shows to be the tree lacking a company is said so on log.
 func newServer(c *edgar13f.Client, cfg wire.Config, answers *answers, watch *wire.MirrorWatch, log io.Writer) (*mcp.Server, func()) {
-	s := &server{c: c, cfg: cfg, answers: answers, watch: watch, log: log}
+	s := &server{c: c, companies: companies.New(c), cfg: cfg, answers: answers, watch: watch, log: log}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "edgar13f", Title: "edgar13f: point-in-time SEC 13F holdings", Version: wire.Version},
 		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{}})
 	for _, t := range s.tools() {

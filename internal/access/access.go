@@ -85,6 +85,10 @@ type Config struct {
 	Retry      Retry
 	LockPath   string // file spacing request starts across processes; "" means this process only
 
+	// WrapSpacer, when set, wraps the spacer of the HTTP fetcher: the
+	// wire tests note the starts it grants through it.
+	WrapSpacer WrapSpacer
+
 	Cache Cache  // nil means none
 	Dir   string // the cache directory, "" when the cache is not on disk
 
@@ -93,6 +97,9 @@ type Config struct {
 	// attempts made and the cause.
 	Failed func(url string, status, attempts int, cause error) error
 }
+
+// A WrapSpacer wraps the spacer of a Layer's HTTP fetcher.
+type WrapSpacer func(*throttle.Spacer) edgarhttp.Waiter
 
 // A Layer reads EDGAR for one Client. It is safe for concurrent use.
 type Layer struct {
@@ -141,10 +148,14 @@ func New(cfg Config) (*Layer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%srate limiter: %v", docerr.Prefix, err)
 	}
+	var spacer edgarhttp.Waiter = sp
+	if cfg.WrapSpacer != nil {
+		spacer = cfg.WrapSpacer(sp)
+	}
 	hc, err := edgarhttp.New(edgarhttp.Config{
 		UserAgent:   strings.TrimSpace(cfg.UserAgent),
 		HTTPClient:  cfg.HTTPClient,
-		Spacer:      sp,
+		Spacer:      spacer,
 		MaxAttempts: cfg.Retry.MaxAttempts,
 		BaseDelay:   cfg.Retry.BaseDelay,
 		MaxDelay:    cfg.Retry.MaxDelay,

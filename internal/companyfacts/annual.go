@@ -181,7 +181,7 @@ func (f *Facts) Annual(conceptName string, asOf civil.Day, years int) (*Answer, 
 			FirstAccession: first.accn,
 			FirstForm:      first.form,
 			FirstFiled:     first.filed,
-			Restated:       !sameNumber(p.now.val, p.first.val),
+			Restated:       !SameNumber(p.now.val, p.first.val),
 		})
 	}
 	return ans, nil
@@ -341,8 +341,8 @@ func isCurrency(u string) bool {
 	return true
 }
 
-// sameNumber reports whether two JSON numbers are equal in value.
-func sameNumber(a, b string) bool {
+// SameNumber reports whether two JSON numbers are equal in value.
+func SameNumber(a, b string) bool {
 	if a == b {
 		return true
 	}

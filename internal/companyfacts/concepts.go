@@ -179,7 +179,7 @@ func resolve(s string) (concept, error) {
 	if !ok {
 		tax, name = "", s
 	}
-	if !validName(name) || ok && !validTaxonomy(tax) {
+	if !ValidName(name) || ok && !ValidTaxonomy(tax) {
 		return concept{}, fmt.Errorf("companyfacts: %w %q: not an alias, taxonomy:Name or Name", ErrUnknownConcept, s)
 	}
 	if ok {
@@ -201,9 +201,9 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// validName reports whether s can be an XBRL element name as companyfacts
+// ValidName reports whether s can be an XBRL element name as companyfacts
 // prints it: a letter or '_' followed by letters, digits, '_', '-' or '.'.
-func validName(s string) bool {
+func ValidName(s string) bool {
 	if s == "" || len(s) > 256 {
 		return false
 	}
@@ -219,9 +219,9 @@ func validName(s string) bool {
 	return true
 }
 
-// validTaxonomy reports whether s looks like a taxonomy prefix: lower-case
+// ValidTaxonomy reports whether s looks like a taxonomy prefix: lower-case
 // letters, digits and '-'.
-func validTaxonomy(s string) bool {
+func ValidTaxonomy(s string) bool {
 	if s == "" || len(s) > 64 {
 		return false
 	}

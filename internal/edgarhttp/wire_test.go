@@ -1,7 +1,6 @@
 package edgarhttp
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -41,150 +39,6 @@ func wireClient(t *testing.T, hc *http.Client, sp Waiter) *Client {
 	return c
 }
 
-// A wireLog is the client side of a wire test, in the order things
-// happened: the starts each spacer granted (with the times it recorded
-// under its lock), the starts it took back, the connections dialed and the
-// requests written on them. Each event is noted after what caused it and
-// before what it causes (a start before the hook that waits for it
-// returns, a connection before the transport gets it, a request before its
-// first byte is written), so the order is that of cause and effect,
-// whatever the scheduler does.
-type wireLog struct {
-	mu     sync.Mutex
-	events []wireEvent
-	conns  int
-}
-
-// A wireEvent is one entry of a wireLog.
-type wireEvent struct {
-	kind   string    // "grant", "retake" (the start at is given back), "dial", "write"
-	at     time.Time // grant, retake: the start as the spacer recorded it
-	conn   int       // dial, write: the connection
-	path   string    // write: the request's path
-	spacer int       // grant, retake: which spacer
-}
-
-func (l *wireLog) note(e wireEvent) int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if e.kind == "dial" {
-		l.conns++
-		e.conn = l.conns
-	}
-	l.events = append(l.events, e)
-	return e.conn
-}
-
-// A loggedSpacer is a throttle.Spacer that notes in a wireLog every start
-// it grants and every start it is asked to take back (Retake moves a start
-// or gives it up for a new one; either way the old one is spent).
-type loggedSpacer struct {
-	sp  *throttle.Spacer
-	log *wireLog
-	id  int
-}
-
-func (s loggedSpacer) Take(ctx context.Context) (time.Time, error) {
-	at, err := s.sp.Take(ctx)
-	if err == nil {
-		s.log.note(wireEvent{kind: "grant", at: at, spacer: s.id})
-	}
-	return at, err
-}
-
-func (s loggedSpacer) Wait(ctx context.Context) error {
-	_, err := s.Take(ctx)
-	return err
-}
-
-func (s loggedSpacer) Retake(ctx context.Context, t time.Time) error {
-	if !t.IsZero() {
-		s.log.note(wireEvent{kind: "retake", at: t, spacer: s.id})
-	}
-	at, err := s.sp.RetakeAt(ctx, t)
-	if err == nil {
-		s.log.note(wireEvent{kind: "grant", at: at, spacer: s.id})
-	}
-	return err
-}
-
-// A loggedConn notes in a wireLog every request written on it: each
-// request of these tests (a GET without a body) goes out in one Write of
-// the transport's buffer, which begins with the request line.
-type loggedConn struct {
-	net.Conn
-	log *wireLog
-	id  int
-}
-
-func (c loggedConn) Write(p []byte) (int, error) {
-	if bytes.HasPrefix(p, []byte("GET ")) {
-		path, _, _ := strings.Cut(strings.TrimPrefix(string(p), "GET "), " ")
-		c.log.note(wireEvent{kind: "write", conn: c.id, path: path})
-	}
-	return c.Conn.Write(p)
-}
-
-// check matches every request written to a start of its own: one granted
-// before the request was written and, unless anyConn, after its
-// connection was dialed (so that a start taken ahead of a slow dial must
-// have moved to the moment the request went out), and never given back (a
-// start given back to Retake was spent on nothing). It returns the starts
-// kept (granted and not given back), the number of requests written, and
-// a description of the first request left without a start.
-func (l *wireLog) check(anyConn bool) (kept []time.Time, writes int, unmatched string) {
-	l.mu.Lock()
-	events := slices.Clone(l.events)
-	l.mu.Unlock()
-	givenBack := map[int]bool{} // grant events whose start was given back
-	for i, e := range events {
-		if e.kind != "retake" {
-			continue
-		}
-		for j := i - 1; j >= 0; j-- {
-			if g := events[j]; g.kind == "grant" && g.spacer == e.spacer && g.at.Equal(e.at) {
-				givenBack[j] = true
-				break
-			}
-		}
-	}
-	dialed := map[int]int{}
-	spent := map[int]bool{}
-	for i, e := range events {
-		switch e.kind {
-		case "grant":
-			if !givenBack[i] {
-				kept = append(kept, e.at)
-			}
-		case "dial":
-			dialed[e.conn] = i
-		case "write":
-			writes++
-			// Each request may use the starts between its lower bound and
-			// itself; taken in the order written, each takes the earliest
-			// start open to it, which finds a match for all if one exists.
-			from := 0
-			if !anyConn {
-				from = dialed[e.conn]
-			}
-			j := from
-			for ; j < i; j++ {
-				if events[j].kind == "grant" && !givenBack[j] && !spent[j] {
-					break
-				}
-			}
-			if j == i {
-				if unmatched == "" {
-					unmatched = fmt.Sprintf("request %d (%s, on connection %d) was written without a start of its own", writes, e.path, e.conn)
-				}
-				continue
-			}
-			spent[j] = true
-		}
-	}
-	return kept, writes, unmatched
-}
-
 // hiddenConns is a RoundTripper that reports no connections: it sends each
 // request through base under a context of its own.
 type hiddenConns struct{ base http.RoundTripper }
@@ -204,7 +58,7 @@ func (h hiddenConns) RoundTrip(req *http.Request) (*http.Response, error) {
 // spaced by the interval: the transport's own re-sends over connections
 // the server resets, the hops of a redirect chain, retries, and all of
 // them from several goroutines and from two spacers sharing a lock file
-// (as two processes do). It checks cause and effect (see wireLog), not the
+// (as two processes do). It checks cause and effect (see wiretest.Log), not the
 // times requests arrive at the server, which a loaded machine delays at
 // random.
 func TestWireSpacing(t *testing.T) {
@@ -258,7 +112,7 @@ func TestWireSpacing(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := wiretest.NewServer(t, tc.resetReused, tc.serve)
 			lock := filepath.Join(t.TempDir(), "request.lock")
-			log := &wireLog{}
+			log := &wiretest.Log{}
 			var wg sync.WaitGroup
 			for ci := range tc.clients {
 				hc := srv.Client()
@@ -268,11 +122,7 @@ func TestWireSpacing(t *testing.T) {
 					if dials.Add(1) == 1 && tc.slowDial {
 						time.Sleep(wireInterval * 5 / 2)
 					}
-					conn, err := (&net.Dialer{}).DialContext(ctx, network, addr)
-					if err != nil {
-						return nil, err
-					}
-					return loggedConn{conn, log, log.note(wireEvent{kind: "dial"})}, nil
+					return log.Dial(ctx, network, addr)
 				}
 				hc.Transport = tr
 				if tc.hidden {
@@ -282,7 +132,7 @@ func TestWireSpacing(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				c := wireClient(t, hc, loggedSpacer{sp, log, ci})
+				c := wireClient(t, hc, log.Spacer(sp, ci))
 				for gi := range tc.goroutines {
 					wg.Go(func() {
 						for n := range tc.gets {
@@ -296,7 +146,7 @@ func TestWireSpacing(t *testing.T) {
 			}
 			wg.Wait()
 			paths, _ := srv.Requests()
-			kept, writes, unmatched := log.check(tc.hidden)
+			kept, writes, unmatched := log.Check(tc.hidden)
 			gap := wiretest.MinGap(kept)
 			t.Logf("%d Gets, %d requests written, %d reached the server, %d starts granted, closest %v apart",
 				tc.clients*tc.goroutines*tc.gets, writes, len(paths), len(kept), gap)

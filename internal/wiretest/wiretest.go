@@ -1,7 +1,10 @@
 // Package wiretest provides the ground truth for tests of request spacing:
-// an HTTP test server that notes the start of every request reaching it,
-// and that can reset each connection at its second request, so that Go's
-// transport sends that request again by itself.
+// an HTTP test server that notes every request reaching it, and that can
+// reset each connection at its second request, so that Go's transport
+// sends that request again by itself; and a Log of the client's side (the
+// starts its spacer granted, the connections it dialed, the requests it
+// wrote), whose order is that of cause and effect however late the
+// scheduler runs the server.
 package wiretest
 
 import (

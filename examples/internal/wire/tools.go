@@ -29,8 +29,10 @@ func DeclineArg(name, format string, args ...any) error {
 	return edgar13f.Decline(edgar13f.InvalidArgument, "argument %q %s", name, fmt.Sprintf(format, args...))
 }
 
-// SearchCompany answers search_company (name[, limit]) with c.
-func SearchCompany(ctx context.Context, c *edgar13f.Client, raw json.RawMessage) (Answer, error) {
+// SearchCompany answers search_company (name[, limit]) with cs, which a
+// program builds once for its Client and shares by every request (it keeps
+// EDGAR's ticker list in memory).
+func SearchCompany(ctx context.Context, cs *companies.Companies, raw json.RawMessage) (Answer, error) {
 	a, err := ParseArgs(raw, "name", "limit")
 	if err != nil {
 		return nil, err
@@ -47,7 +49,7 @@ func SearchCompany(ctx context.Context, c *edgar13f.Client, raw json.RawMessage)
 	if a.Has("limit") {
 		opts = append(opts, companies.Limit(n))
 	}
-	res, err := companies.New(c).Search(ctx, name, opts...)
+	res, err := cs.Search(ctx, name, opts...)
 	if err != nil {
 		return nil, err
 	}
