@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/edgar13f/edgar13f/examples/internal/testkit"
 )
@@ -15,10 +14,8 @@ import (
 // store and into the OpenSearch store (EDGAR13F_OPENSEARCH_URL) through
 // two servers with the same hashing embedder, and checks that every search
 // tool gives the same answer on both, member for member: index_filings,
-// get_chunk and the knn mode exactly; the bm25 mode the same hits in the
-// same order, with every member but the score (the stores' BM25 scores
-// differ, and so may the tail of a long bm25 or a hybrid answer, which
-// this test therefore does not compare).
+// get_chunk, the knn mode, and the bm25 mode scores included (both stores
+// score BM25 alike, to the last bit).
 func TestSearchSameOnBothStores(t *testing.T) {
 	base := []string{"EDGAR13F_FIXTURE_DIR=" + mirror, "EDGAR13F_EMBED_URL=hash:64"}
 	emb := testkit.Connect(t, command(t, base...))
@@ -33,16 +30,13 @@ func TestSearchSameOnBothStores(t *testing.T) {
 		{"search_filings", `{"query":"risks","as_of":"2025-03-01","ticker":"aapl","item":"Item 1a","form":"10-K","fiscal_year":2024,"cik":"320193","mode":"bm25","k":3}`},
 		{"search_filings", `{"query":"supply chain concentration in Asia","as_of":"2025-03-01","mode":"knn","k":10}`},
 		{"search_filings", `{"query":"gross margin","as_of":"2025-03-01","ticker":"NVDA","mode":"knn","k":5}`},
+		{"search_filings", `{"query":"supply chain risks","as_of":"2025-03-01","mode":"bm25","k":50}`},
 		{"search_filings", `{"query":"zzzqqq nothingmatches","as_of":"2025-03-01"}`},
 	}
 	for _, c := range calls {
 		want := callSearch(t, emb, c.tool, c.args)
 		got := callSearch(t, ops, c.tool, c.args)
-		opts := []cmp.Option{cmp.AllowUnexported(result{})}
-		if c.tool == "search_filings" && !strings.Contains(c.args, `"mode":"knn"`) {
-			opts = append(opts, ignoreScore)
-		}
-		if diff := cmp.Diff(want, got, opts...); diff != "" {
+		if diff := cmp.Diff(want, got, cmp.AllowUnexported(result{})); diff != "" {
 			t.Errorf("%s(%s): embedded (-) and OpenSearch (+) answer differently:\n%s", c.tool, c.args, diff)
 		}
 		if c.tool != "search_filings" || want.obj["status"] != "ok" {
@@ -60,9 +54,6 @@ func TestSearchSameOnBothStores(t *testing.T) {
 		}
 	}
 }
-
-// ignoreScore leaves out the hits' scores: see TestSearchSameOnBothStores.
-var ignoreScore = cmpopts.IgnoreMapEntries(func(k string, _ any) bool { return k == "score" })
 
 // TestSearchClusterDown: with EDGAR13F_OPENSEARCH_URL naming a port nothing
 // listens on, every search tool fails with a message naming the cluster
