@@ -35,11 +35,17 @@ const asOf = "2025-03-01"
 
 // indexMirror indexes AAPL's and NVDA's 10-K filed by asOf from the
 // mirror into the filing search of a new cache directory, with the code
-// the CLI's index runs, and returns the directory.
-func indexMirror(t *testing.T) string {
+// the CLI's index runs, and returns the directory. storeEnv are settings
+// of the store (testkit.OpenSearchEnv), none for the embedded one.
+func indexMirror(t *testing.T, storeEnv ...string) string {
 	t.Helper()
 	cache := t.TempDir()
-	cfg := wire.Config{FixtureDir: mirror, CacheDir: cache}
+	vars := map[string]string{"EDGAR13F_FIXTURE_DIR": mirror, "EDGAR13F_CACHE_DIR": cache}
+	for _, kv := range storeEnv {
+		k, v, _ := strings.Cut(kv, "=")
+		vars[k] = v
+	}
+	cfg := wire.ConfigFromEnv(func(k string) string { return vars[k] })
 	c, _, err := cfg.NewClient()
 	if err != nil {
 		t.Fatal(err)
@@ -138,9 +144,14 @@ func TestSettingsTable(t *testing.T) {
 // TestSameAnswersAsMCP: over the same mirror and index, each endpoint
 // answers byte for byte the object the MCP server's tool answers, its
 // declines included.
-func TestSameAnswersAsMCP(t *testing.T) {
-	cache := indexMirror(t)
-	env := []string{"EDGAR13F_FIXTURE_DIR=" + mirror, "EDGAR13F_CACHE_DIR=" + cache}
+func TestSameAnswersAsMCP(t *testing.T) { sameAnswersAsMCP(t) }
+
+// TestSameAnswersAsMCPOpenSearch runs the same on the OpenSearch store.
+func TestSameAnswersAsMCPOpenSearch(t *testing.T) { sameAnswersAsMCP(t, testkit.OpenSearchEnv(t)...) }
+
+func sameAnswersAsMCP(t *testing.T, storeEnv ...string) {
+	cache := indexMirror(t, storeEnv...)
+	env := append([]string{"EDGAR13F_FIXTURE_DIR=" + mirror, "EDGAR13F_CACHE_DIR=" + cache}, storeEnv...)
 	base := serve(t, env)
 	mcpBin, err := testkit.Build(t.TempDir(), "../edgar13f-mcp", false)
 	if err != nil {

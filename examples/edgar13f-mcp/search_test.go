@@ -97,8 +97,13 @@ func indexed(t *testing.T, r result) map[string]bool {
 
 // TestSearchToolsBM25 indexes the mirror's 10-Ks through the server with no
 // embedder configured, then searches and reads chunks point in time.
-func TestSearchToolsBM25(t *testing.T) {
-	s := testkit.Connect(t, command(t, "EDGAR13F_FIXTURE_DIR="+mirror))
+func TestSearchToolsBM25(t *testing.T) { searchToolsBM25(t) }
+
+// TestSearchToolsBM25OpenSearch runs the same on the OpenSearch store.
+func TestSearchToolsBM25OpenSearch(t *testing.T) { searchToolsBM25(t, testkit.OpenSearchEnv(t)...) }
+
+func searchToolsBM25(t *testing.T, storeEnv ...string) {
+	s := testkit.Connect(t, command(t, append([]string{"EDGAR13F_FIXTURE_DIR=" + mirror}, storeEnv...)...))
 
 	// Before anything is indexed: an empty answer, not a failure.
 	r := callSearch(t, s, "search_filings", `{"query":"export controls","as_of":"2025-03-01"}`)
@@ -315,9 +320,17 @@ func embedServer(t *testing.T, dim int) (*httptest.Server, *atomic.Int64) {
 // TestSearchToolsWithEmbedder configures an OpenAI-compatible embedder
 // (an httptest server): chunks are embedded while indexing, the answer
 // names the model and dimension, and knn, hybrid and bm25 (the default) answer.
-func TestSearchToolsWithEmbedder(t *testing.T) {
+func TestSearchToolsWithEmbedder(t *testing.T) { searchToolsWithEmbedder(t) }
+
+// TestSearchToolsWithEmbedderOpenSearch runs the same on the OpenSearch
+// store.
+func TestSearchToolsWithEmbedderOpenSearch(t *testing.T) {
+	searchToolsWithEmbedder(t, testkit.OpenSearchEnv(t)...)
+}
+
+func searchToolsWithEmbedder(t *testing.T, storeEnv ...string) {
 	srv, texts := embedServer(t, 32)
-	s := testkit.Connect(t, command(t, "EDGAR13F_FIXTURE_DIR="+mirror, "EDGAR13F_EMBED_URL="+srv.URL+"/v1", "EDGAR13F_EMBED_MODEL=test-embed"))
+	s := testkit.Connect(t, command(t, append([]string{"EDGAR13F_FIXTURE_DIR=" + mirror, "EDGAR13F_EMBED_URL=" + srv.URL + "/v1", "EDGAR13F_EMBED_MODEL=test-embed"}, storeEnv...)...))
 
 	r := callSearch(t, s, "index_filings", `{"tickers":["AAPL","NVDA"],"as_of":"2025-03-01","forms":["10-K"]}`)
 	indexed(t, r)

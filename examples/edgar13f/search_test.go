@@ -41,8 +41,13 @@ func searchEnv(t *testing.T, extra ...string) []string {
 
 // TestSearchCommands indexes the mirror's 10-Ks and searches them in every
 // format, point in time.
-func TestSearchCommands(t *testing.T) {
-	env := searchEnv(t)
+func TestSearchCommands(t *testing.T) { runSearchCommands(t) }
+
+// TestSearchCommandsOpenSearch runs the same on the OpenSearch store.
+func TestSearchCommandsOpenSearch(t *testing.T) { runSearchCommands(t, testkit.OpenSearchEnv(t)...) }
+
+func runSearchCommands(t *testing.T, storeEnv ...string) {
+	env := searchEnv(t, storeEnv...)
 	stdout, stderr, code := exe(t, env, "index", "AAPL", "1045810", "--as-of", "2025-03-01", "--form", "10-K", "--format", "json")
 	if code != 0 || stderr != "" {
 		t.Fatalf("index: exit %d, stderr %q (no progress off a terminal)", code, stderr)

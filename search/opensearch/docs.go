@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/search/internal/bm25"
 	"github.com/edgar13f/edgar13f/search/store"
 )
 
@@ -17,9 +19,28 @@ const (
 )
 
 // mappingFormat is the version of the data index's layout, in its _meta.
-// Format 2 scores a chunk by its lexical field ([store.LexicalText])
-// instead of its text; an index of format 1 must be dropped and rebuilt.
-const mappingFormat = 2
+// Format 3 indexes in lexical the terms of bleve's "en" analyzer, made in
+// Go (the embedded store's), split by whitespace; format 2 indexed
+// [store.LexicalText] with OpenSearch's english analyzer, and format 1
+// the chunk's text alone. An index of an older format must be dropped
+// and rebuilt.
+const mappingFormat = 3
+
+// termsAnalyzer is the data index's analyzer of the lexical field: its
+// text is terms already analysed, one space apart (see lexicalTerms).
+const termsAnalyzer = "edgar13f_terms"
+
+// lexicalTerms returns what a chunk's lexical field holds: the terms of
+// its [store.LexicalText] as the embedded store analyses it, in the form
+// a whitespace tokenizer keeps ([bm25.Wire]), one space apart. Their
+// number is the chunk's BM25 length.
+func lexicalTerms(f store.Filing, c store.Chunk) string {
+	terms := bm25.Terms(store.LexicalText(f, c))
+	for i, t := range terms {
+		terms[i] = bm25.Wire(t)
+	}
+	return strings.Join(terms, " ")
+}
 
 // sourceExcludes are the fields no answer needs back: the embedding and
 // the scored copy of the text.
@@ -71,7 +92,7 @@ func filingDoc(gen string, f store.Filing) filingSource {
 }
 
 func chunkDoc(gen string, f store.Filing, c store.Chunk, vector []float32) doc {
-	d := doc{filingSource: filingDoc(gen, f), ChunkID: c.ID, Item: c.Item, ItemTitle: c.ItemTitle, Index: c.Index, Tokens: c.Tokens, Text: c.Text, Lexical: store.LexicalText(f, c)}
+	d := doc{filingSource: filingDoc(gen, f), ChunkID: c.ID, Item: c.Item, ItemTitle: c.ItemTitle, Index: c.Index, Tokens: c.Tokens, Text: c.Text, Lexical: lexicalTerms(f, c)}
 	d.Kind = kindChunk
 	if !isZero(vector) {
 		d.Vector = vector
@@ -144,17 +165,22 @@ func (s *Store) dataIndexBody(meta store.Meta, epoch int) map[string]any {
 		"tokens":      integer,
 		// text is what a match returns; lexical is what Lexical scores.
 		"text": map[string]any{"type": "text", "index": false},
+		// The terms of the chunk's store.LexicalText, analysed in Go.
 		"lexical": map[string]any{
 			"type":     "text",
-			"analyzer": "english",
+			"analyzer": termsAnalyzer,
 			"fields": map[string]any{
-				// The analysed length of the chunk, stop words not counted:
-				// BM25's document length.
-				"length": map[string]any{"type": "token_count", "analyzer": "english", "enable_position_increments": false},
+				// The number of terms, stop words not counted: BM25's
+				// document length.
+				"length": map[string]any{"type": "token_count", "analyzer": termsAnalyzer, "enable_position_increments": false},
 			},
 		},
 	}
-	index := map[string]any{}
+	index := map[string]any{
+		"analysis": map[string]any{"analyzer": map[string]any{
+			termsAnalyzer: map[string]any{"type": "custom", "tokenizer": "whitespace"},
+		}},
+	}
 	if s.opts.shards > 0 {
 		index["number_of_shards"] = s.opts.shards
 	}

@@ -2,9 +2,9 @@ package opensearch
 
 // A simulator of the part of OpenSearch the Store uses, so that the
 // conformance cases (package storetest) and the crash tests run without a
-// cluster. It is not OpenSearch: its English analysis is an approximation
-// (Unicode letters and digits, possessives, Lucene's English stop words,
-// the Porter stemmer), it evaluates the Store's two Painless scripts by
+// cluster. It is not OpenSearch: it splits the lexical field, terms the
+// Store analysed, at spaces as the data index's whitespace analyzer does,
+// it evaluates the Store's two Painless scripts by
 // recognising their source and computing in Go what they compute, and its
 // k-NN is exact. What it checks is the Store's own logic: the state
 // document's compare-and-set, hidden generations, the rerun of a query a
@@ -27,9 +27,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"unicode"
 
-	porter "github.com/blevesearch/go-porterstemmer"
 	osgo "github.com/opensearch-project/opensearch-go/v4"
 )
 
@@ -137,17 +135,6 @@ func (c *fakeCluster) route(method string, u *url.URL, body []byte) (int, any) {
 		return c.bulk(parts[0], body)
 	case method == http.MethodPost && len(parts) == 2 && parts[1] == "_search":
 		return c.search(parts[0], body)
-	case method == http.MethodPost && len(parts) == 2 && parts[1] == "_analyze":
-		var req struct{ Field, Text string }
-		json.Unmarshal(body, &req)
-		if req.Field != "lexical" {
-			return fakeError(400, "illegal_argument_exception", "the simulator analyses the lexical field only, not "+req.Field)
-		}
-		var toks []any
-		for i, t := range analyze(req.Text) {
-			toks = append(toks, map[string]any{"token": t, "position": i})
-		}
-		return 200, map[string]any{"tokens": toks}
 	case method == http.MethodPost && len(parts) == 2 && parts[1] == "_delete_by_query":
 		return c.deleteByQuery(parts[0], body)
 	}
@@ -216,7 +203,7 @@ func (c *fakeCluster) index(ix *fakeIndex, id string, body []byte) error {
 	c.seq++
 	d := &fakeDoc{src: src, raw: append(json.RawMessage(nil), body...), seq: c.seq}
 	if t, ok := src["lexical"].(string); ok {
-		d.tokens = analyze(t)
+		d.tokens = whitespaceTokens(t)
 	}
 	if props, ok := ix.mapping["properties"].(map[string]any); ok && ix.mapping["dynamic"] == "strict" {
 		for k := range src {
@@ -318,6 +305,7 @@ func (c *fakeCluster) search(index string, body []byte) (int, any) {
 		Source         any               `json:"_source"`
 		Aggs           map[string]any    `json:"aggs"`
 		TrackTotalHits any               `json:"track_total_hits"`
+		MinScore       *float64          `json:"min_score"`
 		Extra          map[string]string `json:"-"`
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
@@ -339,6 +327,10 @@ func (c *fakeCluster) search(index string, body []byte) (int, any) {
 				hits = append(hits, fakeHit{id: id, d: d, score: score})
 			}
 		}
+	}
+	if req.MinScore != nil {
+		// OpenSearch compares the score, a float, with min_score as a float.
+		hits = slices.DeleteFunc(hits, func(h fakeHit) bool { return float32(h.score) < float32(*req.MinScore) })
 	}
 	total := len(hits)
 	aggs := map[string]any{}
@@ -537,7 +529,7 @@ func fakeBM25(d *fakeDoc, p map[string]any) float64 {
 			}
 		}
 		if tf > 0 {
-			score += p["weights"].([]any)[i].(float64) * tf * (k1 + 1.0) / (tf + norm)
+			score += p["weights"].([]any)[i].(float64) * tf / (tf + norm)
 		}
 	}
 	return score
@@ -591,30 +583,8 @@ func asList(v any) []any {
 	return []any{v}
 }
 
-// fakeStopWords is Lucene's English stop word set.
-var fakeStopWords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields("a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with") {
-		fakeStopWords[w] = true
-	}
-}
-
-// analyze approximates OpenSearch's english analyzer.
-func analyze(text string) []string {
-	var out []string
-	words := strings.FieldsFunc(text, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’'
-	})
-	for _, w := range words {
-		w = strings.ReplaceAll(w, "’", "'")
-		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'S")
-		w = strings.Trim(w, "'")
-		w = strings.ToLower(w)
-		if w == "" || fakeStopWords[w] {
-			continue
-		}
-		out = append(out, porter.StemString(w))
-	}
-	return out
+// whitespaceTokens is what the data index's analyzer of the lexical field
+// (a whitespace tokenizer) makes of text: its terms.
+func whitespaceTokens(text string) []string {
+	return strings.FieldsFunc(text, func(r rune) bool { return r == ' ' })
 }

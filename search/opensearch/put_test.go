@@ -49,8 +49,12 @@ func TestPutNewStore(t *testing.T) {
 	}
 	lexical := props["lexical"].(map[string]any)
 	length := lexical["fields"].(map[string]any)["length"].(map[string]any)
-	if lexical["analyzer"] != "english" || length["type"] != "token_count" || length["analyzer"] != "english" || length["enable_position_increments"] != false {
+	if lexical["analyzer"] != termsAnalyzer || length["type"] != "token_count" || length["analyzer"] != termsAnalyzer || length["enable_position_increments"] != false {
 		t.Errorf("lexical mapping = %v", lexical)
+	}
+	analyzer := path(mapping, "settings", "index", "analysis", "analyzer", termsAnalyzer)
+	if diff := cmp.Diff(map[string]any{"type": "custom", "tokenizer": "whitespace"}, analyzer); diff != "" {
+		t.Errorf("analyzer %s mismatch (-want +got):\n%s", termsAnalyzer, diff)
 	}
 	if text := props["text"].(map[string]any); text["index"] != false {
 		t.Errorf("text mapping = %v; want kept, not indexed (lexical is scored)", text)
@@ -74,8 +78,11 @@ func TestPutNewStore(t *testing.T) {
 	if second.Vector != nil || second.Gen != gen || second.Kind != kindChunk || second.Text != appleChunks()[1].Text {
 		t.Errorf("second chunk document = %+v; want no vector (it is zero), generation %s", second, gen)
 	}
-	if want := store.LexicalText(apple(), appleChunks()[1]); second.Lexical != want {
-		t.Errorf("second chunk document's lexical = %q; want %q (company, Item title, text)", second.Lexical, want)
+	// The terms of the company, the Item title and the text, as bleve's
+	// en analyzer makes them (the embedded store's), "is", "to" and "and"
+	// dropped.
+	if want := "appl inc risk factor compani subject export control trade restrict"; second.Lexical != want {
+		t.Errorf("second chunk document's lexical = %q; want %q (company, Item title, text, analysed)", second.Lexical, want)
 	}
 	var filing doc
 	if err := json.Unmarshal(bulk[7], &filing); err != nil {
@@ -263,8 +270,8 @@ func TestPutBulkNoAnswer(t *testing.T) {
 }
 
 // TestPutOlderFormat: a data index made by an earlier layout of this
-// store (format 1 scored the chunk text alone) is not written to; the
-// error says to drop the store and index again.
+// store (format 2 indexed the text with OpenSearch's english analyzer) is
+// not written to; the error says to drop the store and index again.
 func TestPutOlderFormat(t *testing.T) {
 	c, fake := fakeClient(t)
 	s, err := Open(c, "old")
@@ -275,7 +282,7 @@ func TestPutOlderFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	fake.mu.Lock()
-	fake.indices["old-data-0"].mapping["_meta"].(map[string]any)["edgar13f_format"] = 1.0
+	fake.indices["old-data-0"].mapping["_meta"].(map[string]any)["edgar13f_format"] = 2.0
 	fake.mu.Unlock()
 
 	s, err = Open(c, "old")
@@ -283,7 +290,7 @@ func TestPutOlderFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = s.Put(ctx, apple(), appleChunks(), appleVectors(), meta3)
-	if err == nil || !strings.Contains(err.Error(), "format 1") || !strings.Contains(err.Error(), "Store.Drop") {
-		t.Errorf("Put on a format-1 index = %v; want an error naming the format and Store.Drop", err)
+	if err == nil || !strings.Contains(err.Error(), "format 2") || !strings.Contains(err.Error(), "Store.Drop") {
+		t.Errorf("Put on a format-2 index = %v; want an error naming the format and Store.Drop", err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/sleep"
+	"github.com/edgar13f/edgar13f/search/internal/bm25"
 	"github.com/edgar13f/edgar13f/search/store"
 )
 
@@ -338,33 +339,22 @@ func matches(r *searchResponse, score func(float64) float64) ([]store.Match, err
 	return out, nil
 }
 
-// BM25 parameters (Lucene's defaults).
-const (
-	bm25K1 = 1.2
-	bm25B  = 0.75
-)
-
 // bm25Script scores a chunk by BM25 from statistics given as parameters:
-// the query's analysed terms with their idf (times their count in the
-// query), k1, b and the average analysed length. termFreq reads the
-// chunk's term frequency from the postings of lexical (OpenSearch 2.10
-// and later); lexical.length is its analysed length.
+// the query's terms with their idf, k1, b and the average length, in the
+// embedded store's form and order (bm25.Part, summed over the terms in
+// sorted order), in double precision; OpenSearch keeps the result as a
+// float. termFreq reads the chunk's term frequency from the postings of
+// lexical (OpenSearch 2.10 and later); lexical.length is its number of
+// terms.
 const bm25Script = `double dl = 0.0;
 if (doc['lexical.length'].size() > 0) { dl = doc['lexical.length'].value; }
 double norm = params.k1 * (1.0 - params.b + params.b * dl / params.avgdl);
 double score = 0.0;
 for (int i = 0; i < params.terms.size(); ++i) {
   double tf = termFreq('lexical', params.terms[i]);
-  if (tf > 0.0) { score += params.weights[i] * tf * (params.k1 + 1.0) / (tf + norm); }
+  if (tf > 0.0) { score += params.weights[i] * tf / (tf + norm); }
 }
 return score;`
-
-// analyzeResponse is the answer of _analyze.
-type analyzeResponse struct {
-	Tokens []struct {
-		Token string `json:"token"`
-	} `json:"tokens"`
-}
 
 // statsAggs is the aggregations part of the statistics search's answer.
 type statsAggs struct {
@@ -378,29 +368,33 @@ type statsAggs struct {
 	} `json:"df"`
 }
 
+// maxQueryTerms bounds the distinct terms of a lexical query.
+const maxQueryTerms = 512
+
 // Lexical returns the best k chunks for query by BM25 among the chunks
 // that pass f, best first, ties by chunk ID. The term statistics count
-// exactly the chunks visible on f.AsOf (see the package documentation).
+// exactly the chunks visible on f.AsOf, and the scores are the embedded
+// store's (see the package documentation).
 func (s *Store) Lexical(ctx context.Context, query string, f store.Filter, k int) ([]store.Match, error) {
 	if err := checkQuery("Lexical", f, k); err != nil {
 		return nil, err
 	}
+	terms := bm25.QueryTerms(query)
+	if len(terms) > maxQueryTerms {
+		return nil, fmt.Errorf("edgar13f/search/opensearch: Lexical: the query has %d distinct terms; at most %d", len(terms), maxQueryTerms)
+	}
+	if len(terms) == 0 {
+		return nil, nil // nothing but stop words: no chunk matches
+	}
 	var out []store.Match
 	_, err := s.read(ctx, func(st *state, index string) error {
 		out = nil
-		if query == "" {
-			return nil
-		}
-		terms, counts, err := s.analyze(ctx, index, query)
-		if err != nil || len(terms) == 0 {
-			return err
-		}
 		hidden := hiddenFilter(st.hiddenGens())
 
 		// The statistics of the chunks visible on asOf.
 		filters := map[string]any{}
 		for i, t := range terms {
-			filters["t"+strconv.Itoa(i)] = term("lexical", t)
+			filters["t"+strconv.Itoa(i)] = term("lexical", bm25.Wire(t))
 		}
 		body := map[string]any{
 			"size":             0,
@@ -422,8 +416,9 @@ func (s *Store) Lexical(ctx context.Context, query string, f store.Filter, k int
 		if err := json.Unmarshal(r.Aggregations, &aggs); err != nil {
 			return fmt.Errorf("edgar13f/search/opensearch: Lexical: statistics: %w", err)
 		}
-		n := float64(r.Hits.Total.Value)
-		var useTerms []string
+		sc := scorer{idf: map[string]float64{}}
+		n := r.Hits.Total.Value
+		var wire []string
 		var weights []float64
 		var should []any
 		for i, t := range terms {
@@ -434,72 +429,144 @@ func (s *Store) Lexical(ctx context.Context, query string, f store.Filter, k int
 			if b.DocCount == 0 {
 				continue // no visible chunk has it
 			}
-			df := float64(b.DocCount)
-			idf := math.Log(1 + (n-df+0.5)/(df+0.5))
-			useTerms = append(useTerms, t)
-			weights = append(weights, idf*float64(counts[i]))
-			should = append(should, term("lexical", t))
+			idf := bm25.IDF(n, b.DocCount)
+			sc.terms = append(sc.terms, t)
+			sc.idf[t] = idf
+			wire = append(wire, bm25.Wire(t))
+			weights = append(weights, idf)
+			should = append(should, term("lexical", bm25.Wire(t)))
 		}
-		if len(useTerms) == 0 || aggs.Length.Value <= 0 {
+		// The sum of integers is exact in a double up to 2^53.
+		length := int64(aggs.Length.Value)
+		if len(sc.terms) == 0 || length <= 0 {
 			return nil
 		}
+		sc.avgdl = float64(length) / float64(n)
 
 		// BM25 of the matching chunks that pass f.
-		body = map[string]any{
-			"size":             k,
-			"track_scores":     true,
-			"track_total_hits": false,
-			"_source":          map[string]any{"excludes": sourceExcludes},
-			"query": map[string]any{"script_score": map[string]any{
-				"query": boolQuery(filterClauses(f), should, hidden),
-				"script": map[string]any{
-					"source": bm25Script,
-					"params": map[string]any{
-						"terms":   useTerms,
-						"weights": weights,
-						"k1":      bm25K1,
-						"b":       bm25B,
-						"avgdl":   aggs.Length.Value / n,
-					},
+		scoring := map[string]any{"script_score": map[string]any{
+			"query": boolQuery(filterClauses(f), should, hidden),
+			"script": map[string]any{
+				"source": bm25Script,
+				"params": map[string]any{
+					"terms":   wire,
+					"weights": weights,
+					"k1":      bm25.K1,
+					"b":       bm25.B,
+					"avgdl":   sc.avgdl,
 				},
-			}},
-			"sort": sortByScore,
-		}
-		r = searchResponse{}
-		if err := s.search(ctx, index, body, &r); err != nil {
-			return err
-		}
-		out, err = matches(&r, func(x float64) float64 { return x })
+			},
+		}}
+		var err error
+		out, err = s.rank(ctx, index, scoring, &sc, k)
 		return err
 	})
 	return out, err
 }
 
-// analyze returns the distinct terms of query as the data index's english
-// analyzer makes them, in order of first appearance, with their counts.
-func (s *Store) analyze(ctx context.Context, index, query string) ([]string, []int, error) {
-	data, err := s.do(ctx, "analyze", http.MethodPost, "/"+index+"/_analyze", nil, map[string]any{"field": "lexical", "text": query})
-	if err != nil {
-		return nil, nil, err
-	}
-	var r analyzeResponse
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, nil, fmt.Errorf("edgar13f/search/opensearch: analyze: %w", err)
-	}
-	var terms []string
-	var counts []int
-	for _, t := range r.Tokens {
-		if i := slices.Index(terms, t.Token); i >= 0 {
-			counts[i]++
-			continue
+// A scorer computes a chunk's BM25 score in Go, as the embedded store
+// does, from the query's statistics.
+type scorer struct {
+	terms []string // the query's terms that a visible chunk holds, sorted
+	idf   map[string]float64
+	avgdl float64
+}
+
+// score returns the BM25 score of a chunk of filing fl: the parts of the
+// query's terms it holds, summed in the terms' order.
+func (sc *scorer) score(fl store.Filing, c store.Chunk) float64 {
+	tf := map[string]int64{}
+	var dl int64
+	for _, t := range bm25.Terms(store.LexicalText(fl, c)) {
+		dl++
+		if _, ok := sc.idf[t]; ok {
+			tf[t]++
 		}
-		terms = append(terms, t.Token)
-		counts = append(counts, 1)
 	}
-	if len(terms) > 512 {
-		return nil, nil, fmt.Errorf("edgar13f/search/opensearch: Lexical: the query has %d distinct terms; at most 512", len(terms))
+	score := 0.0
+	for _, t := range sc.terms {
+		if n := tf[t]; n > 0 {
+			score += bm25.Part(sc.idf[t], n, dl, sc.avgdl)
+		}
 	}
-	return terms, counts, nil
+	return score
+}
+
+// firstWindow is how many more chunks than k the scoring search first
+// asks for.
+const firstWindow = 10
+
+// relSlack bounds the relative difference between the double the script
+// computes for a chunk and the score Go computes (the same operations in
+// the same order: none, but for rounding the script's parameters).
+const relSlack = 1e-12
+
+// rank returns the best k chunks of the scoring query by their BM25
+// scores computed in Go (sc), best first, ties by chunk ID.
+//
+// The cluster ranks by the script's score, a float: the Go score rounded
+// to a float, so chunks whose scores differ only beyond a float's
+// precision may tie or swap there. rank therefore asks for k +
+// firstWindow chunks and scores them in Go. Rounding to a float never
+// reverses an order, so a chunk whose Go score is at least the k-th best
+// one's, e_k, has a float score of at least τ = float(e_k · (1 − relSlack)).
+// When the last chunk of the window scores below τ, no chunk outside it
+// can be among the best k; otherwise a second search with min_score τ
+// returns every chunk that can.
+func (s *Store) rank(ctx context.Context, index string, query map[string]any, sc *scorer, k int) ([]store.Match, error) {
+	size := min(k+firstWindow, maxK)
+	body := map[string]any{
+		"size":             size,
+		"track_scores":     true,
+		"track_total_hits": false,
+		"_source":          map[string]any{"excludes": sourceExcludes},
+		"query":            query,
+		"sort":             sortByScore,
+	}
+	var r searchResponse
+	if err := s.search(ctx, index, body, &r); err != nil {
+		return nil, err
+	}
+	ms, err := rescored(&r, sc)
+	if err != nil || len(r.Hits.Hits) < size {
+		return best(ms, k), err
+	}
+	tau := float32(ms[k-1].Score * (1 - relSlack))
+	if float32(r.Hits.Hits[len(r.Hits.Hits)-1].Score) < tau {
+		return best(ms, k), nil
+	}
+	body["size"] = maxK
+	body["min_score"] = float64(tau)
+	r = searchResponse{}
+	if err := s.search(ctx, index, body, &r); err != nil {
+		return nil, err
+	}
+	if len(r.Hits.Hits) >= maxK {
+		return nil, fmt.Errorf("edgar13f/search/opensearch: Lexical: %d or more chunks score within a float's precision of the %d-th best; cannot rank them exactly", maxK, k)
+	}
+	ms, err = rescored(&r, sc)
+	return best(ms, k), err
+}
+
+// rescored returns the hits as matches scored by sc, best first, ties by
+// chunk ID.
+func rescored(r *searchResponse, sc *scorer) ([]store.Match, error) {
+	ms, err := matches(r, func(x float64) float64 { return x })
+	if err != nil {
+		return nil, err
+	}
+	for i := range ms {
+		ms[i].Score = sc.score(ms[i].Filing, ms[i].Chunk)
+	}
+	slices.SortFunc(ms, func(a, b store.Match) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Chunk.ID, b.Chunk.ID))
+	})
+	return ms, nil
+}
+
+// best returns the first k of ms.
+func best(ms []store.Match, k int) []store.Match {
+	return ms[:min(k, len(ms))]
 }
 
 // Nearest returns the k chunks closest to vector by cosine similarity

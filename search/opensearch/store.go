@@ -12,10 +12,12 @@
 // below) and a data index N-data-E, where E is the store's epoch (0 unless
 // the embedder changed before any filing was committed). The data index
 // holds one document per chunk and one per filing, with this mapping:
-// lexical, a chunk's [store.LexicalText] (its company, Item title and
-// text), is analysed by OpenSearch's "english" analyzer (lower case,
-// possessives, stop words, Porter stemming) and carries a token_count
-// sub-field lexical.length of its analysed tokens; text, the chunk as a
+// lexical holds the terms of a chunk's [store.LexicalText] (its company,
+// Item title and text) as the embedded store analyses them (bleve's "en"
+// analyzer, run in Go: Unicode words, possessives, lower case, English
+// stop words, Porter stemming), one space apart, indexed with a
+// whitespace tokenizer, and carries a token_count sub-field
+// lexical.length, their number; text, the chunk as a
 // match returns it, is kept but not indexed; accession, cik, ticker,
 // form, item, item_title and chunk_id are keywords; fiscal_year,
 // chunk_index, tokens and chunks integers; filing_date and report_date
@@ -63,17 +65,21 @@
 // OpenSearch computes BM25 term statistics per shard over every document
 // of the index, whatever a query filters; filings made after asOf would
 // change the scores of earlier ones. Lexical therefore does not use
-// OpenSearch's similarity: it analyses the query with the index's english
-// analyzer (_analyze), counts, over the chunks visible on asOf only (the
-// committed chunks of filings made by asOf, before the query's other
-// filters), the chunks, each term's document frequency (a filters
-// aggregation) and the sum of their analysed lengths (a sum aggregation
-// of lexical.length), and scores the matching chunks with BM25 (k1 1.2,
-// b 0.75, idf ln(1 + (N - df + 0.5) / (df + 0.5))) in a Painless
-// script_score, reading each chunk's term frequencies with termFreq
-// (OpenSearch 2.10 and later) and its length from lexical.length. The scores
-// depend only on the chunks visible on asOf, exactly: a filing made later
-// changes neither which chunks come back nor their order nor their scores.
+// OpenSearch's similarity: it analyses the query in Go as the embedded
+// store does (its distinct terms, sorted), counts, over the chunks visible
+// on asOf only (the committed chunks of filings made by asOf, before the
+// query's other filters), the chunks, each term's document frequency (a
+// filters aggregation) and the sum of their lengths (a sum aggregation of
+// lexical.length), ranks the matching chunks by BM25 (k1 1.2, b 0.75, idf
+// ln(1 + (N - df + 0.5) / (df + 0.5)), Lucene's idf·tf/(tf + k1·(1 − b +
+// b·dl/avgdl))) in a Painless script_score, reading each chunk's term
+// frequencies with termFreq (OpenSearch 2.10 and later) and its length
+// from lexical.length, and computes the returned chunks' scores again in
+// Go, in double precision, as the embedded store does, asking for more
+// chunks when the script's float scores leave the best k in doubt. The
+// scores depend only on the chunks visible on asOf, exactly: a filing made
+// later changes neither which chunks come back nor their order nor their
+// scores; and they are the embedded store's, bit for bit.
 //
 // # Nearest
 //

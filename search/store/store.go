@@ -138,7 +138,11 @@ type Store interface {
 	// pass f, best first, ties by chunk ID. A chunk's BM25 document is
 	// [LexicalText]: its filing's company name and its Item title as well
 	// as its text. Term statistics count only the chunks of filings
-	// visible on f.AsOf.
+	// visible on f.AsOf. The score is BM25 as package storetest's case
+	// BM25Scores states it: bleve's "en" analysis, each distinct query
+	// term once, idf = ln(1 + (N − df + 0.5)/(df + 0.5)) and Lucene's
+	// idf·tf/(tf + k1·(1 − b + b·dl/avgdl)), k1 1.2, b 0.75, so that every
+	// store scores a query alike.
 	Lexical(ctx context.Context, query string, f Filter, k int) ([]Match, error)
 
 	// Nearest returns the k chunks closest to vector (cosine similarity)

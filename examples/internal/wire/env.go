@@ -31,6 +31,10 @@ type Config struct {
 	EmbedModel  string // EDGAR13F_EMBED_MODEL
 	EmbedAPIKey string // EDGAR13F_EMBED_API_KEY
 
+	// OpenSearch is the OpenSearch cluster the filing search keeps its
+	// chunks in; its zero value (no URL) keeps them in the embedded store.
+	OpenSearch OpenSearchConfig
+
 	// Model is the question-answering agent's language model (see
 	// model.FromEnv); its zero value names none.
 	Model model.Config
@@ -119,6 +123,17 @@ func configOf(value func(env string) string) Config {
 		EmbedModel:  value("EDGAR13F_EMBED_MODEL"),
 		EmbedAPIKey: value("EDGAR13F_EMBED_API_KEY"),
 
+		OpenSearch: OpenSearchConfig{
+			URL:      value("EDGAR13F_OPENSEARCH_URL"),
+			Index:    value("EDGAR13F_OPENSEARCH_INDEX"),
+			User:     value("EDGAR13F_OPENSEARCH_USER"),
+			Password: value("EDGAR13F_OPENSEARCH_PASSWORD"),
+			CAFile:   value("EDGAR13F_OPENSEARCH_CA_FILE"),
+			Insecure: value("EDGAR13F_OPENSEARCH_INSECURE") == "on",
+			Shards:   value("EDGAR13F_OPENSEARCH_SHARDS"),
+			Replicas: value("EDGAR13F_OPENSEARCH_REPLICAS"),
+		},
+
 		Model: model.FromEnv(value),
 		Addr:  value("EDGAR13F_HTTP_ADDR"),
 
@@ -153,6 +168,9 @@ func (c Config) Check() error {
 		}
 	}
 	if _, err := c.Embedder(); err != nil {
+		return err
+	}
+	if err := c.OpenSearch.check(); err != nil {
 		return err
 	}
 	if c.Addr != "" {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/search"
+	"github.com/edgar13f/edgar13f/search/store"
 	"github.com/edgar13f/edgar13f/search/store/embedded"
 )
 
@@ -75,11 +76,12 @@ func shortHash(s string) string {
 }
 
 // A Search is a binary's filing search: the engine over the embedded
-// store in SearchDir.
+// store in SearchDir, or over the OpenSearch store of the
+// EDGAR13F_OPENSEARCH_* settings.
 type Search struct {
 	Engine   *search.Engine
-	Store    *embedded.Store
-	Dir      string
+	Store    store.Store
+	Dir      string          // the embedded store's directory, or the cluster and indices of the OpenSearch store
 	Embedder search.Embedder // nil: BM25 only
 }
 
@@ -91,15 +93,27 @@ func OpenSearch(client *edgar13f.Client, c Config) (*Search, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := c.SearchDir()
-	if err != nil {
-		return nil, err
+	var (
+		st  store.Store
+		dir string
+	)
+	if c.OpenSearch.URL != "" {
+		st, dir, err = c.openOpenSearch()
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		dir, err = c.SearchDir()
+		if err != nil {
+			return nil, err
+		}
+		est, err := embedded.Open(dir)
+		if err != nil {
+			return nil, fmt.Errorf("the filing search store in %s: %w", dir, err)
+		}
+		st = est
+		c.recordSource(dir)
 	}
-	st, err := embedded.Open(dir)
-	if err != nil {
-		return nil, fmt.Errorf("the filing search store in %s: %w", dir, err)
-	}
-	c.recordSource(dir)
 	var opts []search.Option
 	if emb != nil {
 		opts = append(opts, search.WithEmbedder(emb))
@@ -171,6 +185,9 @@ func (c Config) describe(s *SearchSource) string {
 // was built from (when recorded): a search with other settings than the
 // index was built with (another --fixture-dir, say) finds another store.
 func (c Config) CheckSearchStore() error {
+	if c.OpenSearch.URL != "" {
+		return nil // the cluster's store answers for itself
+	}
 	dir, err := c.SearchDir()
 	if err != nil {
 		return err

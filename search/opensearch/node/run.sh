@@ -13,6 +13,11 @@
 #   run.sh test [ARGS]  start a node, run the OpenSearch store's go test
 #                       (ARGS, default: -count=1 ./...) with
 #                       EDGAR13F_OPENSEARCH_TEST_URL set to it, stop it
+#   run.sh exec -- CMD [ARGS]
+#                       start a node, run CMD in the current directory
+#                       with EDGAR13F_OPENSEARCH_TEST_URL set to it (e.g.
+#                       go -C examples test ./..., the example programs'
+#                       search tests on both stores), stop it
 #
 # The node's log is DIR/node.log. Its heap is EDGAR13F_OPENSEARCH_HEAP
 # (default 1g). EDGAR13F_OPENSEARCH_JAVA_OPTS are more JVM options; the
@@ -135,8 +140,20 @@ test)
 		exit 1
 	fi
 	;;
+exec)
+	shift
+	[ "${1:-}" = "--" ] && shift
+	[ $# -gt 0 ] || { echo "usage: run.sh exec -- CMD [ARGS]" >&2; exit 2; }
+	dir="$(tempdir)"
+	url="$(start "$dir")"
+	trap 'stop "$dir"; rm -rf "$dir"' EXIT
+	if ! EDGAR13F_OPENSEARCH_TEST_URL="$url" "$@"; then
+		log_tail "$dir"
+		exit 1
+	fi
+	;;
 *)
-	sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 	;;
 esac

@@ -41,6 +41,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/search/internal/bm25"
 	"github.com/edgar13f/edgar13f/search/store"
 )
 
@@ -85,6 +86,7 @@ var cases = []struct {
 	{"AsOfInEveryQuery", testAsOf},
 	{"EnglishAnalysis", testEnglish},
 	{"BM25Ranking", testBM25Ranking},
+	{"BM25Scores", testBM25Scores},
 	{"LexicalCompanyAndTitle", testLexicalFields},
 	{"CosineSimilarity", testCosine},
 	{"TiesByChunkID", testTies},
@@ -778,6 +780,164 @@ func testBM25Ranking(t *testing.T, k *kit) {
 	// Saturation: three times the term is not three times the score.
 	if b, w := score("zinc", 0), score("zinc", 1); b >= 3*w {
 		t.Errorf("term frequency does not saturate: %g for tf 3, %g for tf 1", b, w)
+	}
+}
+
+// testBM25Scores: every Lexical answer is the one BM25 as the store
+// contract states it gives, chunk for chunk and score for score (to 1e-9
+// relative): terms of bleve's "en" analyzer (its stop words, which are
+// more than Lucene's English ones, and its stemming) over
+// [store.LexicalText]; each distinct query term once, however often the
+// query repeats it; idf = ln(1 + (N − df + 0.5)/(df + 0.5)) and Lucene's
+// idf·tf/(tf + k1·(1 − b + b·dl/avgdl)) with k1 1.2, b 0.75, where N, df
+// and avgdl count the chunks of the filings visible on asOf, before any
+// other filter; dl counts a chunk's terms, stop words not counted. Two
+// stores that pass it score every query alike.
+func testBM25Scores(t *testing.T, k *kit) {
+	s := k.store(t)
+	a := filing("0000000001-24-000001", "1", "AAA", "10-K", "2024-02-01", 2023)
+	a.Company = "Alpha Metals Inc."
+	b := filing("0000000002-24-000002", "2", "BBB", "10-K", "2024-03-01", 2023)
+	b.Company = "Beta Foods Corp."
+	c := filing("0000000003-25-000003", "3", "CCC", "10-Q", "2025-03-01", 2025)
+	c.Company = "Gamma Exports Co."
+	corpus := []struct {
+		f      store.Filing
+		chunks []store.Chunk
+	}{
+		{a, concat(
+			chunksOf(a.Accession, "1A",
+				"We have been subject to export controls, and our exports of metals would be restricted.",
+				"Our company's suppliers have raised prices; we would pass them on to our customers.",
+				"Export controls. Export licences. Export duties on exported goods about which we know little.",
+				"The of and to in a is it that this was with be by.",
+			),
+			chunksOf(a.Accession, "7", "Revenue grew 12% as metals prices rose; our margins were about 40%."),
+		)},
+		{b, concat(
+			chunksOf(b.Accession, "1A",
+				"Food safety regulations could affect our exports and our suppliers' costs.",
+				"We depend on a few suppliers of grain, which have long contracts with us.",
+			),
+			chunksOf(b.Accession, "7", "Revenues rose; margins were lower because grain prices rose faster than our prices."),
+		)},
+		{c, chunksOf(c.Accession, "II-1A",
+			"New export controls restrict our exports of goods to several countries.",
+			"Exports, exports and exports: our business is exports.",
+		)},
+	}
+	for _, fc := range corpus {
+		for i := range fc.chunks {
+			if fc.chunks[i].Item == "7" {
+				fc.chunks[i].ItemTitle = "Management's Discussion and Analysis"
+			}
+		}
+		putLexical(t, s, fc.f, fc.chunks)
+	}
+	// want is the answer by the formula, over every chunk of the corpus.
+	want := func(query string, f store.Filter, k int) []store.Match {
+		type doc struct {
+			f  store.Filing
+			c  store.Chunk
+			tf map[string]int64
+			dl int64
+		}
+		var visible []doc
+		for _, fc := range corpus {
+			if f.AsOf.Before(fc.f.FilingDate) {
+				continue
+			}
+			for _, ch := range fc.chunks {
+				d := doc{f: stored(fc.f, fc.chunks), c: ch, tf: map[string]int64{}}
+				for _, term := range bm25.Terms(store.LexicalText(fc.f, ch)) {
+					d.tf[term]++
+					d.dl++
+				}
+				visible = append(visible, d)
+			}
+		}
+		var length int64
+		for _, d := range visible {
+			length += d.dl
+		}
+		n := int64(len(visible))
+		if n == 0 || length == 0 {
+			return nil
+		}
+		avgdl := float64(length) / float64(n)
+		var out []store.Match
+		for _, d := range visible {
+			if !passes(store.Match{Chunk: d.c, Filing: d.f}, f) {
+				continue
+			}
+			score, hit := 0.0, false
+			for _, term := range bm25.QueryTerms(query) {
+				tf := d.tf[term]
+				if tf == 0 {
+					continue
+				}
+				var df int64
+				for _, o := range visible {
+					if o.tf[term] > 0 {
+						df++
+					}
+				}
+				idf := math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+				x := float64(tf)
+				score += idf * x / (x + 1.2*(1-0.75+0.75*float64(d.dl)/avgdl))
+				hit = true
+			}
+			if hit {
+				out = append(out, store.Match{Chunk: d.c, Filing: d.f, Score: score})
+			}
+		}
+		slices.SortFunc(out, func(x, y store.Match) int {
+			if x.Score != y.Score {
+				if x.Score > y.Score {
+					return -1
+				}
+				return 1
+			}
+			return strings.Compare(x.Chunk.ID, y.Chunk.ID)
+		})
+		return out[:min(k, len(out))]
+	}
+	mid, all := date("2024-12-31"), farFuture
+	for _, tc := range []struct {
+		query string
+		f     store.Filter
+		k     int
+	}{
+		{"export controls", store.Filter{AsOf: all}, 50},
+		{"export controls", store.Filter{AsOf: mid}, 50},
+		{"export controls", store.Filter{AsOf: all}, 2},
+		{"export export export controls", store.Filter{AsOf: all}, 50}, // a repeated term counts once
+		{"we have our suppliers", store.Filter{AsOf: all}, 50},         // stop words of bleve's list
+		{"would about which suppliers", store.Filter{AsOf: mid}, 50},
+		{"company's suppliers' prices", store.Filter{AsOf: all}, 50}, // possessives
+		{"metals revenues", store.Filter{AsOf: all}, 50},             // the company name and the text
+		{"management discussion margins", store.Filter{AsOf: all}, 50},
+		{"exports prices", store.Filter{AsOf: all, Ticker: "BBB"}, 50}, // a filter narrows the chunks, not the statistics
+		{"exports prices", store.Filter{AsOf: mid, Item: "1A"}, 50},
+		{"12% 40%", store.Filter{AsOf: all}, 50},
+	} {
+		what := fmt.Sprintf("Lexical(%q, asOf %s, ticker %q, item %q, k %d)", tc.query, tc.f.AsOf, tc.f.Ticker, tc.f.Item, tc.k)
+		got, exp := lexical(t, s, tc.query, tc.f, tc.k), want(tc.query, tc.f, tc.k)
+		if len(exp) == 0 {
+			t.Fatalf("%s: the formula finds nothing; the case is wrong", what)
+		}
+		if diff := cmp.Diff(ids(exp), ids(got)); diff != "" {
+			t.Errorf("%s: chunks (-want +got):\n%s", what, diff)
+			continue
+		}
+		for i := range got {
+			if w, g := exp[i].Score, got[i].Score; math.Abs(g-w) > 1e-9*w {
+				t.Errorf("%s: match %d (%s) scored %.17g; BM25 gives %.17g", what, i, got[i].Chunk.ID, g, w)
+			}
+			if !cmp.Equal(exp[i].Filing, got[i].Filing) {
+				t.Errorf("%s: match %d carries filing %+v; want %+v", what, i, got[i].Filing, exp[i].Filing)
+			}
+		}
 	}
 }
 

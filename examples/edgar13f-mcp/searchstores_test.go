@@ -1,0 +1,86 @@
+package main
+
+import (
+	"net"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/edgar13f/edgar13f/examples/internal/testkit"
+)
+
+// TestSearchSameOnBothStores indexes the mirror's 10-Ks into the embedded
+// store and into the OpenSearch store (EDGAR13F_OPENSEARCH_URL) through
+// two servers with the same hashing embedder, and checks that every search
+// tool gives the same answer on both, member for member: index_filings,
+// get_chunk, the knn mode, and the bm25 mode scores included (both stores
+// score BM25 alike, to the last bit).
+func TestSearchSameOnBothStores(t *testing.T) {
+	base := []string{"EDGAR13F_FIXTURE_DIR=" + mirror, "EDGAR13F_EMBED_URL=hash:64"}
+	emb := testkit.Connect(t, command(t, base...))
+	ops := testkit.Connect(t, command(t, append(base, testkit.OpenSearchEnv(t)...)...))
+
+	calls := []struct{ tool, args string }{
+		{"search_filings", `{"query":"export controls","as_of":"2025-03-01"}`},
+		{"index_filings", `{"tickers":["AAPL","1045810"],"as_of":"2025-03-01","forms":["10-K"]}`},
+		{"index_filings", `{"tickers":["aapl","NVDA"],"as_of":"2025-03-01","forms":["10-K"],"filings":1}`},
+		{"search_filings", `{"query":"export controls on shipments of data center products to China","as_of":"2025-02-26","k":10}`},
+		{"search_filings", `{"query":"export controls on shipments of data center products to China","as_of":"2025-02-25","k":10}`},
+		{"search_filings", `{"query":"risks","as_of":"2025-03-01","ticker":"aapl","item":"Item 1a","form":"10-K","fiscal_year":2024,"cik":"320193","mode":"bm25","k":3}`},
+		{"search_filings", `{"query":"supply chain concentration in Asia","as_of":"2025-03-01","mode":"knn","k":10}`},
+		{"search_filings", `{"query":"gross margin","as_of":"2025-03-01","ticker":"NVDA","mode":"knn","k":5}`},
+		{"search_filings", `{"query":"supply chain risks","as_of":"2025-03-01","mode":"bm25","k":50}`},
+		{"search_filings", `{"query":"zzzqqq nothingmatches","as_of":"2025-03-01"}`},
+	}
+	for _, c := range calls {
+		want := callSearch(t, emb, c.tool, c.args)
+		got := callSearch(t, ops, c.tool, c.args)
+		if diff := cmp.Diff(want, got, cmp.AllowUnexported(result{})); diff != "" {
+			t.Errorf("%s(%s): embedded (-) and OpenSearch (+) answer differently:\n%s", c.tool, c.args, diff)
+		}
+		if c.tool != "search_filings" || want.obj["status"] != "ok" {
+			continue
+		}
+		// get_chunk of each hit, with neighbours, before and on its filing date.
+		for _, h := range hits(t, want) {
+			for _, asOf := range []string{"2025-02-25", "2025-03-01"} {
+				args := `{"chunk_id":"` + h["chunk_id"].(string) + `","as_of":"` + asOf + `","span":2}`
+				w, g := callSearch(t, emb, "get_chunk", args), callSearch(t, ops, "get_chunk", args)
+				if diff := cmp.Diff(w, g, cmp.AllowUnexported(result{})); diff != "" {
+					t.Errorf("get_chunk(%s): embedded (-) and OpenSearch (+) answer differently:\n%s", args, diff)
+				}
+			}
+		}
+	}
+}
+
+// TestSearchClusterDown: with EDGAR13F_OPENSEARCH_URL naming a port nothing
+// listens on, every search tool fails with a message naming the cluster
+// and the operation, never an empty answer.
+func TestSearchClusterDown(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + l.Addr().String()
+	l.Close()
+	s := testkit.Connect(t, command(t, "EDGAR13F_FIXTURE_DIR="+mirror, "EDGAR13F_OPENSEARCH_URL="+url))
+	for _, c := range []struct{ tool, args, op string }{
+		{"search_filings", `{"query":"export controls","as_of":"2025-03-01"}`, "list filings"},
+		{"get_chunk", `{"chunk_id":"0123456789abcdef","as_of":"2025-03-01"}`, "read chunk"},
+		{"index_filings", `{"tickers":["AAPL"],"as_of":"2025-03-01","forms":["10-K"]}`, "the OpenSearch cluster"},
+	} {
+		r := callSearch(t, s, c.tool, c.args)
+		if r.obj["status"] == "ok" {
+			t.Errorf("%s with the cluster down answered %v", c.tool, r.obj)
+			continue
+		}
+		m, _ := r.obj["message"].(string)
+		for _, want := range []string{"OpenSearch cluster " + url, c.op} {
+			if !strings.Contains(m, want) {
+				t.Errorf("%s with the cluster down: message %q does not say %q", c.tool, m, want)
+			}
+		}
+	}
+}
