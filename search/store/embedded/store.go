@@ -152,6 +152,17 @@ type Store struct {
 	noPrune    bool
 	boundFault func(float64) float64
 
+	// knnExact counts the chunks kNN queries scored exactly, compactMade
+	// the compact vector files made from a shard's vectors; noCompact
+	// scores every chunk exactly, and knnBoundFault, when set, replaces
+	// the bound of each estimated cosine and quantFault changes each
+	// vector's compact copy as it is made (tests).
+	knnExact      atomic.Int64
+	compactMade   atomic.Int64
+	noCompact     bool
+	knnBoundFault func(float64) float64
+	quantFault    func(code []byte, alpha, beta *float32)
+
 	// man is the manifest as Open read it, while Open reads the shards;
 	// manDirty says that the view holds shards the manifest lacks. Both are
 	// guarded by mu.
