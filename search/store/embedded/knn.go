@@ -94,10 +94,13 @@ func (c *compact) close() {
 // α = s/|v| and β ≥ |v − s·a|/|v|, for vn = norm(v). A vector of norm 0
 // has α = β = 0.
 func quantize(v []float32, vn float64, code []byte) (alpha, beta float32) {
-	var m float32
+	// The largest magnitude, by the bits: finite floats without their
+	// sign order as their bits do.
+	var mb uint32
 	for _, x := range v {
-		m = max(m, float32(math.Abs(float64(x))))
+		mb = max(mb, math.Float32bits(x)&0x7fffffff)
 	}
+	m := math.Float32frombits(mb)
 	if m == 0 || vn == 0 {
 		for j := range code[:len(v)] {
 			code[j] = 128
@@ -109,9 +112,10 @@ func quantize(v []float32, vn float64, code []byte) (alpha, beta float32) {
 		s = math.SmallestNonzeroFloat32
 	}
 	s64 := float64(s)
+	inv := 1 / s64 // any rounding of x/s makes a valid code: r keeps the rest
 	var e2 float64
 	for j, x := range v {
-		a := min(127, max(-127, math.RoundToEven(float64(x)/s64)))
+		a := min(127, max(-127, math.RoundToEven(float64(x)*inv)))
 		code[j] = byte(int(a) + 128)
 		// Exact: x has 24 significant bits, s·a at most 31, and they
 		// differ by little.
