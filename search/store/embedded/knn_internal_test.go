@@ -93,16 +93,52 @@ func adversarialVectors(rng *rand.Rand, dim, n int) ([]float32, [][]float32) {
 			q[i] = -127
 		}
 	}
+	return q, adversarialFamily(q, n, 0.27, 0.45)
+}
+
+// adversarialFamily returns n vectors of codes ±100 or ±101 along q (one
+// component ±127), each component of vector j at 100 plus a fraction
+// rising from lo to hi with j: below one half the codes are 100 and the
+// rounding errors point along q, above it they are 101 and point against
+// it (codes made by truncation instead of rounding would all be 100).
+func adversarialFamily(q []float32, n int, lo, hi float64) [][]float32 {
 	const s = 1.0 / 128
 	var vs [][]float32
 	for j := range n {
-		lambda := 0.6 + 0.4*float64(j)/float64(n) // the part of the bound each error takes
-		v := make([]float32, dim)
+		frac := lo + (hi-lo)*float64(j)/float64(n)
+		v := make([]float32, len(q))
 		v[0] = float32(127 * s * math.Copysign(1, float64(q[0]))) // the largest: code ±127, no error
-		for i := 1; i < dim; i++ {
-			sign := math.Copysign(1, float64(q[i]))
-			a := 100 * sign
-			v[i] = float32(s * (a + 0.45*lambda*sign))
+		for i := 1; i < len(q); i++ {
+			v[i] = float32(s * math.Copysign(100+frac, float64(q[i])))
+		}
+		vs = append(vs, v)
+	}
+	return vs
+}
+
+// queryErrorFamily returns a query whose code is not exact and n vectors
+// whose codes are (no rounding error) with the same product with the
+// query's code, while their exact cosines rise with their index along
+// the query's own rounding error.
+func queryErrorFamily(dim, n int) ([]float32, [][]float32) {
+	q := make([]float32, dim)
+	q[0] = 127 // the largest: the query's scale is 1
+	pairs := (dim - 1) / 2
+	for p := range pairs {
+		q[1+2*p] = 50.45 // code 50, error +0.45
+		q[2+2*p] = 49.55 // code 50, error −0.45
+	}
+	const s = 1.0 / 128
+	var vs [][]float32
+	for j := range n {
+		v := make([]float32, dim)
+		v[0] = 127 * s
+		for p := range pairs {
+			v[1+2*p] = float32(s * float64(60+j))
+			v[2+2*p] = float32(s * float64(60-j))
+		}
+		if dim%2 == 0 {
+			v[dim-1] = 60 * s
 		}
 		vs = append(vs, v)
 	}
@@ -151,8 +187,10 @@ func TestCompactBound(t *testing.T) {
 			c.qs = append(c.qs, r)
 		}
 		cases = append(cases, c)
-		if dim > 1 {
+		if dim > 2 {
 			q, vs := adversarialVectors(rng, dim, 20)
+			cases = append(cases, vq{[][]float32{q}, append(vs, adversarialFamily(q, 20, 0.55, 0.95)...)})
+			q, vs = queryErrorFamily(dim, 20)
 			cases = append(cases, vq{[][]float32{q}, vs})
 		}
 	}
@@ -209,6 +247,9 @@ func TestCompactBound(t *testing.T) {
 	if bad, _ := violations(stepTowardZero); bad == 0 {
 		t.Error("codes one step off went unnoticed")
 	}
+	if bad, _ := violations(truncated); bad == 0 {
+		t.Error("codes truncated went unnoticed")
+	}
 }
 
 // stepTowardZero moves every code one step toward zero, keeping α and β:
@@ -219,6 +260,20 @@ func stepTowardZero(code []byte, _, _ *float32) {
 		case c > 128:
 			code[j]--
 		case c < 128:
+			code[j]++
+		}
+	}
+}
+
+// truncated makes the codes of magnitude 101 (the adversarial family's
+// components rounded up) 100, as truncation would have, keeping α and β:
+// a wrong quantization.
+func truncated(code []byte, _, _ *float32) {
+	for j, c := range code {
+		switch c {
+		case 128 + 101:
+			code[j]--
+		case 128 - 101:
 			code[j]++
 		}
 	}
@@ -249,6 +304,7 @@ func newKNNCase(t *testing.T, dim int) *knnCase {
 	kc := &knnCase{dir: dir, meta: store.Meta{Model: "m", Dim: dim}, vecs: map[string][]float32{}, items: map[string]string{}}
 	rng := rand.New(rand.NewPCG(uint64(dim), 7))
 	advQ, adv := adversarialVectors(rng, dim, 40)
+	errQ, errVecs := queryErrorFamily(dim, 40)
 	base := make([]float32, dim)
 	for i := range base {
 		base[i] = float32(rng.NormFloat64())
@@ -283,6 +339,14 @@ func newKNNCase(t *testing.T, dim int) *knnCase {
 				add("1A", v)
 			}
 			add("1A", make([]float32, dim))
+		case 2:
+			for _, v := range adversarialFamily(advQ, 40, 0.55, 0.95) {
+				add("7", v)
+			}
+		case 3:
+			for _, v := range errVecs {
+				add("1", v)
+			}
 		default:
 			for j := range 80 {
 				v := make([]float32, dim)
@@ -297,7 +361,7 @@ func newKNNCase(t *testing.T, dim int) *knnCase {
 		}
 		kc.chunks += len(cs)
 	}
-	kc.queries = append(kc.queries, advQ, base)
+	kc.queries = append(kc.queries, advQ, errQ, base)
 	for trial := range 8 {
 		q := slices.Clone(base)
 		for c := range q {
@@ -416,6 +480,7 @@ func TestNearestCompactExact(t *testing.T) {
 				{"bound half as wide", func(b float64) float64 { return b / 2 }, nil},
 				{"codes one step toward zero", nil, stepTowardZero},
 				{"beta halved", nil, func(_ []byte, _, beta *float32) { *beta /= 2 }},
+				{"codes truncated", nil, truncated},
 			}
 			for _, fault := range faults {
 				// The compact copies are made again, with the fault.
