@@ -255,7 +255,17 @@ func (s *Store) compactOf(h *handle) *compact {
 		}
 		b := makeCompact(h, s.quantFault)
 		s.compactMade.Add(1)
-		if err := writeCompact(path, b); err == nil {
+		// Written under the write lock, while the shard is still whole in
+		// filings/: a Put removes a replaced shard, and Open removes an
+		// older generation, under that lock, so no file lands in a
+		// directory being removed.
+		err := s.locked(func() error {
+			if _, err := os.Stat(filepath.Join(h.sh.dir, fileSums)); err != nil {
+				return err
+			}
+			return writeCompact(path, b)
+		})
+		if err == nil {
 			if c := s.mapCompact(h, path); c != nil {
 				h.compact = c
 				return
