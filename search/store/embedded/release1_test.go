@@ -3,6 +3,7 @@ package embedded_test
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -118,5 +119,9 @@ func TestOpenRelease1Store(t *testing.T) {
 	}
 	if fs, _ := s1.Filings(ctx, edgar13f.MustParseDate("2099-01-01")); len(fs) != 4 {
 		t.Errorf("the release-1 store lists %d filings; want 4", len(fs))
+	}
+	// Its kNN queries made the compact copies of its vectors it lacked.
+	if made, _ := filepath.Glob(filepath.Join(old, "filings", "*", "vectors.q8")); len(made) != 4 {
+		t.Errorf("the release-1 store has %d compact vector copies after kNN queries; want 4", len(made))
 	}
 }

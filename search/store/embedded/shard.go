@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -38,6 +39,8 @@ import (
 //	filing.json  the filing, its embedder and its chunk table (record)
 //	text.bin     the chunks' texts, one after the other
 //	vectors.f32  the chunks' vectors, little-endian float32, when it has any
+//	vectors.q8   a compact copy of them for the kNN scan, not in SUMS: a
+//	             cache made again when missing or damaged (see fileCompact)
 //	index.zap    the chunks' English-analysed text as a bleve zap segment,
 //	             document number i being the i-th chunk of the table
 //	SUMS         size and CRC-32C of each of the files above
@@ -180,6 +183,10 @@ type shard struct {
 	sums map[string]fileSum
 
 	textSize int64 // the size of text.bin
+
+	// compactChecked says that this process checked the CRC of the
+	// shard's compact vectors (see compactOf).
+	compactChecked atomic.Bool
 
 	// df remembers the document frequencies of the last dfMemo terms read
 	// from the shard's dictionary: a query filtered to a few filings still
@@ -440,6 +447,14 @@ func buildShardFiles(dir string, f store.Filing, chunks []store.Chunk, vectors [
 		}); err != nil {
 			return rec, nil, err
 		}
+		norms := make([]float64, len(chunks))
+		for i := range norms {
+			norms[i] = rec.Chunks[i].Norm
+		}
+		if err := writeCompactSynced(dir, vectors, norms, meta.Dim, sums[fileVectors]); err != nil {
+			return rec, nil, err
+		}
+		step("wrote " + fileCompact)
 	}
 	seg, _, err := zapPlugin.New(docs)
 	if err != nil {
@@ -737,6 +752,11 @@ type handle struct {
 	vectors mmap.MMap
 	floats  []float32 // vectors as floats, when the machine is little-endian
 
+	// compact is the compact copy of the vectors the kNN scan reads,
+	// loaded by the first query that needs it (see Store.compactOf).
+	compactOnce sync.Once
+	compact     *compact
+
 	// refsDropped counts the holders of a handle the cache dropped (guarded
 	// by the cache's mutex); the last release closes it.
 	refsDropped int
@@ -898,6 +918,7 @@ func (h *handle) close() {
 	if h.vectors != nil {
 		h.vectors.Unmap()
 	}
+	h.compact.close()
 }
 
 // chunk returns the i-th chunk of the shard.

@@ -56,8 +56,17 @@
 //
 // # Vectors
 //
-// Nearest is exact: the cosine similarity of the query vector to every
-// visible chunk's vector, read from the shards' memory-mapped files.
+// Nearest is exact: its answer is the cosine similarity of the query
+// vector to every visible chunk's vector, in float64 from the float32
+// vectors of the shards' memory-mapped files. To get it without reading
+// every vector, a shard keeps beside its vectors a compact copy (one byte
+// per component, a scale and a bound of the rounding error per vector);
+// the query scans the copies on every CPU (with AVX-512 VNNI or AVX2 when
+// the CPU has them) and scores exactly only the chunks whose estimate, with
+// its bound, can reach the k-th best score kept. The copy is a cache: a
+// shard without one (written by an earlier release) or with a damaged one
+// has it made again, once, by the first kNN query that needs it (at a
+// million chunks that first query takes about 10 s of CPU).
 //
 // # Damage
 //
@@ -151,6 +160,17 @@ type Store struct {
 	pruned     atomic.Int64
 	noPrune    bool
 	boundFault func(float64) float64
+
+	// knnExact counts the chunks kNN queries scored exactly, compactMade
+	// the compact vector files made from a shard's vectors; noCompact
+	// scores every chunk exactly, and knnBoundFault, when set, replaces
+	// the bound of each estimated cosine and quantFault changes each
+	// vector's compact copy as it is made (tests).
+	knnExact      atomic.Int64
+	compactMade   atomic.Int64
+	noCompact     bool
+	knnBoundFault func(float64) float64
+	quantFault    func(code []byte, alpha, beta *float32)
 
 	// man is the manifest as Open read it, while Open reads the shards;
 	// manDirty says that the view holds shards the manifest lacks. Both are
