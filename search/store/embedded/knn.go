@@ -263,7 +263,7 @@ func (s *Store) compactOf(h *handle) *compact {
 			if _, err := os.Stat(filepath.Join(h.sh.dir, fileSums)); err != nil {
 				return err
 			}
-			return writeCompact(path, b)
+			return writeCompact(s.path(dirTemp), path, b, s.hook)
 		})
 		if err == nil {
 			if c := s.mapCompact(h, path); c != nil {
@@ -374,14 +374,23 @@ func encodeCompact(vecs [][]float32, norms []float64, dim int, src fileSum, faul
 	return b
 }
 
-// writeCompact writes a shard's compact vectors file beside its files
-// (a temporary file renamed into place: a reader sees all of it or none).
-// It is not synced: a file lost or cut short by a crash fails its CRC and
-// is made again.
-func writeCompact(path string, b []byte) error {
-	tmp := path + "." + randomToken() + ".tmp"
-	err := os.WriteFile(tmp, b, 0o600)
+// writeCompact writes a shard's compact vectors file beside its files:
+// a temporary file in tmpDir (the store's tmp/, which Open sweeps, so a
+// process killed while writing leaves nothing behind) renamed into place,
+// so that a reader sees all of it or none. It is not synced: a file lost
+// or cut short by a crash fails its CRC and is made again.
+func writeCompact(tmpDir, path string, b []byte, hook func(string)) error {
+	f, err := os.CreateTemp(tmpDir, fileCompact+".*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
 	if err == nil {
+		hook("compact written")
 		err = os.Rename(tmp, path)
 	}
 	if err != nil {

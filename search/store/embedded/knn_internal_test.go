@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/helperproc"
 	"github.com/edgar13f/edgar13f/search/store"
 )
 
@@ -571,5 +572,79 @@ func TestCompactMadeAgain(t *testing.T) {
 	left, _ := filepath.Glob(filepath.Join(kc.dir, dirFilings, "*", "*.tmp"))
 	if len(left) != 0 {
 		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+const compactCrashEnv = "EMBEDDED_COMPACT_CRASH_DIR"
+
+// TestCompactCrashHelper is the process TestCompactKilledLeavesNothing
+// kills: it asks a kNN question of the store in $EMBEDDED_COMPACT_CRASH_DIR,
+// whose compact copies are missing, and stops once a copy is written but
+// not yet in place, printing "step", until it is killed.
+func TestCompactCrashHelper(t *testing.T) {
+	dir := os.Getenv(compactCrashEnv)
+	if dir == "" {
+		t.Skip("helper process for TestCompactKilledLeavesNothing")
+	}
+	s, err := Open(dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	s.step = func(name string) {
+		if name == "compact written" {
+			fmt.Println("step")
+			select {} // until killed
+		}
+	}
+	q := make([]float32, 37)
+	q[0] = 1
+	if _, err := s.Nearest(ctx, q, store.Filter{AsOf: edgar13f.MustParseDate("2030-01-01")}, 5); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	fmt.Println("no copy was made")
+	os.Exit(2)
+}
+
+// TestCompactKilledLeavesNothing kills a process while it writes a
+// shard's compact copy, and checks that nothing of that copy is left in
+// the shard's directory, that the next Open sweeps its temporary file,
+// and that the answers are exact.
+func TestCompactKilledLeavesNothing(t *testing.T) {
+	kc := newKNNCase(t, 37)
+	copies, _ := filepath.Glob(filepath.Join(kc.dir, dirFilings, "*", fileCompact))
+	for _, c := range copies {
+		if err := os.Remove(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := helperproc.Start(t, "TestCompactCrashHelper", "", compactCrashEnv+"="+kc.dir)
+	line, err := p.Stdout.ReadString('\n')
+	p.Kill()
+	if err != nil || line != "step\n" {
+		t.Fatalf("helper: %q, %v; stderr: %s", line, err, p.Stderr)
+	}
+	for _, sh := range copies {
+		names, err := os.ReadDir(filepath.Dir(sh))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range names {
+			if strings.HasPrefix(n.Name(), fileCompact) {
+				t.Errorf("the killed process left %s in %s", n.Name(), filepath.Dir(sh))
+			}
+		}
+	}
+	s, err := Open(kc.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if left, _ := os.ReadDir(filepath.Join(kc.dir, dirTemp)); len(left) != 0 {
+		t.Errorf("Open left %d entries in %s", len(left), dirTemp)
+	}
+	if bad, first := kc.mismatches(t, s); bad > 0 {
+		t.Fatalf("%d answers differ from exhaustive scoring; first: %s", bad, first)
 	}
 }
