@@ -1,4 +1,4 @@
-package edgar13f_test
+package mirror_test
 
 import (
 	"bytes"
@@ -10,9 +10,18 @@ import (
 	"testing"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/access"
 	"github.com/edgar13f/edgar13f/internal/clientparts"
 	"github.com/edgar13f/edgar13f/mirror"
 )
+
+// edgarOf is the access layer c lends the module's packages (as package
+// datasets downloads its windows through it).
+func edgarOf(c *edgar13f.Client) *access.Layer {
+	var p clientparts.Parts
+	c.Parts(&p)
+	return p.Access
+}
 
 // TestMirrorFetcherDownloads: a Client over a mirror directory downloads a
 // Data Sets zip from the mirrored file, under the directory's source, and
@@ -37,17 +46,17 @@ func TestMirrorFetcherDownloads(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	got, err := c.EDGAR().Download(ctx, url, false)
+	got, err := edgarOf(c).Download(ctx, url, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(got.Path); !bytes.Equal(b, z) {
 		t.Errorf("downloaded %d bytes, want the %d of the mirrored file", len(b), len(z))
 	}
-	if c.EDGAR().Source() != "fetcher:named:mirror:"+tree {
-		t.Errorf("source %q: the download must belong to the mirror directory", c.EDGAR().Source())
+	if edgarOf(c).Source() != "fetcher:named:mirror:"+tree {
+		t.Errorf("source %q: the download must belong to the mirror directory", edgarOf(c).Source())
 	}
-	_, err = c.EDGAR().Download(ctx, url+".missing.zip", false)
+	_, err = edgarOf(c).Download(ctx, url+".missing.zip", false)
 	var fe *edgar13f.FetchError
 	if !errors.As(err, &fe) || !errors.Is(err, edgar13f.ErrNotFound) {
 		t.Errorf("missing window: error %v, want a *FetchError wrapping ErrNotFound", err)
@@ -93,7 +102,7 @@ func TestMirrorFetcherDownloadsStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := c.EDGAR().Download(context.Background(), url, false)
+	got, err := edgarOf(c).Download(context.Background(), url, false)
 	if err != nil {
 		t.Fatal(err)
 	}
