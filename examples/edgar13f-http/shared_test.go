@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent/model"
 	"github.com/edgar13f/edgar13f/examples/internal/testkit"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
@@ -19,11 +18,7 @@ import (
 // same.
 func TestCompaniesShared(t *testing.T) {
 	const tickersURL = "https://www.sec.gov/files/company_tickers.json"
-	f := testkit.NewCountingFetcher(t)
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(f), edgar13f.WithCache(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, f := testkit.CountingClient(t)
 	a := &api{log: io.Discard}
 	a.useClient(c)
 	var bodies []string
@@ -49,17 +44,8 @@ func TestCompaniesShared(t *testing.T) {
 // more, even with no cache at all.
 func TestAskSharesCompanies(t *testing.T) {
 	const tickersURL = "https://www.sec.gov/files/company_tickers.json"
-	m := testkit.NewChatModel(t, func(_ int, r testkit.ChatRequest) testkit.ChatTurn {
-		if len(r.ToolResults()) > 0 {
-			return testkit.ChatTurn{Text: "Apple is CIK 320193."}
-		}
-		return testkit.ChatTurn{Calls: []testkit.ChatCall{{ID: "c1", Name: "resolve_company", Args: `{"name":"Apple"}`}}}
-	})
-	f := testkit.NewCountingFetcher(t)
-	c, err := edgar13f.NewClient(edgar13f.WithFetcher(f), edgar13f.WithCache(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := testkit.NewChatModel(t, testkit.ResolveAppleScript)
+	c, f := testkit.CountingClient(t)
 	cfg := wire.ConfigFromEnv(testkit.Getenv(append(m.Env(), "EDGAR13F_CACHE_DIR="+t.TempDir())))
 	chat, err := model.New(cfg.Model)
 	if err != nil {
