@@ -21,10 +21,9 @@ import (
 // calls tools over the filing search and the company data of an
 // [edgar13f.Client]. It is safe for concurrent use.
 type Agent struct {
-	companies *companies.Companies
-	searcher  Searcher
-	model     model.Model
-	opts      options
+	searcher Searcher
+	model    model.Model
+	opts     options
 }
 
 // Limits and defaults of [Agent.Ask].
@@ -38,8 +37,8 @@ const (
 )
 
 // An Option configures [New] (for every question) or [Agent.Ask] (for
-// one, over the Agent's own): [Limit], [MaxTokens], [Tickers] and
-// [ReportProgress]. Options are checked by New and Ask, which decline a
+// one, over the Agent's own): [Limit], [MaxTokens], [Tickers],
+// [ReportProgress] and [Companies]. Options are checked by New and Ask, which decline a
 // value out of range with [edgar13f.InvalidArgument]; building one never
 // fails.
 type Option interface{ apply(*options) }
@@ -53,6 +52,7 @@ type options struct {
 	maxTokens int
 	tickers   []string
 	progress  func(ToolStep)
+	companies *companies.Companies
 }
 
 // Limit bounds the model turns of a question: at most n (1 to [MaxTurns],
@@ -83,6 +83,19 @@ func Tickers(tickers ...string) Option {
 // [edgar13f.Progress] (a stage with Done of Total) has no field for.
 func ReportProgress(f func(ToolStep)) Option {
 	return option(func(o *options) { o.progress = f })
+}
+
+// Companies has the Agent's tools read company data through cs instead of
+// a [companies.Companies] of the Agent's own, so that a program holding
+// one for its Client (as a server answering many questions does) decodes
+// EDGAR's ticker list and each company's facts once for all its answers.
+// cs must read through the Client given to [New]. A nil cs is ignored.
+func Companies(cs *companies.Companies) Option {
+	return option(func(o *options) {
+		if cs != nil {
+			o.companies = cs
+		}
+	})
 }
 
 // check declines an option out of range and returns the options with the
@@ -134,8 +147,9 @@ func containsString(s []string, v string) bool {
 	return false
 }
 
-// New returns an Agent whose tools read company data through c and search
-// filings with s, asking m. s may be nil: the Agent then offers only
+// New returns an Agent whose tools read company data through c (with a
+// [companies.Companies] of its own, or the one given with [Companies]) and
+// search filings with s, asking m. s may be nil: the Agent then offers only
 // resolve_company and get_financial_facts. An invalid Option declines with
 // [edgar13f.InvalidArgument].
 func New(c *edgar13f.Client, s Searcher, m model.Model, opts ...Option) (*Agent, error) {
@@ -152,7 +166,10 @@ func New(c *edgar13f.Client, s Searcher, m model.Model, opts ...Option) (*Agent,
 	if err != nil {
 		return nil, err
 	}
-	return &Agent{companies: companies.New(c), searcher: s, model: m, opts: o}, nil
+	if o.companies == nil {
+		o.companies = companies.New(c)
+	}
+	return &Agent{searcher: s, model: m, opts: o}, nil
 }
 
 func invalid(format string, args ...any) error {
@@ -275,7 +292,7 @@ func (a *Agent) Ask(ctx context.Context, question string, asOf edgar13f.Date, op
 	}
 	s := &session{
 		a: a, o: o, asOf: asOf,
-		tb:  newToolbox(a.companies, a.searcher, asOf, o.tickers),
+		tb:  newToolbox(o.companies, a.searcher, asOf, o.tickers),
 		res: &Result{Question: question, AsOf: asOf},
 	}
 	if err := s.run(ctx, question); err != nil {

@@ -142,6 +142,7 @@ func DryRun(ctx context.Context, c *edgar13f.Client, s Searcher, qs []Question) 
 		return nil, errors.New("agent: DryRun needs a Client")
 	}
 	rep := &DryRunReport{}
+	cs := companies.New(c) // one for every question: the ticker list and facts decoded once
 	for _, q := range qs {
 		if len(q.Plan) == 0 {
 			return nil, invalid("question %s has no plan", q.ID)
@@ -153,7 +154,7 @@ func DryRun(ctx context.Context, c *edgar13f.Client, s Searcher, qs []Question) 
 		if err != nil {
 			return nil, invalid("question %s: %v", q.ID, err)
 		}
-		r, err := replay(ctx, companies.New(c), s, q, tickers)
+		r, err := replay(ctx, cs, s, q, tickers)
 		if err != nil {
 			return rep, err
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/edgar13f/edgar13f/internal/bulkstore"
 	"github.com/edgar13f/edgar13f/internal/datasetzip"
 	"github.com/edgar13f/edgar13f/internal/docerr"
+	"github.com/edgar13f/edgar13f/internal/progresslimit"
 )
 
 // This file imports windows: one by name or from a file, or every window
@@ -51,36 +52,6 @@ func ConfirmImport(f func(windows []Window) error) ImportOption {
 	return importOption(func(o *importOptions) { o.plan = f })
 }
 
-// progressLimiter passes on the reports of an import that ReportProgress
-// promises, and drops the others (an import reports every 64Ki rows and
-// every sorted bucket).
-type progressLimiter struct {
-	f    func(edgar13f.Progress)
-	last edgar13f.Progress
-	sent bool
-}
-
-func (l *progressLimiter) report(p edgar13f.Progress) {
-	if l.sent && p.Window == l.last.Window && p.Index == l.last.Index && p.Stage == l.last.Stage {
-		switch {
-		case p.Total <= 0 || p.Done <= l.last.Done:
-			return
-		case p.Done < p.Total && percent(p) == percent(l.last):
-			return
-		}
-	}
-	l.last, l.sent = p, true
-	l.f(p)
-}
-
-// percent is how far p's stage is, in whole percent.
-func percent(p edgar13f.Progress) int64 {
-	if p.Total <= 0 {
-		return 0
-	}
-	return p.Done * 100 / p.Total
-}
-
 // options applies opts; the progress function it returns is limited as
 // ReportProgress says, for one call of Import, ImportFile or Sync.
 func options(opts []ImportOption) importOptions {
@@ -91,7 +62,7 @@ func options(opts []ImportOption) importOptions {
 		}
 	}
 	if o.progress != nil {
-		o.progress = (&progressLimiter{f: o.progress}).report
+		o.progress = progresslimit.Limit(o.progress)
 	}
 	return o
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/edgar13f/edgar13f/internal/access"
 	"github.com/edgar13f/edgar13f/internal/docerr"
 	"github.com/edgar13f/edgar13f/internal/factstore"
+	"github.com/edgar13f/edgar13f/internal/progresslimit"
 )
 
 // ZipURL is EDGAR's bulk file of every filer's company facts, republished
@@ -111,6 +112,8 @@ func ConfirmImport(f func(what string) error) ImportOption {
 	return importOption(func(o *importOptions) { o.confirm = f })
 }
 
+// options applies opts; the progress function it returns is limited as
+// ReportProgress says, for one call of Sync, ImportFile or SyncCompanies.
 func options(opts []ImportOption) importOptions {
 	var o importOptions
 	for _, opt := range opts {
@@ -119,14 +122,7 @@ func options(opts []ImportOption) importOptions {
 		}
 	}
 	if o.progress != nil {
-		f, last, sent := o.progress, edgar13f.Progress{}, false
-		o.progress = func(p edgar13f.Progress) {
-			if sent && p.Stage == last.Stage && (p.Total <= 0 || p.Done < p.Total && p.Done*100/p.Total == last.Done*100/max(last.Total, 1)) {
-				return
-			}
-			last, sent = p, true
-			f(p)
-		}
+		o.progress = progresslimit.Limit(o.progress)
 	}
 	return o
 }

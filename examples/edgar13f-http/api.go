@@ -117,7 +117,7 @@ func (a *api) ask(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.answer(w, r, wire.AskDisclaimer, func() (wire.Answer, error) {
-		return wire.AskFilings(r.Context(), a.c, a.engine, a.model, body, nil)
+		return wire.AskFilings(r.Context(), a.c, a.companies, a.engine, a.model, body, nil)
 	})
 }
 

@@ -59,6 +59,6 @@ func (s *server) askTools() []tool {
 // ask answers ask_filings with model, calling progress once per indexed
 // filing and once per tool call of the model, numbered from 1.
 func (s *server) ask(ctx context.Context, raw json.RawMessage, model model.Model, progress func(step int, msg string)) (answer, error) {
-	write, err := wire.AskFilings(ctx, s.c, s.engine, model, raw, progress)
+	write, err := wire.AskFilings(ctx, s.c, s.companies, s.engine, model, raw, progress)
 	return answer(write), err
 }

@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -97,33 +95,25 @@ func (s *server) frame(ctx context.Context, raw json.RawMessage, progress func(e
 	if a.Has("order") {
 		opts = append(opts, frames.Order(order))
 	}
-	st, err := s.frames()
-	if err != nil {
-		return nil, err
-	}
-	f, err := st.Frame(ctx, concept, period, asOf, opts...)
-	if errors.Is(err, frames.ErrNotImported) {
-		if _, err := st.Sync(ctx, frames.ReportProgress(progress)); err != nil {
-			return nil, err
-		}
-		f, err = st.Frame(ctx, concept, period, asOf, opts...)
-	}
+	f, err := wire.Importing[*frames.Store, *frames.Frame]{
+		Store: s.frames,
+		Ask: func(ctx context.Context, st *frames.Store) (*frames.Frame, error) {
+			return st.Frame(ctx, concept, period, asOf, opts...)
+		},
+		NeedsImport: wire.FramesNeedImport,
+		Sync: func(ctx context.Context, st *frames.Store) error {
+			_, err := st.Sync(ctx, frames.ReportProgress(progress))
+			return err
+		},
+	}.Answer(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return func(w io.Writer) error { return wire.WriteFrame(w, f) }, nil
 }
 
-// framesStore is the frames store of a server, opened on first use so
-// that a server never asked for a frame creates no store.
-type framesStore struct {
-	once sync.Once
-	s    *frames.Store
-	err  error
-}
-
-// frames returns the frames store, opening it on first use.
+// frames returns the frames store of the server, opened on first use so
+// that a server never asked for a frame creates none.
 func (s *server) frames() (*frames.Store, error) {
-	s.fr.once.Do(func() { s.fr.s, s.fr.err = frames.Open(s.c) })
-	return s.fr.s, s.fr.err
+	return s.fr.Get(func() (*frames.Store, error) { return frames.Open(s.c) })
 }

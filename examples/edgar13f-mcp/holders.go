@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -118,36 +116,27 @@ func (s *server) holders(ctx context.Context, raw json.RawMessage, progress func
 	if a.Has("max_holders") {
 		opts = append(opts, datasets.Limit(n))
 	}
-	d, err := s.datasets()
-	if err != nil {
-		return nil, err
-	}
-	// Check the arguments before anything is imported: a malformed
-	// question is declined at once.
-	var ce *datasets.CoverageError
-	if _, err := d.Holders(ctx, cusip, period, asOf, opts...); err != nil && !errors.As(err, &ce) {
-		return nil, err
-	}
-	if _, err := d.SyncFor(ctx, period, asOf, datasets.ReportProgress(progress)); err != nil {
-		return nil, err
-	}
-	l, err := d.Holders(ctx, cusip, period, asOf, opts...)
+	// The first Holders checks the arguments before anything is
+	// imported: a malformed question is declined at once.
+	l, err := wire.Importing[*datasets.Store, *datasets.HolderList]{
+		Store: s.datasets,
+		Ask: func(ctx context.Context, d *datasets.Store) (*datasets.HolderList, error) {
+			return d.Holders(ctx, cusip, period, asOf, opts...)
+		},
+		NeedsImport: wire.DatasetsNeedImport,
+		Sync: func(ctx context.Context, d *datasets.Store) error {
+			_, err := d.SyncFor(ctx, period, asOf, datasets.ReportProgress(progress))
+			return err
+		},
+	}.Answer(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return func(w io.Writer) error { return wire.WriteHolders(w, l) }, nil
 }
 
-// bulkStore is the Form 13F Data Sets store of a server, opened on first
-// use so that a server never asked for holders creates no store.
-type bulkStore struct {
-	once sync.Once
-	d    *datasets.Store
-	err  error
-}
-
-// datasets returns the Form 13F Data Sets store, opening it on first use.
+// datasets returns the Form 13F Data Sets store of the server, opened on
+// first use so that a server never asked for holders creates none.
 func (s *server) datasets() (*datasets.Store, error) {
-	s.bulk.once.Do(func() { s.bulk.d, s.bulk.err = datasets.Open(s.c) })
-	return s.bulk.d, s.bulk.err
+	return s.bulk.Get(func() (*datasets.Store, error) { return datasets.Open(s.c) })
 }

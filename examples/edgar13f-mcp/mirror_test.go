@@ -1,9 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -12,32 +12,15 @@ import (
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
 )
 
-// syncBuffer is a strings.Builder safe for the server's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestMirrorLacksCompanyLogged: a company the fixture directory's tree has
 // no file of is declined unknown_cik exactly as the frozen contract's
 // server declines it (SPEC section 9: the answer is EDGAR's, whatever the
 // source), and the server says on standard error, as the CLI does, that
 // the tree lacks the company and which file it looked for. A decline of a
-// company the tree has (no 13F filed by that date) logs nothing.
+// company the tree has (no 13F filed by that date) logs nothing. The
+// cases are testkit.MirrorLacksCompany, shared with the HTTP API's test.
 func TestMirrorLacksCompanyLogged(t *testing.T) {
-	var stderr syncBuffer
+	var stderr testkit.SyncBuffer
 	st, code := startServer(nil, io.Discard, &stderr, testkit.Getenv([]string{"EDGAR13F_FIXTURE_DIR=" + mirror, "EDGAR13F_CACHE_DIR=" + t.TempDir()}))
 	if st == nil {
 		t.Fatalf("exit %d: %s", code, stderr.String())
@@ -56,23 +39,20 @@ func TestMirrorLacksCompanyLogged(t *testing.T) {
 	}
 	defer s.Close()
 
-	want := "edgar13f-mcp: list_13f_filings declined unknown_cik: the mirror tree " + mirror +
-		" lacks this company: it has no file data.sec.gov/submissions/CIK0000789019.json"
-	for _, tc := range []struct{ tool, args, reason, message, log string }{
-		{"list_13f_filings", `{"cik":"789019","as_of":"2025-03-01"}`, "unknown_cik", "EDGAR has no filer with CIK 789019", want},
-		{"list_13f_filings", `{"cik":"1067983","as_of":"1990-03-01"}`, "unknown_cik", "CIK 1067983 filed no 13F on or before 1990-03-01", ""},
-	} {
+	const tool = "list_13f_filings"
+	for _, tc := range testkit.MirrorLacksCompany {
+		args := fmt.Sprintf(`{"cik":%q,"as_of":%q}`, tc.CIK, tc.AsOf)
 		before := len(stderr.String())
-		r := callTool(t, s, tc.tool, tc.args, wire.Disclaimer)
-		if r.isError || r.obj["status"] != "declined" || r.obj["reason"] != tc.reason || tc.message != "" && r.obj["message"] != tc.message {
-			t.Errorf("%s(%s) = %v; want declined %s %q", tc.tool, tc.args, r.obj, tc.reason, tc.message)
+		r := callTool(t, s, tool, args, wire.Disclaimer)
+		if r.isError || r.obj["status"] != "declined" || r.obj["reason"] != "unknown_cik" || r.obj["message"] != tc.Message {
+			t.Errorf("%s(%s) = %v; want declined unknown_cik %q", tool, args, r.obj, tc.Message)
 		}
 		if msg, _ := r.obj["message"].(string); strings.Contains(msg, "mirror") {
-			t.Errorf("%s(%s): the answer speaks of the mirror: %q", tc.tool, tc.args, msg)
+			t.Errorf("%s(%s): the answer speaks of the mirror: %q", tool, args, msg)
 		}
-		logged := stderr.String()[before:]
-		if tc.log == "" && logged != "" || tc.log != "" && !strings.HasPrefix(logged, tc.log) {
-			t.Errorf("%s(%s) logged %q; want %q", tc.tool, tc.args, logged, tc.log)
+		logged, want := stderr.String()[before:], tc.Logged("edgar13f-mcp", tool, mirror)
+		if want == "" && logged != "" || want != "" && !strings.HasPrefix(logged, want) {
+			t.Errorf("%s(%s) logged %q; want %q", tool, args, logged, want)
 		}
 	}
 }

@@ -12,7 +12,9 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/companies"
+	"github.com/edgar13f/edgar13f/datasets"
 	"github.com/edgar13f/edgar13f/examples/internal/wire"
+	"github.com/edgar13f/edgar13f/frames"
 )
 
 const instructions = `Answers questions about SEC Form 13F holdings (US institutional managers' quarterly long positions) as they were publicly known on a date.
@@ -30,7 +32,7 @@ type server struct {
 	cfg     wire.Config
 	answers *answers
 	search  searchEngine
-	bulk    bulkStore
+	bulk    wire.Lazy[*datasets.Store] // opened on first use
 
 	// companies answers the company tools through c: one for every call,
 	// so that its copies of the ticker list and company facts serve them
@@ -42,7 +44,7 @@ type server struct {
 	// (standard error), the answer staying the frozen contract's.
 	watch *wire.MirrorWatch
 	log   io.Writer
-	fr    framesStore
+	fr    wire.Lazy[*frames.Store] // opened on first use
 }
 
 // newServer returns the MCP server answering with c, set up by cfg, and a

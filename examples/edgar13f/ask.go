@@ -118,7 +118,7 @@ func runAsk(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (re
 	if o.progress != nil {
 		progress = func(step int, line string) { o.progress.println(fmt.Sprintf("[%d] %s", step, line)) }
 	}
-	res, err := wire.Ask(ctx, c, s.Engine, model, strings.Join(args, " "), o.asOfDate, o.ask.tickers, progress)
+	res, err := wire.Ask(ctx, c, nil, s.Engine, model, strings.Join(args, " "), o.asOfDate, o.ask.tickers, progress)
 	if err != nil {
 		return nil, err
 	}

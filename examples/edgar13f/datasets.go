@@ -194,46 +194,52 @@ func runHolders(ctx context.Context, c *edgar13f.Client, o *opts, args []string)
 	if o.set["max"] {
 		hopts = append(hopts, datasets.Limit(o.limit))
 	}
-	d, err := datasets.Open(c)
+	// The first Holders checks the arguments: a malformed question
+	// imports nothing.
+	l, err := wire.Importing[*datasets.Store, *datasets.HolderList]{
+		Store: func() (*datasets.Store, error) { return datasets.Open(c) },
+		Ask: func(ctx context.Context, d *datasets.Store) (*datasets.HolderList, error) {
+			return d.Holders(ctx, args[0], o.periodDate, o.asOfDate, hopts...)
+		},
+		NeedsImport: wire.DatasetsNeedImport,
+		Sync:        syncFor("holders", o),
+	}.Answer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	// Arguments first: a malformed question imports nothing.
-	var ce *datasets.CoverageError
-	if _, err := d.Holders(ctx, args[0], o.periodDate, o.asOfDate, hopts...); err != nil && !errors.As(err, &ce) {
-		return nil, err
-	}
-	_, err = d.SyncFor(ctx, o.periodDate, o.asOfDate, bar(o), ask("holders", o))
-	endBar(o)
-	if err != nil {
-		return nil, err
-	}
-	l, err := d.Holders(ctx, args[0], o.periodDate, o.asOfDate, hopts...)
-	return holders{l}, err
+	return holders{l}, nil
 }
 
 func runPanel(ctx context.Context, c *edgar13f.Client, o *opts, _ []string) (result, error) {
-	d, err := datasets.Open(c)
-	if err != nil {
-		return nil, err
+	return wire.Importing[*datasets.Store, result]{
+		Store: func() (*datasets.Store, error) { return datasets.Open(c) },
+		// A malformed period is declined before anything is imported.
+		Check: func(ctx context.Context, d *datasets.Store) error {
+			return checkPanel(ctx, d, o.periodDate, o.asOfDate)
+		},
+		Ask: func(ctx context.Context, d *datasets.Store) (result, error) {
+			cov, err := d.Coverage(ctx)
+			if err == nil {
+				err = cov.Check(o.periodDate, o.asOfDate)
+			}
+			if err != nil {
+				return nil, err
+			}
+			return panel{o.periodDate, o.asOfDate, cov, d.Panel(ctx, o.periodDate, o.asOfDate)}, nil
+		},
+		NeedsImport: wire.DatasetsNeedImport,
+		Sync:        syncFor("panel", o),
+	}.Answer(ctx)
+}
+
+// syncFor is the Sync of command name's question: the windows it needs,
+// imported with o's progress bar and plan check.
+func syncFor(name string, o *opts) func(context.Context, *datasets.Store) error {
+	return func(ctx context.Context, d *datasets.Store) error {
+		_, err := d.SyncFor(ctx, o.periodDate, o.asOfDate, bar(o), ask(name, o))
+		endBar(o)
+		return err
 	}
-	// A malformed period is declined before anything is imported.
-	if err := checkPanel(ctx, d, o.periodDate, o.asOfDate); err != nil {
-		return nil, err
-	}
-	_, err = d.SyncFor(ctx, o.periodDate, o.asOfDate, bar(o), ask("panel", o))
-	endBar(o)
-	if err != nil {
-		return nil, err
-	}
-	cov, err := d.Coverage(ctx)
-	if err == nil {
-		err = cov.Check(o.periodDate, o.asOfDate)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return panel{o.periodDate, o.asOfDate, cov, d.Panel(ctx, o.periodDate, o.asOfDate)}, nil
 }
 
 // checkPanel declines a malformed panel question: the first pair of a

@@ -122,18 +122,18 @@ func runFrame(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (
 	if o.set["order"] {
 		fopts = append(fopts, frames.Order(o.order))
 	}
-	s, err := frames.Open(c)
-	if err != nil {
-		return nil, err
-	}
-	f, err := s.Frame(ctx, args[0], args[1], o.asOfDate, fopts...)
-	if errors.Is(err, frames.ErrNotImported) {
-		_, err = s.Sync(ctx, framesBar(o), confirmFrames("frame", o))
-		endBar(o)
-		if err == nil {
-			f, err = s.Frame(ctx, args[0], args[1], o.asOfDate, fopts...)
-		}
-	}
+	f, err := wire.Importing[*frames.Store, *frames.Frame]{
+		Store: func() (*frames.Store, error) { return frames.Open(c) },
+		Ask: func(ctx context.Context, s *frames.Store) (*frames.Frame, error) {
+			return s.Frame(ctx, args[0], args[1], o.asOfDate, fopts...)
+		},
+		NeedsImport: wire.FramesNeedImport,
+		Sync: func(ctx context.Context, s *frames.Store) error {
+			_, err := s.Sync(ctx, framesBar(o), confirmFrames("frame", o))
+			endBar(o)
+			return err
+		},
+	}.Answer(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/mirror"
 )
 
@@ -41,4 +42,17 @@ func (f *CountingFetcher) Reads(url string) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.reads[url]
+}
+
+// CountingClient returns a Client reading the recorded mirror through a
+// new CountingFetcher, with no cache at all (every document read is a
+// fetch the fetcher counts), and the fetcher.
+func CountingClient(t testing.TB) (*edgar13f.Client, *CountingFetcher) {
+	t.Helper()
+	f := NewCountingFetcher(t)
+	c, err := edgar13f.NewClient(edgar13f.WithFetcher(f), edgar13f.WithCache(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, f
 }

@@ -183,3 +183,13 @@ func RevenueScript(figure string) func(n int, r ChatRequest) ChatTurn {
 		return ChatTurn{Text: fmt.Sprintf("NVIDIA's revenue for fiscal year 2025 was %s.", figure)}
 	}
 }
+
+// ResolveAppleScript is a ChatModel script for a question that needs
+// company data only: a request without tool results (a question begins)
+// calls resolve_company for Apple; one with them is answered.
+func ResolveAppleScript(_ int, r ChatRequest) ChatTurn {
+	if len(r.ToolResults()) > 0 {
+		return ChatTurn{Text: "Apple is CIK 320193."}
+	}
+	return ChatTurn{Calls: []ChatCall{{ID: "c1", Name: "resolve_company", Args: `{"name":"Apple"}`}}}
+}

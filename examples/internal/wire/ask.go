@@ -10,6 +10,7 @@ import (
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/agent"
 	"github.com/edgar13f/edgar13f/agent/model"
+	"github.com/edgar13f/edgar13f/companies"
 	"github.com/edgar13f/edgar13f/search"
 )
 
@@ -149,12 +150,13 @@ func strconvQuote(s string) string {
 }
 
 // Ask answers question as of asOf with model over the filing search e and
-// the company data of c, as the binaries do: the companies of tickers
+// the company data of c (read through cs when not nil: a server's
+// companies.Companies of c, shared by its answers), as the binaries do: the companies of tickers
 // (none: every indexed one) have their newest 10-K filed by asOf indexed
 // first, then the agent is asked with the search limited to them.
 // progress, when not nil, is called with a step number from 1 and a line
 // for each filing indexed and each tool call of the model.
-func Ask(ctx context.Context, c *edgar13f.Client, e *search.Engine, model model.Model, question string, asOf edgar13f.Date, tickers []string, progress func(step int, line string)) (*agent.Result, error) {
+func Ask(ctx context.Context, c *edgar13f.Client, cs *companies.Companies, e *search.Engine, model model.Model, question string, asOf edgar13f.Date, tickers []string, progress func(step int, line string)) (*agent.Result, error) {
 	step := 0
 	note := func(line string) {
 		if progress != nil {
@@ -172,7 +174,7 @@ func Ask(ctx context.Context, c *edgar13f.Client, e *search.Engine, model model.
 			return nil, err
 		}
 	}
-	a, err := agent.New(c, e, model, agent.Tickers(tickers...), agent.ReportProgress(func(st agent.ToolStep) { note(StepLine(st)) }))
+	a, err := agent.New(c, e, model, agent.Companies(cs), agent.Tickers(tickers...), agent.ReportProgress(func(st agent.ToolStep) { note(StepLine(st)) }))
 	if err != nil {
 		return nil, err
 	}

@@ -138,9 +138,11 @@ func GetChunk(ctx context.Context, engine EngineFunc, raw json.RawMessage) (Answ
 }
 
 // AskFilings answers ask_filings (question, as_of[, tickers]) with model
-// over c and the engine of engine, calling progress (when not nil) once
+// over c (its company data read through cs when not nil: a server's
+// companies.Companies, shared by its answers) and the engine of engine,
+// calling progress (when not nil) once
 // per indexed filing and once per tool call of the model, numbered from 1.
-func AskFilings(ctx context.Context, c *edgar13f.Client, engine EngineFunc, model model.Model, raw json.RawMessage, progress func(step int, msg string)) (Answer, error) {
+func AskFilings(ctx context.Context, c *edgar13f.Client, cs *companies.Companies, engine EngineFunc, model model.Model, raw json.RawMessage, progress func(step int, msg string)) (Answer, error) {
 	a, err := ParseArgs(raw, "question", "as_of", "tickers")
 	if err != nil {
 		return nil, err
@@ -164,7 +166,7 @@ func AskFilings(ctx context.Context, c *edgar13f.Client, engine EngineFunc, mode
 	if err != nil {
 		return nil, err
 	}
-	res, err := Ask(ctx, c, e, model, q, asOf, tickers, progress)
+	res, err := Ask(ctx, c, cs, e, model, q, asOf, tickers, progress)
 	if err != nil {
 		return nil, err
 	}
