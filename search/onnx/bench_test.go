@@ -102,9 +102,9 @@ func BenchmarkEmbed450(b *testing.B) {
 }
 
 // BenchmarkEmbed450Threads measures, per model, 450-token chunks embedded
-// by one run of the graph at a time with 1 or 2 threads, and by two runs
-// at once of one thread each (WithRuns(2), the default on 2 CPUs): how the
-// 2 cores are best spent (README.md, "Throughput"):
+// by one Embedder of 1 or 2 threads, and by two Embedders of one thread
+// each side by side (half the chunks each): how the 2 cores are best
+// spent (README.md, "Throughput"):
 //
 //	go test -run '^$' -bench Embed450Threads/all-MiniLM-L6-v2-q -benchtime 2x .
 func BenchmarkEmbed450Threads(b *testing.B) {
@@ -113,22 +113,37 @@ func BenchmarkEmbed450Threads(b *testing.B) {
 	ctx := context.Background()
 	for _, s := range specs {
 		for _, c := range []struct {
-			threads, runs int
-		}{{1, 1}, {2, 1}, {1, 2}} {
-			b.Run(fmt.Sprintf("%s/threads=%d/runs=%d", s.Name, c.threads, c.runs), func(b *testing.B) {
-				e, err := New(s.Name, WithThreads(c.threads), WithRuns(c.runs))
-				if err != nil {
-					b.Fatal(err)
+			name             string
+			threads, runners int
+		}{{"threads=1", 1, 1}, {"threads=2", 2, 1}, {"2x1thread", 1, 2}} {
+			b.Run(s.Name+"/"+c.name, func(b *testing.B) {
+				es := make([]*Embedder, c.runners)
+				for i := range es {
+					e, err := New(s.Name, WithThreads(c.threads))
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer e.Close()
+					if _, err := e.Embed(ctx, texts[:2]); err != nil { // warm up
+						b.Fatal(err)
+					}
+					es[i] = e
 				}
-				defer e.Close()
-				if _, err := e.Embed(ctx, texts[:4]); err != nil { // warm up
-					b.Fatal(err)
-				}
+				per := n / len(es)
 				cpu0 := cpuTime(b)
 				b.ResetTimer()
 				for b.Loop() {
-					if _, err := e.Embed(ctx, texts); err != nil {
-						b.Fatal(err)
+					errs := make(chan error, len(es))
+					for i, e := range es {
+						go func() {
+							_, err := e.Embed(ctx, texts[i*per:(i+1)*per])
+							errs <- err
+						}()
+					}
+					for range es {
+						if err := <-errs; err != nil {
+							b.Fatal(err)
+						}
 					}
 				}
 				cpu := cpuTime(b) - cpu0
@@ -155,6 +170,7 @@ func BenchmarkTokenize450(b *testing.B) {
 	if err != nil {
 		b.Skip(err)
 	}
+	c0 := cpuTime(b)
 	b.ResetTimer()
 	for b.Loop() {
 		for _, t := range texts {
@@ -162,4 +178,5 @@ func BenchmarkTokenize450(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(texts)*b.N)/b.Elapsed().Seconds(), "chunks/s")
+	b.ReportMetric(float64((cpuTime(b)-c0).Microseconds())/float64(len(texts)*b.N), "cpu-us/chunk")
 }

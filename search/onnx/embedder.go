@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -30,23 +29,14 @@ type config struct {
 	dir     string
 	threads int
 	batch   int
-	runs    int
-	runsSet bool
 }
 
 // WithDir sets the install directory (default [DefaultDir]).
 func WithDir(dir string) Option { return func(c *config) { c.dir = dir } }
 
 // WithThreads sets the threads ONNX Runtime uses for one run of the graph
-// (default 1; 0 is ONNX Runtime's choice, one per physical core). The
-// default spends the CPUs on [WithRuns] instead: on 450-token chunks one
-// thread per run did the most chunks per CPU second.
+// (default 0: ONNX Runtime's choice, one per physical core).
 func WithThreads(n int) Option { return func(c *config) { c.threads = n } }
-
-// WithRuns sets how many runs of the graph an Embed call makes at once,
-// each on its own batch of texts (default: the CPUs Go may use,
-// runtime.GOMAXPROCS, divided by the threads of a run; at least 1).
-func WithRuns(n int) Option { return func(c *config) { c.runs = n; c.runsSet = true } }
 
 // WithBatchSize sets how many texts one run of the graph takes (default
 // [DefaultBatch]; at least 1). Texts are batched by length, so that
@@ -66,7 +56,6 @@ type Embedder struct {
 	tok    *Tokenizer
 	sess   *ort.DynamicAdvancedSession
 	batch  int
-	runs   int
 	mu     sync.RWMutex // held for reading by a run, for writing by Close
 	closed atomic.Bool
 }
@@ -106,7 +95,7 @@ func New(model string, opts ...Option) (*Embedder, error) {
 	if !ok {
 		return nil, fmt.Errorf("edgar13f/search/onnx: unknown model %q: want one of %v", model, Models())
 	}
-	cfg := config{batch: DefaultBatch, threads: 1}
+	cfg := config{batch: DefaultBatch}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -115,12 +104,6 @@ func New(model string, opts ...Option) (*Embedder, error) {
 	}
 	if cfg.threads < 0 {
 		return nil, fmt.Errorf("edgar13f/search/onnx: %d threads: want 0 (the runtime's choice) or more", cfg.threads)
-	}
-	if cfg.runsSet && cfg.runs < 1 {
-		return nil, fmt.Errorf("edgar13f/search/onnx: %d runs at once: want at least 1", cfg.runs)
-	}
-	if !cfg.runsSet {
-		cfg.runs = defaultRuns(cfg.threads)
 	}
 	if cfg.dir == "" {
 		d, err := DefaultDir()
@@ -164,17 +147,7 @@ func New(model string, opts ...Option) (*Embedder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("edgar13f/search/onnx: model %s: %w (reinstall with %s %s)", spec.Name, err, SetupCommand, spec.Name)
 	}
-	return &Embedder{spec: spec, tok: tok, sess: sess, batch: cfg.batch, runs: cfg.runs}, nil
-}
-
-// defaultRuns is how many runs go at once when WithRuns is not given: the
-// CPUs Go may use divided by the threads of a run (0 threads, the
-// runtime's choice, takes them all), at least 1.
-func defaultRuns(threads int) int {
-	if threads == 0 {
-		return 1
-	}
-	return max(1, runtime.GOMAXPROCS(0)/threads)
+	return &Embedder{spec: spec, tok: tok, sess: sess, batch: cfg.batch}, nil
 }
 
 // Model returns the model's name, such as "bge-small-en-v1.5".
@@ -230,72 +203,28 @@ func (e *Embedder) embed(ctx context.Context, texts []string, prefix string) ([]
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return len(ids[b]) - len(ids[a]) })
-	batches := slices.Collect(slices.Chunk(order, e.batch))
 	out := make([][]float32, len(texts))
-	one := func(ctx context.Context, batch []int) error {
+	for batch := range slices.Chunk(order, e.batch) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		rows := make([][]int32, len(batch))
 		for j, i := range batch {
 			rows[j] = ids[i]
 		}
 		vs, err := e.run(ctx, rows)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for j, i := range batch {
 			out[i] = vs[j]
 		}
-		return nil
-	}
-	workers := min(e.runs, len(batches))
-	if workers <= 1 {
-		for _, batch := range batches {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			if err := one(ctx, batch); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
-	}
-	// Runs at once, each taking the next batch: ONNX Runtime's sessions
-	// may run from several goroutines.
-	wctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				k := int(next.Add(1)) - 1
-				if k >= len(batches) || wctx.Err() != nil {
-					return
-				}
-				if err := one(wctx, batches[k]); err != nil {
-					cancel(err)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if err := context.Cause(wctx); err != nil {
-		return nil, err
 	}
 	return out, nil
 }
 
-// beforeRun, when set (by tests), is called at the start of every run.
-var beforeRun func()
-
 // run embeds one batch of token id rows.
 func (e *Embedder) run(ctx context.Context, rows [][]int32) ([][]float32, error) {
-	if beforeRun != nil {
-		beforeRun()
-	}
 	n, width := len(rows), 0
 	for _, r := range rows {
 		width = max(width, len(r))

@@ -6,9 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 )
 
 // TestMissingFilesNameSetup: an install directory without the runtime, or
@@ -141,56 +139,5 @@ func TestClose(t *testing.T) {
 	}
 	if _, err := e.Embed(context.Background(), []string{"x"}); !errors.Is(err, ErrClosed) {
 		t.Errorf("Embed after Close: %v", err)
-	}
-}
-
-// TestRunsGoAtOnce: with WithRuns(2) an Embed call has two runs of the
-// graph under way at once (each of the first two runs waits until the
-// other has started, so one run at a time never gets past the first), and
-// every text gets the vector it gets from one run at a time. New refuses
-// fewer than 1 run.
-func TestRunsGoAtOnce(t *testing.T) {
-	if _, err := New("all-MiniLM-L6-v2", WithRuns(0), WithDir(t.TempDir())); err == nil {
-		t.Error("0 runs accepted")
-	}
-	texts := sentences(t)[:8]
-	ctx := context.Background()
-	one, err := embedder(t, "all-MiniLM-L6-v2-q").Embed(ctx, texts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := New("all-MiniLM-L6-v2-q", WithRuns(2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	var mu sync.Mutex
-	started := 0
-	both := make(chan struct{})
-	beforeRun = func() {
-		mu.Lock()
-		started++
-		n := started
-		if n == 2 {
-			close(both)
-		}
-		mu.Unlock()
-		if n <= 2 {
-			select {
-			case <-both:
-			case <-time.After(2 * time.Minute): // only a failure waits this long
-				t.Error("a run waited for a second run that never started: one run at a time")
-			}
-		}
-	}
-	defer func() { beforeRun = nil }()
-	two, err := e.Embed(ctx, texts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range texts {
-		if c := cosine(one[i], two[i]); c < 0.999999 {
-			t.Errorf("text %d: one run at a time and two at once: cosine %.7f", i, c)
-		}
 	}
 }
