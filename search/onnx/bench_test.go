@@ -7,6 +7,7 @@ import (
 	"html"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -151,4 +152,31 @@ func BenchmarkEmbed450Threads(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkTokenize450 measures the Go tokenizer alone on 450-token
+// chunks, cut to all-MiniLM-L6-v2's window: its share of a chunk's
+// embedding time.
+//
+//	go test -run '^$' -bench Tokenize450 .
+func BenchmarkTokenize450(b *testing.B) {
+	texts := benchChunks(b, 32)
+	dir, err := DefaultDir()
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, _ := Lookup("all-MiniLM-L6-v2")
+	tok, err := LoadTokenizer(filepath.Join(dir, s.Tokenizer))
+	if err != nil {
+		b.Skip(err)
+	}
+	c0 := cpuTime(b)
+	b.ResetTimer()
+	for b.Loop() {
+		for _, t := range texts {
+			tok.Encode(t, s.Window)
+		}
+	}
+	b.ReportMetric(float64(len(texts)*b.N)/b.Elapsed().Seconds(), "chunks/s")
+	b.ReportMetric(float64((cpuTime(b)-c0).Microseconds())/float64(len(texts)*b.N), "cpu-us/chunk")
 }

@@ -225,6 +225,26 @@ var statedFigures = map[string]map[string]map[string]map[search.Mode][3]float64{
 			"ticker filtered": {search.BM25: {0.143, 0.500, 0.256}, search.KNN: {0.071, 0.429, 0.223}, search.Hybrid: {0.143, 0.429, 0.239}},
 		},
 	},
+	"all-MiniLM-L6-v2-q": {
+		"tuning": {
+			"unfiltered":      {search.BM25: {0.419, 0.698, 0.538}, search.KNN: {0.302, 0.651, 0.434}, search.Hybrid: {0.349, 0.674, 0.491}},
+			"ticker filtered": {search.BM25: {0.488, 0.698, 0.591}, search.KNN: {0.326, 0.698, 0.472}, search.Hybrid: {0.395, 0.698, 0.542}},
+		},
+		"held out": {
+			"unfiltered":      {search.BM25: {0.143, 0.286, 0.207}, search.KNN: {0.000, 0.357, 0.147}, search.Hybrid: {0.071, 0.357, 0.188}},
+			"ticker filtered": {search.BM25: {0.143, 0.500, 0.256}, search.KNN: {0.000, 0.429, 0.179}, search.Hybrid: {0.071, 0.429, 0.200}},
+		},
+	},
+	"bge-small-en-v1.5-q": {
+		"tuning": {
+			"unfiltered":      {search.BM25: {0.419, 0.698, 0.538}, search.KNN: {0.372, 0.744, 0.522}, search.Hybrid: {0.395, 0.744, 0.548}},
+			"ticker filtered": {search.BM25: {0.488, 0.698, 0.591}, search.KNN: {0.419, 0.767, 0.558}, search.Hybrid: {0.465, 0.791, 0.593}},
+		},
+		"held out": {
+			"unfiltered":      {search.BM25: {0.143, 0.286, 0.207}, search.KNN: {0.143, 0.429, 0.262}, search.Hybrid: {0.143, 0.429, 0.252}},
+			"ticker filtered": {search.BM25: {0.143, 0.500, 0.256}, search.KNN: {0.143, 0.500, 0.286}, search.Hybrid: {0.143, 0.429, 0.277}},
+		},
+	},
 	"bge-small-en-v1.5": {
 		"tuning": {
 			"unfiltered":      {search.BM25: {0.419, 0.698, 0.538}, search.KNN: {0.395, 0.791, 0.534}, search.Hybrid: {0.419, 0.767, 0.557}},
