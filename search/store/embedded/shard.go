@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -191,6 +192,10 @@ type shard struct {
 	dfMu   sync.Mutex
 	df     [dfMemo]dfEntry
 	dfNext int // the entry replaced next
+	// postBytes counts the bytes of the entries' postings (nil until the
+	// first is kept), given back to the store's budget as they are
+	// forgotten.
+	postBytes *int64
 }
 
 // dfMemo is how many terms' document frequencies a shard remembers.
@@ -206,6 +211,11 @@ type dfEntry struct {
 	bound bool
 	maxTF uint64
 	minDL [tfLevels]int32
+	// post, when not nil, is the term's postings list in the shard,
+	// decoded (see packPosting), in document order: a query scores a
+	// shard whose terms' postings are remembered without reading its
+	// segment.
+	post []uint64
 }
 
 // tfLevels is how many frequencies a shard remembers a smallest length
@@ -224,17 +234,23 @@ type termBound struct {
 
 // knownDF returns the remembered document frequencies of terms, or ok
 // false when one of them is not remembered. When bounds is not nil it
-// receives what is remembered of each term's frequencies and lengths.
-func (sh *shard) knownDF(terms []string, out []uint64, bounds []termBound) bool {
+// receives what is remembered of each term's frequencies and lengths, and
+// when posts is not nil each term's decoded postings, nil when they are
+// not remembered.
+func (sh *shard) knownDF(terms []string, out []uint64, bounds []termBound, posts [][]uint64) bool {
 	sh.dfMu.Lock()
 	defer sh.dfMu.Unlock()
 next:
 	for i, t := range terms {
-		for _, e := range &sh.df {
+		for j := range sh.df {
+			e := &sh.df[j]
 			if e.term == t && t != "" {
 				out[i] = e.df
 				if bounds != nil {
 					bounds[i] = termBound{bound: e.bound || e.df == 0, maxTF: e.maxTF, minDL: e.minDL}
+				}
+				if posts != nil {
+					posts[i] = e.post
 				}
 				continue next
 			}
@@ -245,9 +261,10 @@ next:
 }
 
 // rememberDF remembers the document frequencies of terms, and their
-// frequency bounds when bounds is not nil. An entry whose frequency
-// changes loses its bound.
-func (sh *shard) rememberDF(terms []string, dfs []uint64, bounds []termBound) {
+// frequency bounds when bounds is not nil, and their decoded postings when
+// posts is not nil and pb lets the store keep them. An entry whose
+// frequency changes loses its bound and postings.
+func (sh *shard) rememberDF(terms []string, dfs []uint64, bounds []termBound, posts [][]uint64, pb *postBudget) {
 	sh.dfMu.Lock()
 	defer sh.dfMu.Unlock()
 next:
@@ -256,18 +273,97 @@ next:
 		if bounds != nil && bounds[i].bound {
 			e.bound, e.maxTF, e.minDL = true, bounds[i].maxTF, bounds[i].minDL
 		}
+		if posts != nil && posts[i] != nil && uint64(len(posts[i])) == e.df {
+			e.post = posts[i]
+		}
 		for j := range sh.df {
 			if sh.df[j].term == t {
-				if !e.bound && sh.df[j].df == e.df {
-					e.bound, e.maxTF, e.minDL = sh.df[j].bound, sh.df[j].maxTF, sh.df[j].minDL
+				old := &sh.df[j]
+				if old.df == e.df {
+					if !e.bound {
+						e.bound, e.maxTF, e.minDL = old.bound, old.maxTF, old.minDL
+					}
+					if old.post != nil {
+						e.post = old.post // already counted
+					} else {
+						e.post = sh.keepPostings(e.post, pb)
+					}
+				} else {
+					sh.dropPostings(old.post, pb)
+					e.post = sh.keepPostings(e.post, pb)
 				}
 				sh.df[j] = e
 				continue next
 			}
 		}
+		sh.dropPostings(sh.df[sh.dfNext].post, pb)
+		e.post = sh.keepPostings(e.post, pb)
 		sh.df[sh.dfNext] = e
 		sh.dfNext = (sh.dfNext + 1) % dfMemo
 	}
+}
+
+// keepPostings returns post if the store's budget for decoded postings
+// has room for it, else nil. sh.dfMu is held.
+func (sh *shard) keepPostings(post []uint64, pb *postBudget) []uint64 {
+	if post == nil || pb == nil {
+		return nil
+	}
+	n := int64(8 * cap(post))
+	if !pb.take(n) {
+		return nil
+	}
+	if sh.postBytes == nil {
+		// The shard gives its postings' bytes back to the budget when it
+		// leaves the view and is collected.
+		sh.postBytes = new(int64)
+		runtime.AddCleanup(sh, func(n *int64) { pb.give(atomic.LoadInt64(n)) }, sh.postBytes)
+	}
+	atomic.AddInt64(sh.postBytes, n)
+	return post
+}
+
+// dropPostings gives a forgotten entry's postings back to the budget.
+// sh.dfMu is held.
+func (sh *shard) dropPostings(post []uint64, pb *postBudget) {
+	if post == nil || pb == nil || sh.postBytes == nil {
+		return
+	}
+	n := int64(8 * cap(post))
+	atomic.AddInt64(sh.postBytes, -n)
+	pb.give(n)
+}
+
+// A postBudget bounds the bytes of decoded postings the shards of a store
+// remember.
+type postBudget struct {
+	used  atomic.Int64
+	limit int64
+}
+
+func (b *postBudget) take(n int64) bool {
+	if b.used.Add(n) > b.limit {
+		b.used.Add(-n)
+		return false
+	}
+	return true
+}
+
+func (b *postBudget) give(n int64) { b.used.Add(-n) }
+
+// A decoded posting packs a chunk's document number (bits 32-63), the
+// term's frequency in it (bits 16-31) and its BM25 length (bits 0-15); a
+// postings list with a frequency or length that does not fit is not
+// remembered.
+func packPosting(doc uint64, freq uint64, dl int32) (uint64, bool) {
+	if doc > math.MaxUint32 || freq > math.MaxUint16 || dl < 0 || dl > math.MaxUint16 {
+		return 0, false
+	}
+	return doc<<32 | freq<<16 | uint64(dl), true
+}
+
+func unpackPosting(p uint64) (doc int, freq uint64, dl int32) {
+	return int(p >> 32), p >> 16 & math.MaxUint16, int32(p & math.MaxUint16)
 }
 
 // newShard returns the shard of a complete record, keeping the hashes of

@@ -119,6 +119,12 @@ const (
 // memory mappings and about 60 bytes of heap per chunk each.
 const DefaultOpenShards = 4096
 
+// defaultPostingsMemory is how many bytes of decoded postings the
+// shards of a Store remember for the terms of recent queries (8 bytes a
+// posting): a query whose terms' postings a filing remembers scores it
+// without reading its segment.
+const defaultPostingsMemory = 128 << 20
+
 // defaultOpenShards returns DefaultOpenShards within half of limit, the
 // limit of open files (0: unknown).
 func defaultOpenShards(limit uint64) int {
@@ -151,6 +157,11 @@ type Store struct {
 	pruned     atomic.Int64
 	noPrune    bool
 	boundFault func(float64) float64
+
+	// posts bounds the decoded postings the shards remember. It is a
+	// pointer of its own: the shards' cleanups refer to it, not to the
+	// Store.
+	posts *postBudget
 
 	// man is the manifest as Open read it, while Open reads the shards;
 	// manDirty says that the view holds shards the manifest lacks. Both are
@@ -231,6 +242,7 @@ func Open(dir string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("edgar13f/search: %w", err)
 	}
 	s := &Store{dir: dir, an: an, cache: newCache(o.openShards), progress: o.progress}
+	s.posts = &postBudget{limit: defaultPostingsMemory}
 	s.view.Store(&view{byAcc: map[string]*shard{}})
 	err = s.locked(func() error {
 		if err := s.sweep(); err != nil {
