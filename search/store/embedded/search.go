@@ -186,8 +186,8 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 		return nil, nil
 	}
 	nt := len(terms)
-	// The terms as strings, made once: the shards remember their
-	// frequencies by them.
+	// The terms as strings, made once, and as the store's numbers for
+	// them, by which the shards remember their frequencies.
 	names := make([]string, nt)
 	for i, t := range terms {
 		names[i] = string(t)
@@ -206,7 +206,8 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 		n += int64(sh.rec.Filing.Chunks)
 		length += sh.rec.Length
 	}
-	sc := &scorer{f: f, names: names, budget: s.posts}
+	ids := s.termIDs.of(names)
+	sc := &scorer{f: f, names: names, ids: ids, budget: s.posts}
 	if n > 0 && length > 0 {
 		sc.avgdl = float64(length) / float64(n)
 	}
@@ -219,7 +220,7 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 	bs := &boundedSet{nt: nt}
 	for _, sh := range visible {
 		keep := passes(&sh.rec.Filing, f)
-		if sh.knownDF(names, counts, tbs, posts) {
+		if sh.knownDF(ids, counts, tbs, posts) {
 			if !keep {
 				for t, c := range counts {
 					df[t] += c
@@ -286,7 +287,7 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 					// Its bounds are remembered once it is scored.
 					todos[w] = append(todos[w], scored{h, lists, slices.Clone(counts)})
 				} else {
-					h.sh.rememberDF(names, counts, nil, nil, nil)
+					h.sh.rememberDF(ids, counts, nil, nil, nil)
 				}
 			}
 		}()
@@ -449,6 +450,7 @@ type scorer struct {
 	idf       []float64
 	avgdl     float64
 	names     []string
+	ids       []uint64 // the terms' numbers in the store (termIDs)
 	keepItems bool // the filter names Items
 	budget    *postBudget
 	// thr holds the bits of the highest k-th score a worker keeps (scores
@@ -710,9 +712,9 @@ func (lw *lexWorker) scoreLists(sd scored, learn bool) error {
 					lw.tbs[t] = termBound{bound: true}
 				}
 			}
-			sd.h.sh.rememberDF(sc.names, sd.counts, lw.tbs, lw.post, sc.budget)
+			sd.h.sh.rememberDF(sc.ids, sd.counts, lw.tbs, lw.post, sc.budget)
 		} else {
-			sd.h.sh.rememberDF(sc.names, sd.counts, nil, lw.post, sc.budget)
+			sd.h.sh.rememberDF(sc.ids, sd.counts, nil, lw.post, sc.budget)
 		}
 	}
 	return lw.offer(sd.h.sh, sd.h)

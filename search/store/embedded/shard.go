@@ -186,9 +186,9 @@ type shard struct {
 	// from the shard's dictionary: a query filtered to a few filings still
 	// needs every visible filing's frequencies for its statistics, and the
 	// terms of queries repeat, so a filing whose frequencies are known is
-	// not opened at all. The entries share the terms' strings of the
-	// query that made them; the memo lives as long as the shard is in the
-	// view.
+	// not opened at all. The entries name their terms by the store's
+	// numbers for them (see termIDs); the memo lives as long as the shard
+	// is in the view.
 	dfMu   sync.Mutex
 	df     [dfMemo]dfEntry
 	dfNext int // the entry replaced next
@@ -202,7 +202,7 @@ type shard struct {
 const dfMemo = 64
 
 type dfEntry struct {
-	term string
+	term uint64 // 0 in an entry not used yet
 	df   uint64
 	// When bound is true, maxTF is the largest frequency of the term in a
 	// chunk of the shard and minDL[j] the smallest BM25 length of a chunk
@@ -237,14 +237,14 @@ type termBound struct {
 // receives what is remembered of each term's frequencies and lengths, and
 // when posts is not nil each term's decoded postings, nil when they are
 // not remembered.
-func (sh *shard) knownDF(terms []string, out []uint64, bounds []termBound, posts [][]uint64) bool {
+func (sh *shard) knownDF(terms []uint64, out []uint64, bounds []termBound, posts [][]uint64) bool {
 	sh.dfMu.Lock()
 	defer sh.dfMu.Unlock()
 next:
 	for i, t := range terms {
 		for j := range sh.df {
 			e := &sh.df[j]
-			if e.term == t && t != "" {
+			if e.term == t {
 				out[i] = e.df
 				if bounds != nil {
 					bounds[i] = termBound{bound: e.bound || e.df == 0, maxTF: e.maxTF, minDL: e.minDL}
@@ -264,7 +264,7 @@ next:
 // frequency bounds when bounds is not nil, and their decoded postings when
 // posts is not nil and pb lets the store keep them. An entry whose
 // frequency changes loses its bound and postings.
-func (sh *shard) rememberDF(terms []string, dfs []uint64, bounds []termBound, posts [][]uint64, pb *postBudget) {
+func (sh *shard) rememberDF(terms []uint64, dfs []uint64, bounds []termBound, posts [][]uint64, pb *postBudget) {
 	sh.dfMu.Lock()
 	defer sh.dfMu.Unlock()
 next:
@@ -332,6 +332,37 @@ func (sh *shard) dropPostings(post []uint64, pb *postBudget) {
 	n := int64(8 * cap(post))
 	atomic.AddInt64(sh.postBytes, -n)
 	pb.give(n)
+}
+
+// termIDs numbers the terms of queries, so that a shard's memo compares
+// numbers, not strings. Numbers are never reused: when the map grows past
+// maxTermIDs it is cleared, and the terms it held get new numbers.
+type termIDs struct {
+	mu   sync.Mutex
+	ids  map[string]uint64
+	last uint64
+}
+
+const maxTermIDs = 1 << 20
+
+// of returns the numbers of terms, none 0.
+func (ti *termIDs) of(terms []string) []uint64 {
+	ti.mu.Lock()
+	defer ti.mu.Unlock()
+	if ti.ids == nil || len(ti.ids) > maxTermIDs {
+		ti.ids = map[string]uint64{}
+	}
+	out := make([]uint64, len(terms))
+	for i, t := range terms {
+		id, ok := ti.ids[t]
+		if !ok {
+			ti.last++
+			id = ti.last
+			ti.ids[t] = id
+		}
+		out[i] = id
+	}
+	return out
 }
 
 // A postBudget bounds the bytes of decoded postings the shards of a store

@@ -158,6 +158,8 @@ type Store struct {
 	noPrune    bool
 	boundFault func(float64) float64
 
+	// termIDs numbers the terms of queries for the shards' memos.
+	termIDs termIDs
 	// posts bounds the decoded postings the shards remember. It is a
 	// pointer of its own: the shards' cleanups refer to it, not to the
 	// Store.
@@ -359,14 +361,20 @@ func (s *Store) sweep() error {
 }
 
 // listFilings returns the newest generation of each accession in filings/.
+// Every call lists the directory, so it reads the names alone, unsorted.
 func (s *Store) listFilings() (map[string]int, error) {
-	entries, err := os.ReadDir(s.path(dirFilings))
+	d, err := os.Open(s.path(dirFilings))
 	if err != nil {
 		return nil, err
 	}
-	best := make(map[string]int, len(entries))
-	for _, e := range entries {
-		if acc, gen, ok := parseShardName(e.Name()); ok && gen > best[acc] {
+	names, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return nil, err
+	}
+	best := make(map[string]int, len(names))
+	for _, name := range names {
+		if acc, gen, ok := parseShardName(name); ok && gen > best[acc] {
 			best[acc] = gen
 		}
 	}
