@@ -451,7 +451,7 @@ type scorer struct {
 	avgdl     float64
 	names     []string
 	ids       []uint64 // the terms' numbers in the store (termIDs)
-	keepItems bool // the filter names Items
+	keepItems bool     // the filter names Items
 	budget    *postBudget
 	// thr holds the bits of the highest k-th score a worker keeps (scores
 	// are positive, so their bits order as they do).
