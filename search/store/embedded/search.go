@@ -215,7 +215,7 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 	df := make([]uint64, nt)
 	counts := make([]uint64, nt)
 	tbs := make([]termBound, nt)
-	posts := make([][]uint64, nt)
+	posts := make([][]uint32, nt)
 	var shards []*shard
 	bs := &boundedSet{nt: nt}
 	for _, sh := range visible {
@@ -287,7 +287,7 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 					// Its bounds are remembered once it is scored.
 					todos[w] = append(todos[w], scored{h, lists, slices.Clone(counts)})
 				} else {
-					h.sh.rememberDF(ids, counts, nil, nil, nil)
+					h.sh.rememberDF(ids, counts, nil, nil, nil, nil)
 				}
 			}
 		}()
@@ -411,7 +411,7 @@ type boundedSet struct {
 	nt     int
 	shards []boundedShard
 	counts []uint64
-	posts  [][]uint64
+	posts  [][]uint32
 	best   []float64
 }
 
@@ -423,7 +423,7 @@ type boundedShard struct {
 	ub float64
 }
 
-func (bs *boundedSet) add(sh *shard, counts []uint64, posts [][]uint64, tbs []termBound, sc *scorer) {
+func (bs *boundedSet) add(sh *shard, counts []uint64, posts [][]uint32, tbs []termBound, sc *scorer) {
 	bs.shards = append(bs.shards, boundedShard{sh: sh, at: len(bs.counts)})
 	bs.counts = append(bs.counts, counts...)
 	bs.posts = append(bs.posts, posts...)
@@ -512,12 +512,12 @@ type lexWorker struct {
 	hit  []bool
 	it   segment.PostingsIterator
 	tbs  []termBound
-	post [][]uint64
+	post [][]uint32
 	held []*handle // the shards it opened, released by the query
 }
 
 func (sc *scorer) newWorker(s *Store, k int) *lexWorker {
-	return &lexWorker{s: s, sc: sc, top: newTopK(k), tbs: make([]termBound, len(sc.idf)), post: make([][]uint64, len(sc.idf))}
+	return &lexWorker{s: s, sc: sc, top: newTopK(k), tbs: make([]termBound, len(sc.idf)), post: make([][]uint32, len(sc.idf))}
 }
 
 // open acquires a shard for the query.
@@ -619,8 +619,12 @@ func (lw *lexWorker) scoreBounded(b boundedShard, bs *boundedSet) error {
 // scorePosts scores a shard from its remembered postings, in the order of
 // the terms, as scoreLists does from its segment. h is nil when the filter
 // keeps every Item.
-func (lw *lexWorker) scorePosts(sh *shard, h *handle, posts [][]uint64) error {
+func (lw *lexWorker) scorePosts(sh *shard, h *handle, posts [][]uint32) error {
 	nc := sh.rec.Filing.Chunks
+	dls := sh.lengths()
+	if len(dls) != nc {
+		return &DamagedError{Accession: sh.rec.Filing.Accession, Reason: fmt.Sprintf("%s: %d lengths remembered for %d chunks", fileIndex, len(dls), nc)}
+	}
 	lw.reset(nc)
 	var keepItem []bool
 	if h != nil {
@@ -630,7 +634,7 @@ func (lw *lexWorker) scorePosts(sh *shard, h *handle, posts [][]uint64) error {
 	for t, post := range posts {
 		idf := sc.idf[t]
 		for _, p := range post {
-			d, freq, dl := unpackPosting(p)
+			d, freq := unpackPosting(p)
 			if d >= nc {
 				return &DamagedError{Accession: sh.rec.Filing.Accession, Reason: fmt.Sprintf("%s: document %d of %d", fileIndex, d, nc)}
 			}
@@ -638,7 +642,7 @@ func (lw *lexWorker) scorePosts(sh *shard, h *handle, posts [][]uint64) error {
 				continue
 			}
 			tf := float64(freq)
-			lw.acc[d] += idf * tf / (tf + sc.lengthPart(dl))
+			lw.acc[d] += idf * tf / (tf + sc.lengthPart(int32(dls[d])))
 			lw.hit[d] = true
 		}
 	}
@@ -666,9 +670,9 @@ func (lw *lexWorker) scoreLists(sd scored, learn bool) error {
 		for j := range tb.minDL {
 			tb.minDL[j] = math.MaxInt32
 		}
-		var post []uint64
+		var post []uint32
 		if keepPosts {
-			post = make([]uint64, 0, l.pl.Count())
+			post = make([]uint32, 0, l.pl.Count())
 		}
 		for {
 			p, err := lw.it.Next()
@@ -688,7 +692,7 @@ func (lw *lexWorker) scoreLists(sd scored, learn bool) error {
 				tb.minDL[j] = min(tb.minDL[j], dl)
 			}
 			if post != nil {
-				if x, ok := packPosting(d, freq, dl); ok {
+				if x, ok := packPosting(d, freq); ok {
 					post = append(post, x)
 				} else {
 					post = nil
@@ -712,9 +716,9 @@ func (lw *lexWorker) scoreLists(sd scored, learn bool) error {
 					lw.tbs[t] = termBound{bound: true}
 				}
 			}
-			sd.h.sh.rememberDF(sc.ids, sd.counts, lw.tbs, lw.post, sc.budget)
+			sd.h.sh.rememberDF(sc.ids, sd.counts, lw.tbs, lw.post, tab.dlen, sc.budget)
 		} else {
-			sd.h.sh.rememberDF(sc.ids, sd.counts, nil, lw.post, sc.budget)
+			sd.h.sh.rememberDF(sc.ids, sd.counts, nil, lw.post, tab.dlen, sc.budget)
 		}
 	}
 	return lw.offer(sd.h.sh, sd.h)

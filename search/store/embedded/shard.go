@@ -192,9 +192,11 @@ type shard struct {
 	dfMu   sync.Mutex
 	df     [dfMemo]dfEntry
 	dfNext int // the entry replaced next
-	// postBytes counts the bytes of the entries' postings (nil until the
-	// first is kept), given back to the store's budget as they are
-	// forgotten.
+	// dl is the BM25 length of each chunk, kept with the first postings
+	// remembered (nil before); postBytes counts the bytes of dl and the
+	// entries' postings (nil until the first are kept), given back to the
+	// store's budget as they are forgotten.
+	dl        []uint16
 	postBytes *int64
 }
 
@@ -215,7 +217,7 @@ type dfEntry struct {
 	// decoded (see packPosting), in document order: a query scores a
 	// shard whose terms' postings are remembered without reading its
 	// segment.
-	post []uint64
+	post []uint32
 }
 
 // tfLevels is how many frequencies a shard remembers a smallest length
@@ -236,8 +238,8 @@ type termBound struct {
 // false when one of them is not remembered. When bounds is not nil it
 // receives what is remembered of each term's frequencies and lengths, and
 // when posts is not nil each term's decoded postings, nil when they are
-// not remembered.
-func (sh *shard) knownDF(terms []uint64, out []uint64, bounds []termBound, posts [][]uint64) bool {
+// not remembered (see lengths).
+func (sh *shard) knownDF(terms []uint64, out []uint64, bounds []termBound, posts [][]uint32) bool {
 	sh.dfMu.Lock()
 	defer sh.dfMu.Unlock()
 next:
@@ -262,9 +264,10 @@ next:
 
 // rememberDF remembers the document frequencies of terms, and their
 // frequency bounds when bounds is not nil, and their decoded postings when
-// posts is not nil and pb lets the store keep them. An entry whose
-// frequency changes loses its bound and postings.
-func (sh *shard) rememberDF(terms []uint64, dfs []uint64, bounds []termBound, posts [][]uint64, pb *postBudget) {
+// posts is not nil and pb lets the store keep them (dlen is then the
+// chunks' lengths). An entry whose frequency changes loses its bound and
+// postings.
+func (sh *shard) rememberDF(terms []uint64, dfs []uint64, bounds []termBound, posts [][]uint32, dlen []int32, pb *postBudget) {
 	sh.dfMu.Lock()
 	defer sh.dfMu.Unlock()
 next:
@@ -286,31 +289,48 @@ next:
 					if old.post != nil {
 						e.post = old.post // already counted
 					} else {
-						e.post = sh.keepPostings(e.post, pb)
+						e.post = sh.keepPostings(e.post, dlen, pb)
 					}
 				} else {
 					sh.dropPostings(old.post, pb)
-					e.post = sh.keepPostings(e.post, pb)
+					e.post = sh.keepPostings(e.post, dlen, pb)
 				}
 				sh.df[j] = e
 				continue next
 			}
 		}
 		sh.dropPostings(sh.df[sh.dfNext].post, pb)
-		e.post = sh.keepPostings(e.post, pb)
+		e.post = sh.keepPostings(e.post, dlen, pb)
 		sh.df[sh.dfNext] = e
 		sh.dfNext = (sh.dfNext + 1) % dfMemo
 	}
 }
 
 // keepPostings returns post if the store's budget for decoded postings
-// has room for it, else nil. sh.dfMu is held.
-func (sh *shard) keepPostings(post []uint64, pb *postBudget) []uint64 {
+// has room for it (and for the chunks' lengths, dlen, the first time),
+// else nil. sh.dfMu is held.
+func (sh *shard) keepPostings(post []uint32, dlen []int32, pb *postBudget) []uint32 {
 	if post == nil || pb == nil {
 		return nil
 	}
-	n := int64(8 * cap(post))
-	if !pb.take(n) {
+	n := int64(4 * cap(post))
+	if sh.dl == nil {
+		if len(dlen) != sh.rec.Filing.Chunks {
+			return nil
+		}
+		dl := make([]uint16, len(dlen))
+		for i, x := range dlen {
+			if x < 0 || x > math.MaxUint16 {
+				return nil
+			}
+			dl[i] = uint16(x)
+		}
+		if !pb.take(n + int64(2*len(dl))) {
+			return nil
+		}
+		sh.dl = dl
+		n += int64(2 * len(dl))
+	} else if !pb.take(n) {
 		return nil
 	}
 	if sh.postBytes == nil {
@@ -325,11 +345,11 @@ func (sh *shard) keepPostings(post []uint64, pb *postBudget) []uint64 {
 
 // dropPostings gives a forgotten entry's postings back to the budget.
 // sh.dfMu is held.
-func (sh *shard) dropPostings(post []uint64, pb *postBudget) {
+func (sh *shard) dropPostings(post []uint32, pb *postBudget) {
 	if post == nil || pb == nil || sh.postBytes == nil {
 		return
 	}
-	n := int64(8 * cap(post))
+	n := int64(4 * cap(post))
 	atomic.AddInt64(sh.postBytes, -n)
 	pb.give(n)
 }
@@ -382,19 +402,27 @@ func (b *postBudget) take(n int64) bool {
 
 func (b *postBudget) give(n int64) { b.used.Add(-n) }
 
-// A decoded posting packs a chunk's document number (bits 32-63), the
-// term's frequency in it (bits 16-31) and its BM25 length (bits 0-15); a
-// postings list with a frequency or length that does not fit is not
-// remembered.
-func packPosting(doc uint64, freq uint64, dl int32) (uint64, bool) {
-	if doc > math.MaxUint32 || freq > math.MaxUint16 || dl < 0 || dl > math.MaxUint16 {
+// A decoded posting packs a chunk's document number (bits 16-31) and the
+// term's frequency in it (bits 0-15); a postings list with a number or a
+// frequency that does not fit is not remembered. The chunk's length is in
+// the shard's dl.
+func packPosting(doc uint64, freq uint64) (uint32, bool) {
+	if doc > math.MaxUint16 || freq > math.MaxUint16 {
 		return 0, false
 	}
-	return doc<<32 | freq<<16 | uint64(dl), true
+	return uint32(doc<<16 | freq), true
 }
 
-func unpackPosting(p uint64) (doc int, freq uint64, dl int32) {
-	return int(p >> 32), p >> 16 & math.MaxUint16, int32(p & math.MaxUint16)
+func unpackPosting(p uint32) (doc int, freq uint32) {
+	return int(p >> 16), p & math.MaxUint16
+}
+
+// lengths returns the chunks' lengths kept with the shard's remembered
+// postings, nil when it remembers none.
+func (sh *shard) lengths() []uint16 {
+	sh.dfMu.Lock()
+	defer sh.dfMu.Unlock()
+	return sh.dl
 }
 
 // newShard returns the shard of a complete record, keeping the hashes of

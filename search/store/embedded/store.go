@@ -120,9 +120,9 @@ const (
 const DefaultOpenShards = 4096
 
 // defaultPostingsMemory is how many bytes of decoded postings the
-// shards of a Store remember for the terms of recent queries (8 bytes a
-// posting): a query whose terms' postings a filing remembers scores it
-// without reading its segment.
+// shards of a Store remember for the terms of recent queries (4 bytes a
+// posting, and 2 a chunk for its length): a query whose terms' postings a
+// filing remembers scores it without reading its segment.
 const defaultPostingsMemory = 128 << 20
 
 // defaultOpenShards returns DefaultOpenShards within half of limit, the
