@@ -217,7 +217,8 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 	tbs := make([]termBound, nt)
 	posts := make([][]uint32, nt)
 	var shards []*shard
-	bs := &boundedSet{nt: nt}
+	bs := &boundedSet{nt: nt, shards: make([]boundedShard, 0, len(visible)), counts: make([]uint64, 0, nt*len(visible)),
+		posts: make([][]uint32, 0, nt*len(visible)), best: make([]float64, 0, nt*len(visible))}
 	for _, sh := range visible {
 		keep := passes(&sh.rec.Filing, f)
 		if sh.knownDF(ids, counts, tbs, posts) {
@@ -514,10 +515,15 @@ type lexWorker struct {
 	tbs  []termBound
 	post [][]uint32
 	held []*handle // the shards it opened, released by the query
+	// docs lists the chunks hit, in the order first hit; minor and order
+	// serve scorePosts.
+	docs  []int
+	minor []bool
+	order []int
 }
 
 func (sc *scorer) newWorker(s *Store, k int) *lexWorker {
-	return &lexWorker{s: s, sc: sc, top: newTopK(k), tbs: make([]termBound, len(sc.idf)), post: make([][]uint32, len(sc.idf))}
+	return &lexWorker{s: s, sc: sc, top: newTopK(k), tbs: make([]termBound, len(sc.idf)), post: make([][]uint32, len(sc.idf)), minor: make([]bool, len(sc.idf))}
 }
 
 // open acquires a shard for the query.
@@ -536,6 +542,7 @@ func (lw *lexWorker) reset(nc int) {
 	lw.hit = slices.Grow(lw.hit[:0], nc)[:nc]
 	clear(lw.acc)
 	clear(lw.hit)
+	lw.docs = lw.docs[:0]
 }
 
 // keepItem returns whether each Item of h passes the filter, nil when it
@@ -557,8 +564,8 @@ func (lw *lexWorker) keepItem(h *handle) []bool {
 func (lw *lexWorker) offer(sh *shard, h *handle) error {
 	top := lw.top
 	thr := lw.sc.threshold()
-	for d, ok := range lw.hit {
-		if !ok || lw.acc[d] < thr || !top.admits(lw.acc[d]) {
+	for _, d := range lw.docs {
+		if !lw.hit[d] || lw.acc[d] < thr || !top.admits(lw.acc[d]) {
 			continue
 		}
 		if h == nil {
@@ -595,7 +602,7 @@ func (lw *lexWorker) scoreBounded(b boundedShard, bs *boundedSet) error {
 		}
 	}
 	if cached {
-		return lw.scorePosts(sh, h, posts)
+		return lw.scorePosts(sh, h, posts, bs.best[b.at:b.at+bs.nt])
 	}
 	lw.s.dictReads.Add(1)
 	dict, err := h.seg.Dictionary(textField)
@@ -618,8 +625,14 @@ func (lw *lexWorker) scoreBounded(b boundedShard, bs *boundedSet) error {
 
 // scorePosts scores a shard from its remembered postings, in the order of
 // the terms, as scoreLists does from its segment. h is nil when the filter
-// keeps every Item.
-func (lw *lexWorker) scorePosts(sh *shard, h *handle, posts [][]uint32) error {
+// keeps every Item; best is each term's bound before its idf (termBest).
+//
+// Within the shard, the terms whose bounds, lowest first, sum (raised as
+// a shard's bound is) below the threshold cannot make a chunk reach it
+// alone: only the chunks holding one of the other terms are scored (by
+// every term, in the terms' order, so each score is the one scoreLists
+// gives).
+func (lw *lexWorker) scorePosts(sh *shard, h *handle, posts [][]uint32, best []float64) error {
 	nc := sh.rec.Filing.Chunks
 	dls := sh.lengths()
 	if len(dls) != nc {
@@ -631,22 +644,94 @@ func (lw *lexWorker) scorePosts(sh *shard, h *handle, posts [][]uint32) error {
 		keepItem = lw.keepItem(h)
 	}
 	sc := lw.sc
+	clear(lw.minor)
+	if thr := sc.threshold(); thr > 0 {
+		// The terms by bound, lowest first: each is minor while the sum
+		// stays below the threshold.
+		lw.order = lw.order[:0]
+		for t, post := range posts {
+			if post != nil {
+				lw.order = append(lw.order, t)
+			}
+		}
+		slices.SortFunc(lw.order, func(a, b int) int { return cmp.Compare(sc.idf[a]*best[a], sc.idf[b]*best[b]) })
+		sum, minors := 0.0, 0
+		for _, t := range lw.order {
+			next := sum + sc.idf[t]*best[t]
+			if next*(1+1e-9) >= thr {
+				break
+			}
+			sum = next
+			lw.minor[t] = true
+			minors++
+		}
+		if minors == len(lw.order) {
+			return nil // no chunk can reach the threshold
+		}
+		if minors > 0 {
+			// The candidates: the chunks holding a term that is not minor.
+			for t, post := range posts {
+				if lw.minor[t] {
+					continue
+				}
+				for _, p := range post {
+					d, _ := unpackPosting(p)
+					if d >= nc {
+						return lw.badPosting(sh, d, nc)
+					}
+					if !lw.hit[d] {
+						lw.hit[d] = true
+						lw.docs = append(lw.docs, d)
+					}
+				}
+			}
+		}
+	}
+	if len(lw.docs) > 0 {
+		for t, post := range posts {
+			idf := sc.idf[t]
+			for _, p := range post {
+				d, freq := unpackPosting(p)
+				if d >= nc {
+					return lw.badPosting(sh, d, nc)
+				}
+				if !lw.hit[d] || (keepItem != nil && !keepItem[h.tab.item[d]]) {
+					continue
+				}
+				tf := float64(freq)
+				lw.acc[d] += idf * tf / (tf + sc.lengthPart(int32(dls[d])))
+			}
+		}
+		if keepItem != nil {
+			for _, d := range lw.docs {
+				lw.hit[d] = keepItem[h.tab.item[d]]
+			}
+		}
+		return lw.offer(sh, h)
+	}
 	for t, post := range posts {
 		idf := sc.idf[t]
 		for _, p := range post {
 			d, freq := unpackPosting(p)
 			if d >= nc {
-				return &DamagedError{Accession: sh.rec.Filing.Accession, Reason: fmt.Sprintf("%s: document %d of %d", fileIndex, d, nc)}
+				return lw.badPosting(sh, d, nc)
 			}
 			if keepItem != nil && !keepItem[h.tab.item[d]] {
 				continue
 			}
 			tf := float64(freq)
 			lw.acc[d] += idf * tf / (tf + sc.lengthPart(int32(dls[d])))
-			lw.hit[d] = true
+			if !lw.hit[d] {
+				lw.hit[d] = true
+				lw.docs = append(lw.docs, d)
+			}
 		}
 	}
 	return lw.offer(sh, h)
+}
+
+func (lw *lexWorker) badPosting(sh *shard, d, nc int) error {
+	return &DamagedError{Accession: sh.rec.Filing.Accession, Reason: fmt.Sprintf("%s: document %d of %d", fileIndex, d, nc)}
 }
 
 // scoreLists scores an open shard from its segment's postings; when learn
@@ -704,7 +789,10 @@ func (lw *lexWorker) scoreLists(sd scored, learn bool) error {
 			}
 			tf := float64(freq)
 			lw.acc[d] += sc.idf[l.term] * tf / (tf + sc.lengthPart(dl))
-			lw.hit[d] = true
+			if !lw.hit[d] {
+				lw.hit[d] = true
+				lw.docs = append(lw.docs, int(d))
+			}
 		}
 		lw.tbs[l.term] = tb
 		lw.post[l.term] = post
