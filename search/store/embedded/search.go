@@ -325,7 +325,7 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 
 	// The shards set aside, by their bound, highest first: a chunk's
 	// score is a sum over the query's terms of each term's part, which
-	// scorer.termMax bounds, so no chunk of a shard scores above the sum
+	// scorer.termBest bounds (times the term's idf), so no chunk of a shard scores above the sum
 	// of its terms' bounds. The sum is raised by a relative 1e-9, far
 	// above what rounding can take from it (each part and each sum is
 	// within 2^-52 relative of its exact value, and the exact bound is not
@@ -482,12 +482,6 @@ func (sc *scorer) termBest(b termBound) float64 {
 		best = max(best, tf/(tf+sc.lengthPart(b.minDL[tfLevels-1])))
 	}
 	return best
-}
-
-// termMax returns the most term t adds to the score of a chunk of a shard
-// that knows b (see termBest).
-func (sc *scorer) termMax(t int, b termBound) float64 {
-	return sc.idf[t] * sc.termBest(b)
 }
 
 // threshold returns the highest k-th score a worker keeps, 0 before one
