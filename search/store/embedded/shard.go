@@ -209,7 +209,7 @@ type dfEntry struct {
 	// When bound is true, maxTF is the largest frequency of the term in a
 	// chunk of the shard and minDL[j] the smallest BM25 length of a chunk
 	// holding it at least j+1 times: with a query's statistics they give
-	// the most the term adds to any chunk's score (see scorer.termMax).
+	// the most the term adds to any chunk's score (see scorer.termBest).
 	bound bool
 	maxTF uint64
 	minDL [tfLevels]int32
