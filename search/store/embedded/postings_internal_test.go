@@ -104,3 +104,31 @@ func TestRememberedPostings(t *testing.T) {
 		t.Errorf("without budget the store remembers %d bytes (counted %d)", rememberedBytes(s2), used)
 	}
 }
+
+// TestFilingWithoutTheQueryTerms: a filing that holds none of a query's
+// terms, and so remembers no postings for them, answers the query again
+// without being taken for damaged.
+func TestFilingWithoutTheQueryTerms(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i, text := range []string{"tax credits and carryforwards", "liquidity and capital resources"} {
+		acc := fmt.Sprintf("%010d-24-%06d", i+1, i+1)
+		f := store.Filing{Accession: acc, CIK: fmt.Sprint(i + 1), Form: "10-K", FilingDate: edgar13f.MustParseDate("2024-02-01")}
+		cs := []store.Chunk{{ID: fmt.Sprint(i), Accession: acc, Item: "7", Text: text}}
+		if err := s.Put(ctx, f, cs, nil, store.Meta{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for round := range 3 {
+		ms, err := s.Lexical(ctx, "credits", store.Filter{AsOf: edgar13f.MustParseDate("2030-01-01")}, 5)
+		if err != nil || len(ms) != 1 || ms[0].Chunk.ID != "0" {
+			t.Fatalf("round %d: Lexical = %v, %v; want chunk 0 alone", round, ms, err)
+		}
+	}
+	if d, _ := s.Damaged(); len(d) != 0 {
+		t.Errorf("damaged: %v", d)
+	}
+}

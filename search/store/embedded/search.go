@@ -229,10 +229,14 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 				continue
 			}
 			if prune && allBound(tbs) {
+				holds := false
 				for t, c := range counts {
 					df[t] += c
+					holds = holds || c > 0
 				}
-				bs.add(sh, counts, posts, tbs, sc)
+				if holds { // else no chunk of it holds a query term
+					bs.add(sh, counts, posts, tbs, sc)
+				}
 				continue
 			}
 		}
@@ -315,12 +319,12 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 	for _, t := range todos {
 		todo = append(todo, t...)
 	}
-	top := newTopK(k)
+	top := newLexTop(k)
 	if err := sc.run(todo, top, true); err != nil {
 		return nil, err
 	}
 	if len(bs.shards) == 0 {
-		return top.matches(), nil
+		return s.lexMatches(top, &held)
 	}
 
 	// The shards set aside, by their bound, highest first: a chunk's
@@ -348,8 +352,8 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 		}
 	}
 	slices.SortFunc(bs.shards, func(a, b boundedShard) int { return cmp.Compare(b.ub, a.ub) })
-	if len(top.h) == top.k {
-		sc.raise(top.h[0].score)
+	if top.full() {
+		sc.raise(top.min())
 	}
 	workers = min(runtime.GOMAXPROCS(0), len(bs.shards))
 	lws := make([]*lexWorker, workers)
@@ -387,11 +391,9 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 	}
 	s.pruned.Add(int64(len(bs.shards)) - scoredN.Load())
 	for _, lw := range lws {
-		for _, c := range lw.top.h {
-			top.offer(c)
-		}
+		top.merge(lw.top)
 	}
-	return top.matches(), nil
+	return s.lexMatches(top, &held)
 }
 
 // allBound reports whether every term's bound is known.
@@ -502,7 +504,7 @@ func (sc *scorer) raise(score float64) {
 type lexWorker struct {
 	s    *Store
 	sc   *scorer
-	top  *topK
+	top  *lexTop
 	acc  []float64
 	hit  []bool
 	it   segment.PostingsIterator
@@ -517,7 +519,7 @@ type lexWorker struct {
 }
 
 func (sc *scorer) newWorker(s *Store, k int) *lexWorker {
-	return &lexWorker{s: s, sc: sc, top: newTopK(k), tbs: make([]termBound, len(sc.idf)), post: make([][]uint32, len(sc.idf)), minor: make([]bool, len(sc.idf))}
+	return &lexWorker{s: s, sc: sc, top: newLexTop(k), tbs: make([]termBound, len(sc.idf)), post: make([][]uint32, len(sc.idf)), minor: make([]bool, len(sc.idf))}
 }
 
 // open acquires a shard for the query.
@@ -553,8 +555,7 @@ func (lw *lexWorker) keepItem(h *handle) []bool {
 }
 
 // offer offers the chunks scored into the worker's best k; h is the
-// shard's handle, nil when it is not open yet (it is opened when a chunk
-// is kept).
+// shard's handle, nil when it is not open.
 func (lw *lexWorker) offer(sh *shard, h *handle) error {
 	top := lw.top
 	thr := lw.sc.threshold()
@@ -562,16 +563,10 @@ func (lw *lexWorker) offer(sh *shard, h *handle) error {
 		if !lw.hit[d] || lw.acc[d] < thr || !top.admits(lw.acc[d]) {
 			continue
 		}
-		if h == nil {
-			var err error
-			if h, err = lw.open(sh); err != nil {
-				return err
-			}
-		}
-		top.offer(candidate{score: lw.acc[d], h: h, doc: d})
+		top.offer(lexCand{score: lw.acc[d], sh: sh, doc: d, h: h})
 	}
-	if len(top.h) == top.k {
-		lw.sc.raise(top.h[0].score)
+	if top.full() {
+		lw.sc.raise(top.min())
 	}
 	return nil
 }
@@ -629,7 +624,7 @@ func (lw *lexWorker) scoreBounded(b boundedShard, bs *boundedSet) error {
 func (lw *lexWorker) scorePosts(sh *shard, h *handle, posts [][]uint32, best []float64) error {
 	nc := sh.rec.Filing.Chunks
 	dls := sh.lengths()
-	if len(dls) != nc {
+	if len(dls) != nc && slices.ContainsFunc(posts, func(p []uint32) bool { return len(p) > 0 }) {
 		return &DamagedError{Accession: sh.rec.Filing.Accession, Reason: fmt.Sprintf("%s: %d lengths remembered for %d chunks", fileIndex, len(dls), nc)}
 	}
 	lw.reset(nc)
@@ -809,7 +804,7 @@ func (lw *lexWorker) scoreLists(sd scored, learn bool) error {
 // run scores the chunks of todo that pass the filter into top, on every
 // CPU; when learn is true each shard then remembers its terms'
 // frequencies and bounds.
-func (sc *scorer) run(todo []scored, top *topK, learn bool) error {
+func (sc *scorer) run(todo []scored, top *lexTop, learn bool) error {
 	if len(todo) == 0 {
 		return nil
 	}
@@ -835,9 +830,7 @@ func (sc *scorer) run(todo []scored, top *topK, learn bool) error {
 		return err
 	}
 	for _, lw := range lws {
-		for _, c := range lw.top.h {
-			top.offer(c)
-		}
+		top.merge(lw.top)
 	}
 	return nil
 }
