@@ -25,8 +25,15 @@
 // scored highest bound first, and those whose bound is below the k-th
 // score kept are not opened (a filing learns its bounds the first time it
 // is scored for a term, so the pruning starts with a query's terms' second
-// use).
-// Shards are read and scored on every CPU. A manifest file caches the
+// use). A filing scored also remembers its query terms' postings, decoded
+// (4 bytes a posting, within a budget for the store), so that the next
+// query with those terms scores it without reading its segment, opening it
+// only if one of its chunks is among the answers; within such a filing,
+// the terms whose bounds together stay below the k-th score cannot lift a
+// chunk to it alone, and only the chunks holding another term are scored.
+// Shards are read and scored on every CPU; the filings set aside by their
+// bounds are taken highest bound first by every CPU, sharing the k-th
+// score the best of them keeps. A manifest file caches the
 // filings' records so that Open does not parse every shard's record; it
 // is checked against each record's sum, so a stale one costs only time.
 // A store written before the manifest existed is migrated on Open, which
