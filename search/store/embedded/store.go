@@ -148,6 +148,7 @@ type Store struct {
 	an    analysis.Analyzer
 	cache *cache
 	view  atomic.Pointer[view]
+	seen  atomic.Pointer[seenNames] // see current
 
 	mu     sync.Mutex   // serialises changes of the view and writes
 	closed sync.RWMutex // held for reading by every call, for writing by Close
@@ -368,40 +369,66 @@ func (s *Store) sweep() error {
 }
 
 // listFilings returns the newest generation of each accession in filings/.
-// Every call lists the directory, so it reads the names alone, unsorted.
 func (s *Store) listFilings() (map[string]int, error) {
+	names, err := s.filingNames()
+	if err != nil {
+		return nil, err
+	}
+	return bestGenerations(names), nil
+}
+
+// filingNames lists filings/. Every call does, so it reads the names
+// alone, in the directory's order.
+func (s *Store) filingNames() ([]string, error) {
 	d, err := os.Open(s.path(dirFilings))
 	if err != nil {
 		return nil, err
 	}
 	names, err := d.Readdirnames(-1)
 	d.Close()
-	if err != nil {
-		return nil, err
-	}
+	return names, err
+}
+
+// bestGenerations returns the newest generation of each accession among
+// the names of filings/.
+func bestGenerations(names []string) map[string]int {
 	best := make(map[string]int, len(names))
 	for _, name := range names {
 		if acc, gen, ok := parseShardName(name); ok && gen > best[acc] {
 			best[acc] = gen
 		}
 	}
-	return best, nil
+	return best
 }
 
 // current returns the view of the filings committed so far, reloading it
 // when another process (or a replacement) changed the directory.
+//
+// The names filings/ held when they last matched a view are kept: when the
+// directory lists the same names in the same order and that view is still
+// the store's, it is current without parsing the names again.
 func (s *Store) current() (*view, error) {
-	best, err := s.listFilings()
+	names, err := s.filingNames()
 	if err != nil {
 		return nil, err
 	}
 	v := s.view.Load()
-	if sameFilings(v, best) {
+	if seen := s.seen.Load(); seen != nil && seen.v == v && slices.Equal(seen.names, names) {
+		return v, nil
+	}
+	if sameFilings(v, bestGenerations(names)) {
+		s.seen.Store(&seenNames{names: names, v: v})
 		return v, nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.reloadLocked(false)
+}
+
+// seenNames is what filings/ listed when it matched the view v.
+type seenNames struct {
+	names []string
+	v     *view
 }
 
 func sameFilings(v *view, best map[string]int) bool {
