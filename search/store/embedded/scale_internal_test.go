@@ -46,8 +46,8 @@ func TestFilteredQueryReadsOnlyItsShards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := s.dictReads.Load() - before; n != 1 {
-		t.Errorf("the query again read %d shards' dictionaries; want 1 (the one it scores)", n)
+	if n := s.dictReads.Load() - before; n > 1 {
+		t.Errorf("the query again read %d shards' dictionaries; want at most 1 (the one it scores)", n)
 	}
 	// Nor does it open them: with one shard kept open, only the one it
 	// scores is opened again.

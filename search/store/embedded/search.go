@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 
@@ -184,42 +185,58 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 	if len(terms) == 0 || len(visible) == 0 {
 		return nil, nil
 	}
-	// The terms as strings, made once: the shards remember their
-	// frequencies by them.
-	names := make([]string, len(terms))
+	nt := len(terms)
+	// The terms as strings, made once, and as the store's numbers for
+	// them, by which the shards remember their frequencies.
+	names := make([]string, nt)
 	for i, t := range terms {
 		names[i] = string(t)
 	}
 
 	// The statistics of the visible chunks: N, their total length, and
 	// each term's document frequency, summed over the visible shards in
-	// integers so that the sums do not depend on the order. A shard the
-	// filter leaves out counts only for them: when it remembers the
-	// frequencies it is not opened. A shard the filter keeps that
-	// remembers its terms' frequencies and bounds is set aside: it is
-	// opened only if its bound can reach the k-th score.
+	// integers so that the sums do not depend on the order. N and the
+	// length come from the records; a shard the filter leaves out counts
+	// only for the frequencies: when it remembers them it is not opened.
+	// A shard the filter keeps that remembers its terms' frequencies and
+	// bounds is set aside: it is scored only if its bound can reach the
+	// k-th score, from its remembered postings when it has them.
 	var n, length int64
-	df := make([]uint64, len(terms))
-	counts := make([]uint64, len(terms))
-	tbs := make([]termBound, len(terms))
-	var shards []*shard
-	var bounded []boundedShard
 	for _, sh := range visible {
 		n += int64(sh.rec.Filing.Chunks)
 		length += sh.rec.Length
+	}
+	ids := s.termIDs.of(names)
+	sc := &scorer{f: f, names: names, ids: ids, budget: s.posts}
+	if n > 0 && length > 0 {
+		sc.avgdl = float64(length) / float64(n)
+	}
+	prune := !s.noPrune && sc.avgdl > 0
+	df := make([]uint64, nt)
+	counts := make([]uint64, nt)
+	tbs := make([]termBound, nt)
+	posts := make([][]uint32, nt)
+	var shards []*shard
+	bs := &boundedSet{nt: nt, shards: make([]boundedShard, 0, len(visible)), counts: make([]uint64, 0, nt*len(visible)),
+		posts: make([][]uint32, 0, nt*len(visible)), best: make([]float64, 0, nt*len(visible))}
+	for _, sh := range visible {
 		keep := passes(&sh.rec.Filing, f)
-		if sh.knownDF(names, counts, tbs) {
+		if sh.knownDF(ids, counts, tbs, posts) {
 			if !keep {
 				for t, c := range counts {
 					df[t] += c
 				}
 				continue
 			}
-			if !s.noPrune && allBound(tbs) {
+			if prune && allBound(tbs) {
+				holds := false
 				for t, c := range counts {
 					df[t] += c
+					holds = holds || c > 0
 				}
-				bounded = append(bounded, boundedShard{sh: sh, counts: slices.Clone(counts), tbs: slices.Clone(tbs)})
+				if holds { // else no chunk of it holds a query term
+					bs.add(sh, counts, posts, tbs, sc)
+				}
 				continue
 			}
 		}
@@ -240,11 +257,11 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
-		dfs[w] = make([]uint64, len(terms))
+		dfs[w] = make([]uint64, nt)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			counts := make([]uint64, len(terms))
+			counts := make([]uint64, nt)
 			var spare segment.PostingsList // reused for the lists only counted
 			for i := w; i < len(hs); i += workers {
 				h := hs[i]
@@ -275,7 +292,7 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 					// Its bounds are remembered once it is scored.
 					todos[w] = append(todos[w], scored{h, lists, slices.Clone(counts)})
 				} else {
-					h.sh.rememberDF(names, counts, nil)
+					h.sh.rememberDF(ids, counts, nil, nil, nil, nil)
 				}
 			}
 		}()
@@ -292,40 +309,41 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 			df[t] += d[t]
 		}
 	}
-	avgdl := float64(length) / float64(n)
-	idf := make([]float64, len(terms))
+	sc.idf = make([]float64, nt)
 	for i := range terms {
-		idf[i] = math.Log(1 + (float64(n)-float64(df[i])+0.5)/(float64(df[i])+0.5))
+		sc.idf[i] = math.Log(1 + (float64(n)-float64(df[i])+0.5)/(float64(df[i])+0.5))
 	}
-	sc := &scorer{f: f, idf: idf, avgdl: avgdl, names: names}
+	sc.keepItems = f.Item != "" || len(f.Items) > 0
 
 	var todo []scored
 	for _, t := range todos {
 		todo = append(todo, t...)
 	}
-	top := newTopK(k)
+	top := newLexTop(k)
 	if err := sc.run(todo, top, true); err != nil {
 		return nil, err
 	}
-	if len(bounded) == 0 {
-		return top.matches(), nil
+	if len(bs.shards) == 0 {
+		return s.lexMatches(top, &held)
 	}
 
 	// The shards set aside, by their bound, highest first: a chunk's
 	// score is a sum over the query's terms of each term's part, which
-	// scorer.termMax bounds, so no chunk of a shard scores above the sum
-	// of its terms' bounds. The sum is
-	// raised by a relative 1e-9, far above what rounding can take from it
-	// (each part and each sum is within 2^-52 relative of its exact value,
-	// and the exact bound is not below the exact score). Once the k-th
-	// score kept is above the bound of the next shard, it is above every
-	// chunk of every shard left: they are not opened.
-	for i := range bounded {
-		b := &bounded[i]
+	// scorer.termBest bounds (times the term's idf), so no chunk of a shard scores above the sum
+	// of its terms' bounds. The sum is raised by a relative 1e-9, far
+	// above what rounding can take from it (each part and each sum is
+	// within 2^-52 relative of its exact value, and the exact bound is not
+	// below the exact score). The workers take the shards in that order
+	// and share the highest k-th score any of them keeps, which is not
+	// above the k-th score of the answer: once it is above the bound of
+	// the next shard, it is above every chunk of every shard left, and
+	// they are not opened. A chunk scoring below it is not kept.
+	for i := range bs.shards {
+		b := &bs.shards[i]
 		ub := 0.0
-		for t := range terms {
-			if b.counts[t] > 0 {
-				ub += sc.termMax(t, b.tbs[t])
+		for t := range nt {
+			if bs.counts[b.at+t] > 0 {
+				ub += sc.idf[t] * bs.best[b.at+t]
 			}
 		}
 		b.ub = ub * (1 + 1e-9)
@@ -333,49 +351,49 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 			b.ub = s.boundFault(b.ub)
 		}
 	}
-	slices.SortFunc(bounded, func(a, b boundedShard) int { return cmp.Compare(b.ub, a.ub) })
-	batch := 4 * runtime.GOMAXPROCS(0)
-	for i := 0; i < len(bounded); {
-		if len(top.h) == top.k && bounded[i].ub < top.h[0].score {
-			s.pruned.Add(int64(len(bounded) - i))
-			break
-		}
-		j := min(i+batch, len(bounded))
-		group := make([]*shard, 0, j-i)
-		for _, b := range bounded[i:j] {
-			group = append(group, b.sh)
-		}
-		ghs, err := s.acquire(group)
-		if err != nil {
-			return nil, err
-		}
-		held = append(held, ghs...)
-		todo = todo[:0]
-		for x, h := range ghs {
-			s.dictReads.Add(1)
-			dict, err := h.seg.Dictionary(textField)
-			if err != nil {
-				return nil, damageErr(h, err)
-			}
-			var lists []postings
-			for t, term := range terms {
-				if bounded[i+x].counts[t] == 0 {
-					continue
-				}
-				pl, err := dict.PostingsList(term, nil, nil)
-				if err != nil {
-					return nil, damageErr(h, err)
-				}
-				lists = append(lists, postings{term: t, pl: pl})
-			}
-			todo = append(todo, scored{h, lists, nil})
-		}
-		if err := sc.run(todo, top, false); err != nil {
-			return nil, err
-		}
-		i = j
+	slices.SortFunc(bs.shards, func(a, b boundedShard) int { return cmp.Compare(b.ub, a.ub) })
+	if top.full() {
+		sc.raise(top.min())
 	}
-	return top.matches(), nil
+	workers = min(runtime.GOMAXPROCS(0), len(bs.shards))
+	lws := make([]*lexWorker, workers)
+	errs = make([]error, workers)
+	var next, scoredN atomic.Int64
+	for w := range workers {
+		lws[w] = sc.newWorker(s, k)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lw := lws[w]
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(bs.shards) {
+					return
+				}
+				b := bs.shards[i]
+				if b.ub < sc.threshold() {
+					return // and every shard after it
+				}
+				scoredN.Add(1)
+				if err := lw.scoreBounded(b, bs); err != nil {
+					errs[w] = err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, lw := range lws {
+		held = append(held, lw.held...)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	s.pruned.Add(int64(len(bs.shards)) - scoredN.Load())
+	for _, lw := range lws {
+		top.merge(lw.top)
+	}
+	return s.lexMatches(top, &held)
 }
 
 // allBound reports whether every term's bound is known.
@@ -388,13 +406,37 @@ func allBound(tbs []termBound) bool {
 	return true
 }
 
-// A boundedShard is a shard that remembers its query terms' frequencies
-// and bounds, and ub the bound of its chunks' scores.
-type boundedShard struct {
-	sh     *shard
+// A boundedSet is the shards of a query that remember its terms'
+// frequencies and bounds: per shard and term (at+t), the frequency, the
+// remembered postings (nil when not remembered) and the term's bound
+// before its idf (scorer.termBest).
+type boundedSet struct {
+	nt     int
+	shards []boundedShard
 	counts []uint64
-	tbs    []termBound
-	ub     float64
+	posts  [][]uint32
+	best   []float64
+}
+
+// A boundedShard is a shard of a boundedSet, its entries from at, and ub
+// the bound of its chunks' scores.
+type boundedShard struct {
+	sh *shard
+	at int
+	ub float64
+}
+
+func (bs *boundedSet) add(sh *shard, counts []uint64, posts [][]uint32, tbs []termBound, sc *scorer) {
+	bs.shards = append(bs.shards, boundedShard{sh: sh, at: len(bs.counts)})
+	bs.counts = append(bs.counts, counts...)
+	bs.posts = append(bs.posts, posts...)
+	for t, b := range tbs {
+		best := 0.0
+		if counts[t] > 0 {
+			best = sc.termBest(b)
+		}
+		bs.best = append(bs.best, best)
+	}
 }
 
 // scored is a shard to score: its postings of the query terms it holds
@@ -407,10 +449,16 @@ type scored struct {
 
 // A scorer scores shards by BM25 with a query's statistics.
 type scorer struct {
-	f     store.Filter
-	idf   []float64
-	avgdl float64
-	names []string
+	f         store.Filter
+	idf       []float64
+	avgdl     float64
+	names     []string
+	ids       []uint64 // the terms' numbers in the store (termIDs)
+	keepItems bool     // the filter names Items
+	budget    *postBudget
+	// thr holds the bits of the highest k-th score a worker keeps (scores
+	// are positive, so their bits order as they do).
+	thr atomic.Uint64
 }
 
 // lengthPart is the length part of BM25's denominator for a chunk of dl
@@ -419,13 +467,13 @@ func (sc *scorer) lengthPart(dl int32) float64 {
 	return bm25K1 * (1 - bm25B + bm25B*float64(dl)/sc.avgdl)
 }
 
-// termMax returns the most term t adds to the score of a chunk of a
-// shard that knows b: idf·tf/(tf + k1·(1 − b + b·dl/avgdl)) grows with tf
-// and falls with dl, so a chunk holding the term tf times scores at most
-// its part at frequency min(tf, tfLevels) and the smallest length of a
-// chunk holding it that often, or, above tfLevels, at the largest
-// frequency and the smallest length of tfLevels.
-func (sc *scorer) termMax(t int, b termBound) float64 {
+// termBest returns the most a term a shard knows b of adds to the score of
+// a chunk of the shard, before its idf: tf/(tf + k1·(1 − b + b·dl/avgdl))
+// grows with tf and falls with dl, so a chunk holding the term tf times
+// scores at most its part at frequency min(tf, tfLevels) and the smallest
+// length of a chunk holding it that often, or, above tfLevels, at the
+// largest frequency and the smallest length of tfLevels.
+func (sc *scorer) termBest(b termBound) float64 {
 	best := 0.0
 	for j := range min(b.maxTF, tfLevels) {
 		tf := float64(j + 1)
@@ -435,101 +483,344 @@ func (sc *scorer) termMax(t int, b termBound) float64 {
 		tf := float64(b.maxTF)
 		best = max(best, tf/(tf+sc.lengthPart(b.minDL[tfLevels-1])))
 	}
-	return sc.idf[t] * best
+	return best
+}
+
+// threshold returns the highest k-th score a worker keeps, 0 before one
+// keeps k.
+func (sc *scorer) threshold() float64 { return math.Float64frombits(sc.thr.Load()) }
+
+// raise makes score the threshold if it is higher.
+func (sc *scorer) raise(score float64) {
+	for {
+		old := sc.thr.Load()
+		if score <= math.Float64frombits(old) || sc.thr.CompareAndSwap(old, math.Float64bits(score)) {
+			return
+		}
+	}
+}
+
+// A lexWorker scores shards on one goroutine into its own best k.
+type lexWorker struct {
+	s    *Store
+	sc   *scorer
+	top  *lexTop
+	acc  []float64
+	hit  []bool
+	it   segment.PostingsIterator
+	tbs  []termBound
+	post [][]uint32
+	held []*handle // the shards it opened, released by the query
+	// docs lists the chunks hit, in the order first hit; minor and order
+	// serve scorePosts.
+	docs  []int
+	minor []bool
+	order []int
+}
+
+func (sc *scorer) newWorker(s *Store, k int) *lexWorker {
+	return &lexWorker{s: s, sc: sc, top: newLexTop(k), tbs: make([]termBound, len(sc.idf)), post: make([][]uint32, len(sc.idf)), minor: make([]bool, len(sc.idf))}
+}
+
+// open acquires a shard for the query.
+func (lw *lexWorker) open(sh *shard) (*handle, error) {
+	hs, err := lw.s.acquire([]*shard{sh})
+	if err != nil {
+		return nil, err
+	}
+	lw.held = append(lw.held, hs[0])
+	return hs[0], nil
+}
+
+// reset readies the accumulators for a shard of nc chunks.
+func (lw *lexWorker) reset(nc int) {
+	lw.acc = slices.Grow(lw.acc[:0], nc)[:nc]
+	lw.hit = slices.Grow(lw.hit[:0], nc)[:nc]
+	clear(lw.acc)
+	clear(lw.hit)
+	lw.docs = lw.docs[:0]
+}
+
+// keepItem returns whether each Item of h passes the filter, nil when it
+// keeps every Item.
+func (lw *lexWorker) keepItem(h *handle) []bool {
+	if !lw.sc.keepItems {
+		return nil
+	}
+	keep := make([]bool, len(h.tab.names))
+	for i, name := range h.tab.names {
+		keep[i] = lw.sc.f.KeepsItem(name)
+	}
+	return keep
+}
+
+// offer offers the chunks scored into the worker's best k; h is the
+// shard's handle, nil when it is not open.
+func (lw *lexWorker) offer(sh *shard, h *handle) error {
+	top := lw.top
+	thr := lw.sc.threshold()
+	for _, d := range lw.docs {
+		if !lw.hit[d] || lw.acc[d] < thr || !top.admits(lw.acc[d]) {
+			continue
+		}
+		top.offer(lexCand{score: lw.acc[d], sh: sh, doc: d, h: h})
+	}
+	if top.full() {
+		lw.sc.raise(top.min())
+	}
+	return nil
+}
+
+// scoreBounded scores a shard of bs: from its remembered postings when it
+// has every term's, else from its segment (remembering them).
+func (lw *lexWorker) scoreBounded(b boundedShard, bs *boundedSet) error {
+	counts := bs.counts[b.at : b.at+bs.nt]
+	posts := bs.posts[b.at : b.at+bs.nt]
+	cached := true
+	for t, c := range counts {
+		if c > 0 && posts[t] == nil {
+			cached = false
+		}
+	}
+	sh := b.sh
+	var h *handle
+	if !cached || lw.sc.keepItems {
+		var err error
+		if h, err = lw.open(sh); err != nil {
+			return err
+		}
+	}
+	if cached {
+		return lw.scorePosts(sh, h, posts, bs.best[b.at:b.at+bs.nt])
+	}
+	lw.s.dictReads.Add(1)
+	dict, err := h.seg.Dictionary(textField)
+	if err != nil {
+		return damageErr(h, err)
+	}
+	var lists []postings
+	for t, term := range lw.sc.names {
+		if counts[t] == 0 {
+			continue
+		}
+		pl, err := dict.PostingsList([]byte(term), nil, nil)
+		if err != nil {
+			return damageErr(h, err)
+		}
+		lists = append(lists, postings{term: t, pl: pl})
+	}
+	return lw.scoreLists(scored{h, lists, slices.Clone(counts)}, false)
+}
+
+// scorePosts scores a shard from its remembered postings, in the order of
+// the terms, as scoreLists does from its segment. h is nil when the filter
+// keeps every Item; best is each term's bound before its idf (termBest).
+//
+// Within the shard, the terms whose bounds, lowest first, sum (raised as
+// a shard's bound is) below the threshold cannot make a chunk reach it
+// alone: only the chunks holding one of the other terms are scored (by
+// every term, in the terms' order, so each score is the one scoreLists
+// gives).
+func (lw *lexWorker) scorePosts(sh *shard, h *handle, posts [][]uint32, best []float64) error {
+	nc := sh.rec.Filing.Chunks
+	dls := sh.lengths()
+	if len(dls) != nc && slices.ContainsFunc(posts, func(p []uint32) bool { return len(p) > 0 }) {
+		return &DamagedError{Accession: sh.rec.Filing.Accession, Reason: fmt.Sprintf("%s: %d lengths remembered for %d chunks", fileIndex, len(dls), nc)}
+	}
+	lw.reset(nc)
+	var keepItem []bool
+	if h != nil {
+		keepItem = lw.keepItem(h)
+	}
+	sc := lw.sc
+	clear(lw.minor)
+	if thr := sc.threshold(); thr > 0 {
+		// The terms by bound, lowest first: each is minor while the sum
+		// stays below the threshold.
+		lw.order = lw.order[:0]
+		for t, post := range posts {
+			if post != nil {
+				lw.order = append(lw.order, t)
+			}
+		}
+		slices.SortFunc(lw.order, func(a, b int) int { return cmp.Compare(sc.idf[a]*best[a], sc.idf[b]*best[b]) })
+		sum, minors := 0.0, 0
+		for _, t := range lw.order {
+			next := sum + sc.idf[t]*best[t]
+			if next*(1+1e-9) >= thr {
+				break
+			}
+			sum = next
+			lw.minor[t] = true
+			minors++
+		}
+		if minors == len(lw.order) {
+			return nil // no chunk can reach the threshold
+		}
+		if minors > 0 {
+			// The candidates: the chunks holding a term that is not minor.
+			for t, post := range posts {
+				if lw.minor[t] {
+					continue
+				}
+				for _, p := range post {
+					d, _ := unpackPosting(p)
+					if d >= nc {
+						return lw.badPosting(sh, d, nc)
+					}
+					if !lw.hit[d] {
+						lw.hit[d] = true
+						lw.docs = append(lw.docs, d)
+					}
+				}
+			}
+		}
+	}
+	if len(lw.docs) > 0 {
+		for t, post := range posts {
+			idf := sc.idf[t]
+			for _, p := range post {
+				d, freq := unpackPosting(p)
+				if d >= nc {
+					return lw.badPosting(sh, d, nc)
+				}
+				if !lw.hit[d] || (keepItem != nil && !keepItem[h.tab.item[d]]) {
+					continue
+				}
+				tf := float64(freq)
+				lw.acc[d] += idf * tf / (tf + sc.lengthPart(int32(dls[d])))
+			}
+		}
+		if keepItem != nil {
+			for _, d := range lw.docs {
+				lw.hit[d] = keepItem[h.tab.item[d]]
+			}
+		}
+		return lw.offer(sh, h)
+	}
+	for t, post := range posts {
+		idf := sc.idf[t]
+		for _, p := range post {
+			d, freq := unpackPosting(p)
+			if d >= nc {
+				return lw.badPosting(sh, d, nc)
+			}
+			if keepItem != nil && !keepItem[h.tab.item[d]] {
+				continue
+			}
+			tf := float64(freq)
+			lw.acc[d] += idf * tf / (tf + sc.lengthPart(int32(dls[d])))
+			if !lw.hit[d] {
+				lw.hit[d] = true
+				lw.docs = append(lw.docs, d)
+			}
+		}
+	}
+	return lw.offer(sh, h)
+}
+
+func (lw *lexWorker) badPosting(sh *shard, d, nc int) error {
+	return &DamagedError{Accession: sh.rec.Filing.Accession, Reason: fmt.Sprintf("%s: document %d of %d", fileIndex, d, nc)}
+}
+
+// scoreLists scores an open shard from its segment's postings; when learn
+// is true the shard then remembers its terms' frequencies and bounds.
+// Either way it remembers the postings it decoded, if the store's budget
+// has room.
+func (lw *lexWorker) scoreLists(sd scored, learn bool) error {
+	sc := lw.sc
+	tab := &sd.h.tab
+	nc := tab.len()
+	keepItem := lw.keepItem(sd.h)
+	lw.reset(nc)
+	clear(lw.tbs)
+	clear(lw.post)
+	keepPosts := sc.budget != nil && sc.budget.used.Load() < sc.budget.limit
+	// Terms in sorted order, so each chunk's score is summed in the same
+	// order whatever else the store holds.
+	for _, l := range sd.lists {
+		lw.it = l.pl.Iterator(true, false, false, lw.it)
+		tb := termBound{bound: true}
+		for j := range tb.minDL {
+			tb.minDL[j] = math.MaxInt32
+		}
+		var post []uint32
+		if keepPosts {
+			post = make([]uint32, 0, l.pl.Count())
+		}
+		for {
+			p, err := lw.it.Next()
+			if err != nil {
+				return damageErr(sd.h, err)
+			}
+			if p == nil {
+				break
+			}
+			d := p.Number()
+			if d >= uint64(nc) {
+				return damageErr(sd.h, fmt.Errorf("document %d of %d", d, nc))
+			}
+			freq, dl := p.Frequency(), tab.dlen[d]
+			tb.maxTF = max(tb.maxTF, freq)
+			for j := range min(freq, tfLevels) {
+				tb.minDL[j] = min(tb.minDL[j], dl)
+			}
+			if post != nil {
+				if x, ok := packPosting(d, freq); ok {
+					post = append(post, x)
+				} else {
+					post = nil
+					keepPosts = false
+				}
+			}
+			if keepItem != nil && !keepItem[tab.item[d]] {
+				continue
+			}
+			tf := float64(freq)
+			lw.acc[d] += sc.idf[l.term] * tf / (tf + sc.lengthPart(dl))
+			if !lw.hit[d] {
+				lw.hit[d] = true
+				lw.docs = append(lw.docs, int(d))
+			}
+		}
+		lw.tbs[l.term] = tb
+		lw.post[l.term] = post
+	}
+	if sd.counts != nil {
+		if learn {
+			for t, c := range sd.counts {
+				if c == 0 {
+					lw.tbs[t] = termBound{bound: true}
+				}
+			}
+			sd.h.sh.rememberDF(sc.ids, sd.counts, lw.tbs, lw.post, tab.dlen, sc.budget)
+		} else {
+			sd.h.sh.rememberDF(sc.ids, sd.counts, nil, lw.post, tab.dlen, sc.budget)
+		}
+	}
+	return lw.offer(sd.h.sh, sd.h)
 }
 
 // run scores the chunks of todo that pass the filter into top, on every
 // CPU; when learn is true each shard then remembers its terms'
 // frequencies and bounds.
-func (sc *scorer) run(todo []scored, top *topK, learn bool) error {
+func (sc *scorer) run(todo []scored, top *lexTop, learn bool) error {
 	if len(todo) == 0 {
 		return nil
 	}
 	workers := max(1, min(runtime.GOMAXPROCS(0), len(todo)))
-	tops := make([]*topK, workers)
+	lws := make([]*lexWorker, workers)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
-		tops[w] = newTopK(top.k)
+		lws[w] = sc.newWorker(nil, top.k)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			top := tops[w]
-			var acc []float64
-			var hit []bool
-			var it segment.PostingsIterator
-			var tbs []termBound
-			if learn {
-				tbs = make([]termBound, len(sc.idf))
-			}
 			for i := w; i < len(todo); i += workers {
-				sd := todo[i]
-				tab := &sd.h.tab
-				nc := tab.len()
-				// keepItem[i] says whether the Item names[i] passes f; nil
-				// when f keeps every Item.
-				var keepItem []bool
-				if sc.f.Item != "" || len(sc.f.Items) > 0 {
-					keepItem = make([]bool, len(tab.names))
-					for i, name := range tab.names {
-						keepItem[i] = sc.f.KeepsItem(name)
-					}
-				}
-				acc = slices.Grow(acc[:0], nc)[:nc]
-				hit = slices.Grow(hit[:0], nc)[:nc]
-				clear(acc)
-				clear(hit)
-				clear(tbs)
-				// Terms in sorted order, so each chunk's score is summed in
-				// the same order whatever else the store holds.
-				for _, l := range sd.lists {
-					it = l.pl.Iterator(true, false, false, it)
-					tb := termBound{bound: true}
-					for j := range tb.minDL {
-						tb.minDL[j] = math.MaxInt32
-					}
-					for {
-						p, err := it.Next()
-						if err != nil {
-							errs[w] = damageErr(sd.h, err)
-							return
-						}
-						if p == nil {
-							break
-						}
-						d := p.Number()
-						if d >= uint64(nc) {
-							errs[w] = damageErr(sd.h, fmt.Errorf("document %d of %d", d, nc))
-							return
-						}
-						freq, dl := p.Frequency(), tab.dlen[d]
-						tb.maxTF = max(tb.maxTF, freq)
-						for j := range min(freq, tfLevels) {
-							tb.minDL[j] = min(tb.minDL[j], dl)
-						}
-						if keepItem != nil && !keepItem[tab.item[d]] {
-							continue
-						}
-						tf := float64(freq)
-						acc[d] += sc.idf[l.term] * tf / (tf + sc.lengthPart(dl))
-						hit[d] = true
-					}
-					if tbs != nil {
-						tbs[l.term] = tb
-					}
-				}
-				if tbs != nil && sd.counts != nil {
-					for t, c := range sd.counts {
-						if c == 0 {
-							tbs[t] = termBound{bound: true}
-						}
-					}
-					sd.h.sh.rememberDF(sc.names, sd.counts, tbs)
-				}
-				for d, ok := range hit {
-					if ok && top.admits(acc[d]) {
-						top.offer(candidate{score: acc[d], h: sd.h, doc: d})
-					}
+				if err := lws[w].scoreLists(todo[i], learn); err != nil {
+					errs[w] = err
+					return
 				}
 			}
 		}()
@@ -538,10 +829,8 @@ func (sc *scorer) run(todo []scored, top *topK, learn bool) error {
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	for _, t := range tops {
-		for _, c := range t.h {
-			top.offer(c)
-		}
+	for _, lw := range lws {
+		top.merge(lw.top)
 	}
 	return nil
 }

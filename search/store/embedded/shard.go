@@ -192,27 +192,38 @@ type shard struct {
 	// from the shard's dictionary: a query filtered to a few filings still
 	// needs every visible filing's frequencies for its statistics, and the
 	// terms of queries repeat, so a filing whose frequencies are known is
-	// not opened at all. The entries share the terms' strings of the
-	// query that made them; the memo lives as long as the shard is in the
-	// view.
+	// not opened at all. The entries name their terms by the store's
+	// numbers for them (see termIDs); the memo lives as long as the shard
+	// is in the view.
 	dfMu   sync.Mutex
 	df     [dfMemo]dfEntry
 	dfNext int // the entry replaced next
+	// dl is the BM25 length of each chunk, kept with the first postings
+	// remembered (nil before); postBytes counts the bytes of dl and the
+	// entries' postings (nil until the first are kept), given back to the
+	// store's budget as they are forgotten.
+	dl        []uint16
+	postBytes *int64
 }
 
 // dfMemo is how many terms' document frequencies a shard remembers.
 const dfMemo = 64
 
 type dfEntry struct {
-	term string
+	term uint64 // 0 in an entry not used yet
 	df   uint64
 	// When bound is true, maxTF is the largest frequency of the term in a
 	// chunk of the shard and minDL[j] the smallest BM25 length of a chunk
 	// holding it at least j+1 times: with a query's statistics they give
-	// the most the term adds to any chunk's score (see scorer.termMax).
+	// the most the term adds to any chunk's score (see scorer.termBest).
 	bound bool
 	maxTF uint64
 	minDL [tfLevels]int32
+	// post, when not nil, is the term's postings list in the shard,
+	// decoded (see packPosting), in document order: a query scores a
+	// shard whose terms' postings are remembered without reading its
+	// segment.
+	post []uint32
 }
 
 // tfLevels is how many frequencies a shard remembers a smallest length
@@ -231,17 +242,23 @@ type termBound struct {
 
 // knownDF returns the remembered document frequencies of terms, or ok
 // false when one of them is not remembered. When bounds is not nil it
-// receives what is remembered of each term's frequencies and lengths.
-func (sh *shard) knownDF(terms []string, out []uint64, bounds []termBound) bool {
+// receives what is remembered of each term's frequencies and lengths, and
+// when posts is not nil each term's decoded postings, nil when they are
+// not remembered (see lengths).
+func (sh *shard) knownDF(terms []uint64, out []uint64, bounds []termBound, posts [][]uint32) bool {
 	sh.dfMu.Lock()
 	defer sh.dfMu.Unlock()
 next:
 	for i, t := range terms {
-		for _, e := range &sh.df {
-			if e.term == t && t != "" {
+		for j := range sh.df {
+			e := &sh.df[j]
+			if e.term == t {
 				out[i] = e.df
 				if bounds != nil {
 					bounds[i] = termBound{bound: e.bound || e.df == 0, maxTF: e.maxTF, minDL: e.minDL}
+				}
+				if posts != nil {
+					posts[i] = e.post
 				}
 				continue next
 			}
@@ -252,9 +269,11 @@ next:
 }
 
 // rememberDF remembers the document frequencies of terms, and their
-// frequency bounds when bounds is not nil. An entry whose frequency
-// changes loses its bound.
-func (sh *shard) rememberDF(terms []string, dfs []uint64, bounds []termBound) {
+// frequency bounds when bounds is not nil, and their decoded postings when
+// posts is not nil and pb lets the store keep them (dlen is then the
+// chunks' lengths). An entry whose frequency changes loses its bound and
+// postings.
+func (sh *shard) rememberDF(terms []uint64, dfs []uint64, bounds []termBound, posts [][]uint32, dlen []int32, pb *postBudget) {
 	sh.dfMu.Lock()
 	defer sh.dfMu.Unlock()
 next:
@@ -263,18 +282,153 @@ next:
 		if bounds != nil && bounds[i].bound {
 			e.bound, e.maxTF, e.minDL = true, bounds[i].maxTF, bounds[i].minDL
 		}
+		if posts != nil && posts[i] != nil && uint64(len(posts[i])) == e.df {
+			e.post = posts[i]
+		}
 		for j := range sh.df {
 			if sh.df[j].term == t {
-				if !e.bound && sh.df[j].df == e.df {
-					e.bound, e.maxTF, e.minDL = sh.df[j].bound, sh.df[j].maxTF, sh.df[j].minDL
+				old := &sh.df[j]
+				if old.df == e.df {
+					if !e.bound {
+						e.bound, e.maxTF, e.minDL = old.bound, old.maxTF, old.minDL
+					}
+					if old.post != nil {
+						e.post = old.post // already counted
+					} else {
+						e.post = sh.keepPostings(e.post, dlen, pb)
+					}
+				} else {
+					sh.dropPostings(old.post, pb)
+					e.post = sh.keepPostings(e.post, dlen, pb)
 				}
 				sh.df[j] = e
 				continue next
 			}
 		}
+		sh.dropPostings(sh.df[sh.dfNext].post, pb)
+		e.post = sh.keepPostings(e.post, dlen, pb)
 		sh.df[sh.dfNext] = e
 		sh.dfNext = (sh.dfNext + 1) % dfMemo
 	}
+}
+
+// keepPostings returns post if the store's budget for decoded postings
+// has room for it (and for the chunks' lengths, dlen, the first time),
+// else nil. sh.dfMu is held.
+func (sh *shard) keepPostings(post []uint32, dlen []int32, pb *postBudget) []uint32 {
+	if post == nil || pb == nil {
+		return nil
+	}
+	n := int64(4 * cap(post))
+	if sh.dl == nil {
+		if len(dlen) != sh.rec.Filing.Chunks {
+			return nil
+		}
+		dl := make([]uint16, len(dlen))
+		for i, x := range dlen {
+			if x < 0 || x > math.MaxUint16 {
+				return nil
+			}
+			dl[i] = uint16(x)
+		}
+		if !pb.take(n + int64(2*len(dl))) {
+			return nil
+		}
+		sh.dl = dl
+		n += int64(2 * len(dl))
+	} else if !pb.take(n) {
+		return nil
+	}
+	if sh.postBytes == nil {
+		// The shard gives its postings' bytes back to the budget when it
+		// leaves the view and is collected.
+		sh.postBytes = new(int64)
+		runtime.AddCleanup(sh, func(n *int64) { pb.give(atomic.LoadInt64(n)) }, sh.postBytes)
+	}
+	atomic.AddInt64(sh.postBytes, n)
+	return post
+}
+
+// dropPostings gives a forgotten entry's postings back to the budget.
+// sh.dfMu is held.
+func (sh *shard) dropPostings(post []uint32, pb *postBudget) {
+	if post == nil || pb == nil || sh.postBytes == nil {
+		return
+	}
+	n := int64(4 * cap(post))
+	atomic.AddInt64(sh.postBytes, -n)
+	pb.give(n)
+}
+
+// termIDs numbers the terms of queries, so that a shard's memo compares
+// numbers, not strings. Numbers are never reused: when the map grows past
+// maxTermIDs it is cleared, and the terms it held get new numbers.
+type termIDs struct {
+	mu   sync.Mutex
+	ids  map[string]uint64
+	last uint64
+}
+
+const maxTermIDs = 1 << 20
+
+// of returns the numbers of terms, none 0.
+func (ti *termIDs) of(terms []string) []uint64 {
+	ti.mu.Lock()
+	defer ti.mu.Unlock()
+	if ti.ids == nil || len(ti.ids) > maxTermIDs {
+		ti.ids = map[string]uint64{}
+	}
+	out := make([]uint64, len(terms))
+	for i, t := range terms {
+		id, ok := ti.ids[t]
+		if !ok {
+			ti.last++
+			id = ti.last
+			ti.ids[t] = id
+		}
+		out[i] = id
+	}
+	return out
+}
+
+// A postBudget bounds the bytes of decoded postings the shards of a store
+// remember.
+type postBudget struct {
+	used  atomic.Int64
+	limit int64
+}
+
+func (b *postBudget) take(n int64) bool {
+	if b.used.Add(n) > b.limit {
+		b.used.Add(-n)
+		return false
+	}
+	return true
+}
+
+func (b *postBudget) give(n int64) { b.used.Add(-n) }
+
+// A decoded posting packs a chunk's document number (bits 16-31) and the
+// term's frequency in it (bits 0-15); a postings list with a number or a
+// frequency that does not fit is not remembered. The chunk's length is in
+// the shard's dl.
+func packPosting(doc uint64, freq uint64) (uint32, bool) {
+	if doc > math.MaxUint16 || freq > math.MaxUint16 {
+		return 0, false
+	}
+	return uint32(doc<<16 | freq), true
+}
+
+func unpackPosting(p uint32) (doc int, freq uint32) {
+	return int(p >> 16), p & math.MaxUint16
+}
+
+// lengths returns the chunks' lengths kept with the shard's remembered
+// postings, nil when it remembers none.
+func (sh *shard) lengths() []uint16 {
+	sh.dfMu.Lock()
+	defer sh.dfMu.Unlock()
+	return sh.dl
 }
 
 // newShard returns the shard of a complete record, keeping the hashes of

@@ -25,8 +25,15 @@
 // scored highest bound first, and those whose bound is below the k-th
 // score kept are not opened (a filing learns its bounds the first time it
 // is scored for a term, so the pruning starts with a query's terms' second
-// use).
-// Shards are read and scored on every CPU. A manifest file caches the
+// use). A filing scored also remembers its query terms' postings, decoded
+// (4 bytes a posting, within a budget for the store), so that the next
+// query with those terms scores it without reading its segment, opening it
+// only if one of its chunks is among the answers; within such a filing,
+// the terms whose bounds together stay below the k-th score cannot lift a
+// chunk to it alone, and only the chunks holding another term are scored.
+// Shards are read and scored on every CPU; the filings set aside by their
+// bounds are taken highest bound first by every CPU, sharing the k-th
+// score the best of them keeps. A manifest file caches the
 // filings' records so that Open does not parse every shard's record; it
 // is checked against each record's sum, so a stale one costs only time.
 // A store written before the manifest existed is migrated on Open, which
@@ -128,6 +135,12 @@ const (
 // memory mappings and about 60 bytes of heap per chunk each.
 const DefaultOpenShards = 4096
 
+// defaultPostingsMemory is how many bytes of decoded postings the
+// shards of a Store remember for the terms of recent queries (4 bytes a
+// posting, and 2 a chunk for its length): a query whose terms' postings a
+// filing remembers scores it without reading its segment.
+const defaultPostingsMemory = 128 << 20
+
 // defaultOpenShards returns DefaultOpenShards within half of limit, the
 // limit of open files (0: unknown).
 func defaultOpenShards(limit uint64) int {
@@ -144,6 +157,7 @@ type Store struct {
 	an    analysis.Analyzer
 	cache *cache
 	view  atomic.Pointer[view]
+	seen  atomic.Pointer[seenNames] // see current
 
 	mu     sync.Mutex   // serialises changes of the view and writes
 	closed sync.RWMutex // held for reading by every call, for writing by Close
@@ -171,6 +185,13 @@ type Store struct {
 	noCompact     bool
 	knnBoundFault func(float64) float64
 	quantFault    func(code []byte, alpha, beta *float32)
+
+	// termIDs numbers the terms of queries for the shards' memos.
+	termIDs termIDs
+	// posts bounds the decoded postings the shards remember. It is a
+	// pointer of its own: the shards' cleanups refer to it, not to the
+	// Store.
+	posts *postBudget
 
 	// man is the manifest as Open read it, while Open reads the shards;
 	// manDirty says that the view holds shards the manifest lacks. Both are
@@ -251,6 +272,7 @@ func Open(dir string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("edgar13f/search: %w", err)
 	}
 	s := &Store{dir: dir, an: an, cache: newCache(o.openShards), progress: o.progress}
+	s.posts = &postBudget{limit: defaultPostingsMemory}
 	s.view.Store(&view{byAcc: map[string]*shard{}})
 	err = s.locked(func() error {
 		if err := s.sweep(); err != nil {
@@ -368,33 +390,65 @@ func (s *Store) sweep() error {
 
 // listFilings returns the newest generation of each accession in filings/.
 func (s *Store) listFilings() (map[string]int, error) {
-	entries, err := os.ReadDir(s.path(dirFilings))
+	names, err := s.filingNames()
 	if err != nil {
 		return nil, err
 	}
-	best := make(map[string]int, len(entries))
-	for _, e := range entries {
-		if acc, gen, ok := parseShardName(e.Name()); ok && gen > best[acc] {
+	return bestGenerations(names), nil
+}
+
+// filingNames lists filings/. Every call does, so it reads the names
+// alone, in the directory's order.
+func (s *Store) filingNames() ([]string, error) {
+	d, err := os.Open(s.path(dirFilings))
+	if err != nil {
+		return nil, err
+	}
+	names, err := d.Readdirnames(-1)
+	d.Close()
+	return names, err
+}
+
+// bestGenerations returns the newest generation of each accession among
+// the names of filings/.
+func bestGenerations(names []string) map[string]int {
+	best := make(map[string]int, len(names))
+	for _, name := range names {
+		if acc, gen, ok := parseShardName(name); ok && gen > best[acc] {
 			best[acc] = gen
 		}
 	}
-	return best, nil
+	return best
 }
 
 // current returns the view of the filings committed so far, reloading it
 // when another process (or a replacement) changed the directory.
+//
+// The names filings/ held when they last matched a view are kept: when the
+// directory lists the same names in the same order and that view is still
+// the store's, it is current without parsing the names again.
 func (s *Store) current() (*view, error) {
-	best, err := s.listFilings()
+	names, err := s.filingNames()
 	if err != nil {
 		return nil, err
 	}
 	v := s.view.Load()
-	if sameFilings(v, best) {
+	if seen := s.seen.Load(); seen != nil && seen.v == v && slices.Equal(seen.names, names) {
+		return v, nil
+	}
+	if sameFilings(v, bestGenerations(names)) {
+		s.seen.Store(&seenNames{names: names, v: v})
 		return v, nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.reloadLocked(false)
+}
+
+// seenNames is what filings/ listed when it matched the view v.
+type seenNames struct {
+	names []string
+	v     *view
 }
 
 func sameFilings(v *view, best map[string]int) bool {
