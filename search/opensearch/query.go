@@ -17,6 +17,7 @@ import (
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/sleep"
 	"github.com/edgar13f/edgar13f/search/internal/bm25"
+	"github.com/edgar13f/edgar13f/search/internal/vecmath"
 	"github.com/edgar13f/edgar13f/search/store"
 )
 
@@ -598,26 +599,90 @@ func (s *Store) Nearest(ctx context.Context, vector []float32, f store.Filter, k
 		if isZero(vector) {
 			return nil
 		}
-		body := s.nearestBody(vector, f, k, st.hiddenGens())
-		var r searchResponse
-		if err := s.search(ctx, index, body, &r); err != nil {
-			return err
-		}
 		var err error
-		if s.opts.exact {
-			// The script returns 1 + cosine similarity (a score must not
-			// be negative).
-			out, err = matches(&r, func(x float64) float64 { return x - 1 })
-		} else {
-			// The lucene engine's cosinesimil score is (1 + cosine) / 2.
-			out, err = matches(&r, func(x float64) float64 { return 2*x - 1 })
-		}
+		out, err = s.nearest(ctx, index, vector, f, k, st.hiddenGens())
 		return err
 	})
 	if err == nil && !ran {
 		return nil, store.ErrNoVectors // no filing was ever committed
 	}
 	return out, err
+}
+
+// nearest returns the best k chunks by cosine similarity computed in Go,
+// as the embedded store computes it (vecmath), from the vectors of the
+// chunks the cluster returns: the cluster computes in floats, so its
+// scores may tie or swap chunks whose similarities differ by less than
+// its rounding. It asks for k + firstWindow chunks. With ExactNearest,
+// whose script computes 1 + the cosine within cosError of the Go cosine,
+// a chunk whose Go cosine is at least the k-th best one's, c_k, scores at
+// least 1 + c_k − cosError; when the last chunk returned scores below
+// that, no other chunk can be among the best k, else a second search with
+// that min_score returns every chunk that can. The HNSW search is
+// approximate anyway: its best k + firstWindow are rescored.
+func (s *Store) nearest(ctx context.Context, index string, vector []float32, f store.Filter, k int, hidden []string) ([]store.Match, error) {
+	q := make([]float64, len(vector))
+	for i, x := range vector {
+		q[i] = float64(x)
+	}
+	qn := vecmath.Norm(vector)
+	size := min(k+firstWindow, maxK)
+	body := s.nearestBody(vector, f, size, hidden)
+	var r searchResponse
+	if err := s.search(ctx, index, body, &r); err != nil {
+		return nil, err
+	}
+	ms, err := cosines(&r, q, qn)
+	if err != nil || !s.opts.exact || len(r.Hits.Hits) < size {
+		return best(ms, k), err
+	}
+	floor := 1 + ms[k-1].Score - cosError(len(vector))
+	if r.Hits.Hits[len(r.Hits.Hits)-1].Score < floor {
+		return best(ms, k), nil
+	}
+	m := float32(floor)
+	if float64(m) > floor {
+		m = math.Nextafter32(m, 0)
+	}
+	body["size"] = maxK
+	body["min_score"] = float64(m)
+	r = searchResponse{}
+	if err := s.search(ctx, index, body, &r); err != nil {
+		return nil, err
+	}
+	if len(r.Hits.Hits) >= maxK {
+		return nil, fmt.Errorf("edgar13f/search/opensearch: Nearest: %d or more chunks score within a float's precision of the %d-th best; cannot rank them exactly", maxK, k)
+	}
+	ms, err = cosines(&r, q, qn)
+	return best(ms, k), err
+}
+
+// cosError bounds the difference between the cosine similarity of two
+// vectors of dim dimensions computed in floats (products, sums, norms and
+// 1 + the cosine each rounded to a float, 2^-24 relative) and computed in
+// Go, with a factor of two to spare.
+func cosError(dim int) float64 {
+	return 2 * float64(dim+8) * 0x1p-24
+}
+
+// cosines returns the hits as matches scored by their vectors' cosine
+// similarity to q (of length qn), best first, ties by chunk ID.
+func cosines(r *searchResponse, q []float64, qn float64) ([]store.Match, error) {
+	ms, err := matches(r, func(x float64) float64 { return x })
+	if err != nil {
+		return nil, err
+	}
+	for i := range ms {
+		v := r.Hits.Hits[i].Source.Vector
+		if len(v) != len(q) {
+			return nil, fmt.Errorf("edgar13f/search/opensearch: Nearest: chunk %s has a vector of dimension %d, not %d", ms[i].Chunk.ID, len(v), len(q))
+		}
+		ms[i].Score = vecmath.Cosine(q, qn, v, vecmath.Norm(v))
+	}
+	slices.SortFunc(ms, func(a, b store.Match) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Chunk.ID, b.Chunk.ID))
+	})
+	return ms, nil
 }
 
 // exactScript scores a chunk by 1 + the cosine similarity of its vector
@@ -647,7 +712,7 @@ func (s *Store) nearestBody(vector []float32, f store.Filter, k int, hidden []st
 		"size":             k,
 		"track_scores":     true,
 		"track_total_hits": false,
-		"_source":          map[string]any{"excludes": sourceExcludes},
+		"_source":          map[string]any{"excludes": []string{"lexical"}},
 		"query":            query,
 		"sort":             sortByScore,
 	}

@@ -170,8 +170,9 @@ func TestLexicalNothing(t *testing.T) {
 
 // TestNearest: the knn query carries the visibility filter and the
 // query's filters inside it (efficient filtering), asks for at least
-// NearestCandidates neighbours and keeps k, ties by chunk ID; the lucene
-// engine's (1 + cos) / 2 comes back as the cosine.
+// NearestCandidates neighbours and k + firstWindow chunks with their
+// vectors, and keeps the best k by the cosine computed in Go from them (the
+// embedded store's), ties by chunk ID.
 func TestNearest(t *testing.T) {
 	s, r := newReplay(t, "nearest", NearestCandidates(50))
 	f := store.Filter{AsOf: edgar13f.MustParseDate("2024-12-31"), CIK: "320193", Form: "10-K", Item: "1A", FiscalYear: 2024}
@@ -202,8 +203,8 @@ func TestNearest(t *testing.T) {
 	if diff := cmp.Diff([]any{map[string]any{"terms": map[string]any{"gen": []any{"0000789019-24-000099.x9"}}}}, path(knn, "filter", "bool", "must_not")); diff != "" {
 		t.Errorf("knn must_not mismatch (-want +got):\n%s", diff)
 	}
-	if b := r.sent(2); b["size"] != 3.0 || !cmp.Equal(b["sort"], []any{map[string]any{"_score": "desc"}, map[string]any{"chunk_id": "asc"}}) {
-		t.Errorf("size %v, sort %v; want k and score, then chunk id", b["size"], b["sort"])
+	if b := r.sent(2); b["size"] != 3.0+firstWindow || !cmp.Equal(b["sort"], []any{map[string]any{"_score": "desc"}, map[string]any{"chunk_id": "asc"}}) {
+		t.Errorf("size %v, sort %v; want k + %d and score, then chunk id", b["size"], b["sort"], firstWindow)
 	}
 }
 
@@ -214,12 +215,12 @@ func checkNearest(t *testing.T, ms []store.Match) {
 	want := []struct {
 		id    string
 		score float64
-	}{{chunks[0].ID, 0.9126874}, {chunks[2].ID, 0.9126874}, {chunks[1].ID, -0.5}}
+	}{{chunks[0].ID, 1}, {chunks[2].ID, 1}, {chunks[1].ID, -1}}
 	if len(ms) != len(want) {
 		t.Fatalf("Nearest = %d matches; want %d", len(ms), len(want))
 	}
 	for i, w := range want {
-		if ms[i].Chunk.ID != w.id || math.Abs(ms[i].Score-w.score) > 1e-6 {
+		if ms[i].Chunk.ID != w.id || ms[i].Score != w.score {
 			t.Errorf("match %d = %s %g; want %s %g", i, ms[i].Chunk.ID, ms[i].Score, w.id, w.score)
 		}
 	}

@@ -95,7 +95,10 @@
 // answer differently than one that does not, though it never returns a
 // chunk of a filing made after asOf. [ExactNearest] makes every Nearest an
 // exact search (a script_score over the filtered chunks), point in time
-// and deterministic at any size. Scores are cosine similarities.
+// and deterministic at any size. Scores are cosine similarities, computed
+// in Go from the returned chunks' vectors as the embedded store computes
+// them (the cluster's float scores only rank), asking for more chunks
+// when those leave the best k in doubt (ExactNearest).
 //
 // A zero vector has no direction: a chunk whose vector is zero is stored
 // without one (Nearest never returns it), and Nearest of a zero vector

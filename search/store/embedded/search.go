@@ -15,6 +15,7 @@ import (
 
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 
+	"github.com/edgar13f/edgar13f/search/internal/vecmath"
 	"github.com/edgar13f/edgar13f/search/store"
 )
 
@@ -590,7 +591,7 @@ func (s *Store) nearest(v *view, q []float32, f store.Filter, k int) ([]store.Ma
 		return nil, err
 	}
 	defer s.releaseAll(hs)
-	qn := norm(q)
+	qn := vecmath.Norm(q)
 	q64 := make([]float64, len(q))
 	for i, x := range q {
 		q64[i] = float64(x)
@@ -631,7 +632,7 @@ func (s *Store) nearest(v *view, q []float32, f store.Filter, k int) ([]store.Ma
 								continue
 							}
 						}
-						score = dot(q64, v) / (qn * tab.norm[d])
+						score = vecmath.Dot(q64, v) / (qn * tab.norm[d])
 					}
 					if tops[w].admits(score) {
 						tops[w].offer(candidate{score: score, h: h, doc: d})
@@ -671,25 +672,6 @@ func dot32(q, v []float32) float32 {
 		s0 += q[j] * v[j]
 	}
 	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
-}
-
-// dot returns the dot product of q and v, summed in float64 by four
-// accumulators in a fixed order (so a chunk's score never depends on
-// anything but the two vectors).
-func dot(q []float64, v []float32) float64 {
-	var s0, s1, s2, s3 float64
-	n := len(v) &^ 3
-	q = q[:len(v)]
-	for j := 0; j < n; j += 4 {
-		s0 += q[j] * float64(v[j])
-		s1 += q[j+1] * float64(v[j+1])
-		s2 += q[j+2] * float64(v[j+2])
-		s3 += q[j+3] * float64(v[j+3])
-	}
-	for j := n; j < len(v); j++ {
-		s0 += q[j] * float64(v[j])
-	}
-	return (s0 + s1) + (s2 + s3)
 }
 
 // Chunk returns the chunk with the given ID and its filing, whatever the
