@@ -13,9 +13,9 @@ import (
 // TestSearchSameOnBothStores indexes the mirror's 10-Ks into the embedded
 // store and into the OpenSearch store (EDGAR13F_OPENSEARCH_URL) through
 // two servers with the same hashing embedder, and checks that every search
-// tool gives the same answer on both, member for member: index_filings,
-// get_chunk, the knn mode, and the bm25 mode scores included (both stores
-// score BM25 alike, to the last bit).
+// tool gives the same answer on both, member for member, scores included:
+// index_filings, get_chunk and the bm25, knn and hybrid modes (both stores
+// compute BM25 and cosine similarity alike, to the last bit).
 func TestSearchSameOnBothStores(t *testing.T) {
 	base := []string{"EDGAR13F_FIXTURE_DIR=" + mirror, "EDGAR13F_EMBED_URL=hash:64"}
 	emb := testkit.Connect(t, command(t, base...))
@@ -31,6 +31,7 @@ func TestSearchSameOnBothStores(t *testing.T) {
 		{"search_filings", `{"query":"supply chain concentration in Asia","as_of":"2025-03-01","mode":"knn","k":10}`},
 		{"search_filings", `{"query":"gross margin","as_of":"2025-03-01","ticker":"NVDA","mode":"knn","k":5}`},
 		{"search_filings", `{"query":"supply chain risks","as_of":"2025-03-01","mode":"bm25","k":50}`},
+		{"search_filings", `{"query":"export controls on data center products","as_of":"2025-03-01","mode":"hybrid","k":10}`},
 		{"search_filings", `{"query":"zzzqqq nothingmatches","as_of":"2025-03-01"}`},
 	}
 	for _, c := range calls {

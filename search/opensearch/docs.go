@@ -19,12 +19,19 @@ const (
 )
 
 // mappingFormat is the version of the data index's layout, in its _meta.
-// Format 3 indexes in lexical the terms of bleve's "en" analyzer, made in
-// Go (the embedded store's), split by whitespace; format 2 indexed
+// Format 4 scores a term query on lexical by the term's frequency (the
+// similarity tfSimilarity); format 3 indexed in lexical the terms of
+// bleve's "en" analyzer, made in Go (the embedded store's), split by
+// whitespace, with Lucene's BM25 similarity; format 2 indexed
 // [store.LexicalText] with OpenSearch's english analyzer, and format 1
 // the chunk's text alone. An index of an older format must be dropped
 // and rebuilt.
-const mappingFormat = 3
+const mappingFormat = 4
+
+// tfSimilarity is the data index's similarity of the lexical field: a
+// term query scores a chunk by the term's frequency in it (times the
+// query's boost), so that BM25 can be computed from it (see termScript).
+const tfSimilarity = "edgar13f_tf"
 
 // termsAnalyzer is the data index's analyzer of the lexical field: its
 // text is terms already analysed, one space apart (see lexicalTerms).
@@ -167,8 +174,9 @@ func (s *Store) dataIndexBody(meta store.Meta, epoch int) map[string]any {
 		"text": map[string]any{"type": "text", "index": false},
 		// The terms of the chunk's store.LexicalText, analysed in Go.
 		"lexical": map[string]any{
-			"type":     "text",
-			"analyzer": termsAnalyzer,
+			"type":       "text",
+			"analyzer":   termsAnalyzer,
+			"similarity": tfSimilarity,
 			"fields": map[string]any{
 				// The number of terms, stop words not counted: BM25's
 				// document length.
@@ -180,6 +188,9 @@ func (s *Store) dataIndexBody(meta store.Meta, epoch int) map[string]any {
 		"analysis": map[string]any{"analyzer": map[string]any{
 			termsAnalyzer: map[string]any{"type": "custom", "tokenizer": "whitespace"},
 		}},
+		"similarity": map[string]any{
+			tfSimilarity: map[string]any{"type": "scripted", "script": map[string]any{"source": "return query.boost * doc.freq;"}},
+		},
 	}
 	if s.opts.shards > 0 {
 		index["number_of_shards"] = s.opts.shards

@@ -9,9 +9,11 @@ package opensearch
 // k-NN is exact. What it checks is the Store's own logic: the state
 // document's compare-and-set, hidden generations, the rerun of a query a
 // Put overlaps, BM25 statistics of the visible chunks, paging, deletion.
-// It makes a bulk call's documents, and a delete_by_query's deletions,
-// visible one at a time, so that concurrent searches see them half done,
-// as searches on a real cluster's shards can.
+// Searches see what was written only after a refresh, as on a cluster
+// (a GET by id sees it at once), and a refresh makes the documents
+// written, and deleted, since the last one visible one at a time, so that
+// concurrent searches see it half done, as searches on a real cluster's
+// shards can.
 
 import (
 	"bytes"
@@ -42,6 +44,10 @@ type fakeIndex struct {
 	mapping map[string]any
 	docs    map[string]*fakeDoc
 	order   []string // ids in insertion order (Lucene doc ids)
+	// seen and seenOrder are what searches see: the documents as of the
+	// last refresh (a GET by id reads docs, in real time).
+	seen      map[string]*fakeDoc
+	seenOrder []string
 }
 
 // fakeCluster is the simulator; failAfter, when set, fails every request
@@ -136,7 +142,16 @@ func (c *fakeCluster) route(method string, u *url.URL, body []byte) (int, any) {
 	case method == http.MethodPost && len(parts) == 2 && parts[1] == "_search":
 		return c.search(parts[0], body)
 	case method == http.MethodPost && len(parts) == 2 && parts[1] == "_delete_by_query":
-		return c.deleteByQuery(parts[0], body)
+		status, resp := c.deleteByQuery(parts[0], body)
+		if status == 200 && q.Get("refresh") == "true" {
+			c.refresh(parts[0])
+		}
+		return status, resp
+	case method == http.MethodPost && len(parts) == 2 && parts[1] == "_refresh":
+		if !c.refresh(parts[0]) {
+			return fakeError(404, "index_not_found_exception", "no such index ["+parts[0]+"]")
+		}
+		return 200, map[string]any{"_shards": map[string]any{"total": 1, "successful": 1, "failed": 0}}
 	}
 	return fakeError(400, "illegal_argument_exception", "the simulator does not know "+method+" "+u.Path)
 }
@@ -153,7 +168,7 @@ func (c *fakeCluster) createIndex(name string, body []byte) (int, any) {
 	if err := json.Unmarshal(body, &req); err != nil {
 		return fakeError(400, "parse_exception", err.Error())
 	}
-	c.indices[name] = &fakeIndex{mapping: req.Mappings, docs: map[string]*fakeDoc{}}
+	c.indices[name] = &fakeIndex{mapping: req.Mappings, docs: map[string]*fakeDoc{}, seen: map[string]*fakeDoc{}}
 	return 200, map[string]any{"acknowledged": true, "index": name}
 }
 
@@ -258,6 +273,39 @@ func (c *fakeCluster) bulk(index string, body []byte) (int, any) {
 	return 200, map[string]any{"took": 1, "errors": errs, "items": items}
 }
 
+// refresh makes searches see the index's documents as they are now, one
+// document at a time (a cluster refreshes shard by shard), and reports
+// whether the index exists.
+func (c *fakeCluster) refresh(index string) bool {
+	c.mu.Lock()
+	ix, ok := c.indices[index]
+	var ids []string
+	if ok {
+		ids = slices.Clone(ix.order)
+		for _, id := range ix.seenOrder {
+			if _, ok := ix.docs[id]; !ok {
+				ids = append(ids, id)
+			}
+		}
+	}
+	c.mu.Unlock()
+	for _, id := range ids {
+		c.mu.Lock()
+		if d, ok := ix.docs[id]; ok {
+			if _, was := ix.seen[id]; !was {
+				ix.seenOrder = append(ix.seenOrder, id)
+			}
+			ix.seen[id] = d
+		} else if _, was := ix.seen[id]; was {
+			delete(ix.seen, id)
+			ix.seenOrder = slices.DeleteFunc(ix.seenOrder, func(s string) bool { return s == id })
+		}
+		c.mu.Unlock()
+		runtime.Gosched()
+	}
+	return ok
+}
+
 func (c *fakeCluster) deleteByQuery(index string, body []byte) (int, any) {
 	var req struct {
 		Query map[string]any `json:"query"`
@@ -267,8 +315,8 @@ func (c *fakeCluster) deleteByQuery(index string, body []byte) (int, any) {
 	ix, ok := c.indices[index]
 	var ids []string
 	if ok {
-		for _, id := range ix.order {
-			if m, _ := fakeMatch(ix.docs[id], req.Query); m {
+		for _, id := range ix.seenOrder {
+			if m, _ := fakeMatch(ix.seen[id], req.Query); m {
 				ids = append(ids, id)
 			}
 		}
@@ -321,8 +369,8 @@ func (c *fakeCluster) search(index string, body []byte) (int, any) {
 	if knn, ok := req.Query["knn"].(map[string]any); ok {
 		hits = knnSearch(ix, knn["vector"].(map[string]any))
 	} else {
-		for _, id := range ix.order {
-			d := ix.docs[id]
+		for _, id := range ix.seenOrder {
+			d := ix.seen[id]
 			if m, score := fakeMatch(d, req.Query); m {
 				hits = append(hits, fakeHit{id: id, d: d, score: score})
 			}
@@ -367,6 +415,10 @@ func (c *fakeCluster) search(index string, body []byte) (int, any) {
 				}
 			}
 		}
+	}
+	if len(req.Sort) == 0 {
+		// By score, best first; ties in index order.
+		slices.SortStableFunc(hits, func(a, b fakeHit) int { return -cmpFloat(a.score, b.score) })
 	}
 	slices.SortStableFunc(hits, func(a, b fakeHit) int { return compareSort(req.Sort, a.sort, b.sort) })
 	if req.SearchAfter != nil {
@@ -462,22 +514,30 @@ func fakeMatch(d *fakeDoc, q map[string]any) (bool, float64) {
 				}
 			}
 			if should := asList(s["should"]); len(should) > 0 {
-				n := 0
+				n, sum := 0, 0.0
 				for _, f := range should {
-					if m, _ := fakeMatch(d, f.(map[string]any)); m {
+					if m, score := fakeMatch(d, f.(map[string]any)); m {
 						n++
+						sum += score
 					}
 				}
 				if n == 0 {
 					return false, 0
 				}
-				return true, float64(n)
+				return true, float64(float32(sum))
 			}
 			return true, 0
 		case "term":
 			for field, v := range s {
 				if field == "lexical" {
-					return slices.Contains(d.tokens, v.(string)), 1
+					// The similarity edgar13f_tf: the term's frequency.
+					tf := 0
+					for _, tok := range d.tokens {
+						if tok == v.(string) {
+							tf++
+						}
+					}
+					return tf > 0, float64(tf)
 				}
 				return d.src[field] == v, 0
 			}
@@ -494,15 +554,17 @@ func fakeMatch(d *fakeDoc, q map[string]any) (bool, float64) {
 			_, ok := d.src[s["field"].(string)]
 			return ok, 0
 		case "script_score":
-			m, _ := fakeMatch(d, s["query"].(map[string]any))
+			m, inner := fakeMatch(d, s["query"].(map[string]any))
 			if !m {
 				return false, 0
 			}
 			script := s["script"].(map[string]any)
 			params := script["params"].(map[string]any)
 			switch script["source"] {
-			case bm25Script:
-				return true, float64(float32(fakeBM25(d, params)))
+			case termScript:
+				k1, b, avgdl, w := params["k1"].(float64), params["b"].(float64), params["avgdl"].(float64), params["w"].(float64)
+				dl := float64(len(d.tokens))
+				return true, float64(float32(w * inner / (inner + k1*(1.0-b+b*dl/avgdl))))
 			case exactScript:
 				v := toVector(params["query_value"])
 				return true, float64(float32(1 + cosine(v, toVector(d.src["vector"]))))
@@ -515,33 +577,13 @@ func fakeMatch(d *fakeDoc, q map[string]any) (bool, float64) {
 	return true, 0
 }
 
-// fakeBM25 computes what bm25Script computes.
-func fakeBM25(d *fakeDoc, p map[string]any) float64 {
-	k1, b, avgdl := p["k1"].(float64), p["b"].(float64), p["avgdl"].(float64)
-	dl := float64(len(d.tokens))
-	norm := k1 * (1.0 - b + b*dl/avgdl)
-	score := 0.0
-	for i, t := range p["terms"].([]any) {
-		tf := 0.0
-		for _, tok := range d.tokens {
-			if tok == t.(string) {
-				tf++
-			}
-		}
-		if tf > 0 {
-			score += p["weights"].([]any)[i].(float64) * tf / (tf + norm)
-		}
-	}
-	return score
-}
-
 // knnSearch is exact: the k best by Lucene's cosine score (1 + cos) / 2
 // among the chunks that pass the filter, ties by insertion order.
 func knnSearch(ix *fakeIndex, spec map[string]any) []fakeHit {
 	v := toVector(spec["vector"])
 	var hits []fakeHit
-	for _, id := range ix.order {
-		d := ix.docs[id]
+	for _, id := range ix.seenOrder {
+		d := ix.seen[id]
 		if m, _ := fakeMatch(d, spec["filter"].(map[string]any)); !m {
 			continue
 		}

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/edgar13f/edgar13f/search/store"
@@ -131,15 +132,15 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 	}
 
 	// 3. The generation it replaces: the visible filing document of the
-	// accession. No other Put can commit the accession while this one
-	// holds its lock.
+	// accession, searchable or committed since the last refresh. No other
+	// Put can commit the accession while this one holds its lock.
 	old, err := s.visibleGens(ctx, index, f.Accession, gen)
 	if err != nil {
 		return s.abort(ctx, f.Accession, gen, epoch, true, err)
 	}
 
 	// 4. Commit: one write un-hides the new generation and hides the old.
-	_, err = s.update(ctx, func(st *state) (bool, error) {
+	committed, err := s.update(ctx, func(st *state) (bool, error) {
 		if st.Epoch != epoch {
 			return false, &store.MismatchError{Stored: st.meta(), Given: meta}
 		}
@@ -157,6 +158,7 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 			st.hide(g, true)
 		}
 		st.unlock(f.Accession, gen)
+		st.Unrefreshed = append(st.Unrefreshed, lock{Accession: f.Accession, Gen: gen})
 		st.Sealed = true
 		st.Hides++
 		return false, nil
@@ -173,7 +175,42 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 	// 5. Delete what no query can see any more. A failure leaves garbage
 	// that is hidden; the next Put deletes it.
 	s.vacuum(ctx, epoch)
+
+	// 6. Keep the list of generations committed since the last refresh
+	// short: refresh once every maxUnrefreshed commits when no query does.
+	// A failure leaves it for the next query or Put.
+	if len(committed.Unrefreshed) >= maxUnrefreshed {
+		if st, err := s.readState(ctx); err == nil && st.Epoch == epoch {
+			_ = s.refreshCommitted(ctx, st)
+		}
+	}
 	return nil
+}
+
+// maxUnrefreshed is how many commits a Put lets pass without a refresh.
+const maxUnrefreshed = 64
+
+// refreshCommitted makes the generations st lists as unrefreshed
+// searchable: it refreshes the data index (every document written before
+// the refresh began is then searchable on every shard copy, those of the
+// generations committed by st included), then takes them off the list,
+// unless the state changed meanwhile. A failure to write the state is
+// not an error: the next reader refreshes again.
+func (s *Store) refreshCommitted(ctx context.Context, st *state) error {
+	if err := s.refresh(ctx, s.dataIndex(st.Epoch)); err != nil {
+		return err
+	}
+	cleared := *st
+	cleared.Unrefreshed = nil
+	_, _ = s.writeState(ctx, &cleared)
+	return nil
+}
+
+// refresh refreshes an index: the documents written before it began are
+// searchable when it returns.
+func (s *Store) refresh(ctx context.Context, index string) error {
+	_, err := s.do(ctx, "refresh", http.MethodPost, "/"+index+"/_refresh", nil, nil)
+	return err
 }
 
 // answered reports whether err says for sure what the cluster did: an
@@ -253,8 +290,12 @@ type deleteByQueryResponse struct {
 }
 
 // deleteGens deletes every document of the generations and refreshes, so
-// that none is searchable when it returns.
+// that none is searchable when it returns. It refreshes first: a Put does
+// not, and _delete_by_query deletes only the documents it can find.
 func (s *Store) deleteGens(ctx context.Context, index string, gens []string) error {
+	if err := s.refresh(ctx, index); err != nil {
+		return err
+	}
 	q := url.Values{"refresh": {"true"}, "conflicts": {"proceed"}}
 	body := map[string]any{"query": map[string]any{"terms": map[string]any{"gen": gens}}}
 	data, err := s.do(ctx, "delete_by_query", http.MethodPost, "/"+index+"/_delete_by_query", q, body)
@@ -301,6 +342,13 @@ func (s *Store) visibleGens(ctx context.Context, index, accession, gen string) (
 			out = append(out, h.Source.Gen)
 		}
 	}
+	// Generations committed since the last refresh may not be searchable
+	// yet.
+	for _, u := range st.Unrefreshed {
+		if u.Accession == accession && u.Gen != gen && !st.hidden(u.Gen) && !slices.Contains(out, u.Gen) {
+			out = append(out, u.Gen)
+		}
+	}
 	return out, nil
 }
 
@@ -324,10 +372,9 @@ type bulkResponse struct {
 }
 
 // bulkIndex indexes docs with the _bulk API in calls of at most
-// opts.bulkBytes, each with refresh=true: the shard copies a call wrote to
-// are refreshed before it answers, so its documents are searchable when
-// it returns. (refresh=wait_for waits for the next scheduled refresh, up
-// to index.refresh_interval, one second by default, on every call.)
+// opts.bulkBytes. It does not refresh: a generation is searched only once
+// committed, and a query refreshes the data index before it searches when
+// the state lists a generation committed since the last refresh.
 // Documents the cluster rejects with 429 (its write queue is full) are
 // sent again after a backoff; any other rejected document fails the whole.
 func (s *Store) bulkIndex(ctx context.Context, index string, docs []bulkDoc) error {
@@ -335,19 +382,58 @@ func (s *Store) bulkIndex(ctx context.Context, index string, docs []bulkDoc) err
 	if err != nil {
 		return err
 	}
+	// A Put of many documents is sent in bulkWorkers calls side by side at
+	// least, so that the cluster indexes it on as many threads.
+	most := len(docs)
+	if len(docs) >= bulkWorkers*minBulkDocs {
+		most = (len(docs) + bulkWorkers - 1) / bulkWorkers
+	}
+	var batches [][2]int
 	for start := 0; start < len(lines); {
 		end, size := start, 0
-		for end < len(lines) && (end == start || size+len(lines[end]) <= s.opts.bulkBytes) {
+		for end < len(lines) && end-start < most && (end == start || size+len(lines[end]) <= s.opts.bulkBytes) {
 			size += len(lines[end])
 			end++
 		}
-		if err := s.bulkBatch(ctx, index, docs[start:end], lines[start:end]); err != nil {
+		batches = append(batches, [2]int{start, end})
+		start = end
+	}
+	if len(batches) == 1 {
+		return s.bulkBatch(ctx, index, docs, lines)
+	}
+	errs := make([]error, len(batches))
+	sem := make(chan struct{}, bulkWorkers)
+	var wg sync.WaitGroup
+	for i, b := range batches {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			errs[i] = s.bulkBatch(ctx, index, docs[b[0]:b[1]], lines[b[0]:b[1]])
+		}()
+	}
+	wg.Wait()
+	// The first error, one that says less of what the cluster did (no
+	// answer) before one that says more.
+	for _, err := range errs {
+		if err != nil && !answered(err) {
 			return err
 		}
-		start = end
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
+
+// bulkWorkers is how many _bulk calls of a Put run side by side, and
+// minBulkDocs the fewest documents a call of a Put split among them has.
+const (
+	bulkWorkers = 2
+	minBulkDocs = 100
+)
 
 // bulkLines encodes each document as its two _bulk lines: the action and
 // the source.
@@ -368,9 +454,8 @@ func bulkLines(docs []bulkDoc) ([][]byte, error) {
 }
 
 func (s *Store) bulkBatch(ctx context.Context, index string, docs []bulkDoc, lines [][]byte) error {
-	q := url.Values{"refresh": {"true"}}
 	for attempt := 0; ; attempt++ {
-		data, err := s.do(ctx, "bulk", http.MethodPost, "/"+index+"/_bulk", q, ndjson(bytes.Join(lines, nil)))
+		data, err := s.do(ctx, "bulk", http.MethodPost, "/"+index+"/_bulk", nil, ndjson(bytes.Join(lines, nil)))
 		if err != nil {
 			return err
 		}

@@ -52,6 +52,13 @@ func TestPutNewStore(t *testing.T) {
 	if lexical["analyzer"] != termsAnalyzer || length["type"] != "token_count" || length["analyzer"] != termsAnalyzer || length["enable_position_increments"] != false {
 		t.Errorf("lexical mapping = %v", lexical)
 	}
+	if lexical["similarity"] != tfSimilarity {
+		t.Errorf("lexical similarity = %v; want %s", lexical["similarity"], tfSimilarity)
+	}
+	sim := path(mapping, "settings", "index", "similarity", tfSimilarity)
+	if diff := cmp.Diff(map[string]any{"type": "scripted", "script": map[string]any{"source": "return query.boost * doc.freq;"}}, sim); diff != "" {
+		t.Errorf("similarity %s mismatch (-want +got):\n%s", tfSimilarity, diff)
+	}
 	analyzer := path(mapping, "settings", "index", "analysis", "analyzer", termsAnalyzer)
 	if diff := cmp.Diff(map[string]any{"type": "custom", "tokenizer": "whitespace"}, analyzer); diff != "" {
 		t.Errorf("analyzer %s mismatch (-want +got):\n%s", termsAnalyzer, diff)
@@ -100,12 +107,14 @@ func TestPutNewStore(t *testing.T) {
 		t.Errorf("retried bulk = %s; want the rejected chunk alone", retry)
 	}
 
-	// The commit keeps the other writer's generation hidden and its lock.
+	// The commit keeps the other writer's generation hidden and its lock,
+	// and lists its own generation as committed since the last refresh.
 	commit := stateIn(t, r, 12)
 	want := state{
 		Format: 1, Epoch: 0, Model: "test-embed", Dim: 3, Sealed: true, Hides: 3,
-		Hidden: []hiddenGen{{Gen: "0000789019-24-000099.x9"}},
-		Locks:  []lock{{Accession: "0000789019-24-000099", Gen: "0000789019-24-000099.x9"}},
+		Hidden:      []hiddenGen{{Gen: "0000789019-24-000099.x9"}},
+		Locks:       []lock{{Accession: "0000789019-24-000099", Gen: "0000789019-24-000099.x9"}},
+		Unrefreshed: []lock{{Accession: apple().Accession, Gen: gen}},
 	}
 	if diff := cmp.Diff(want, commit, cmp.AllowUnexported(state{})); diff != "" {
 		t.Errorf("commit mismatch (-want +got):\n%s", diff)
@@ -193,11 +202,11 @@ func TestPutReplace(t *testing.T) {
 	if diff := cmp.Diff([]hiddenGen{{Gen: old, Done: true}}, commit.Hidden); diff != "" || !commit.Sealed || commit.Hides != 6 || len(commit.Locks) != 0 {
 		t.Errorf("commit = %+v; want only %s hidden (done), hides 6, no lock", commit, old)
 	}
-	del := r.sent(11)
+	del := r.sent(12)
 	if diff := cmp.Diff(map[string]any{"terms": map[string]any{"gen": []any{old}}}, del["query"]); diff != "" {
 		t.Errorf("delete_by_query mismatch (-want +got):\n%s", diff)
 	}
-	if final := stateIn(t, r, 13); len(final.Hidden) != 0 || final.Hides != 6 {
+	if final := stateIn(t, r, 14); len(final.Hidden) != 0 || final.Hides != 6 {
 		t.Errorf("state after the vacuum = %+v; want nothing hidden, hides unchanged", final)
 	}
 }
@@ -217,7 +226,7 @@ func TestPutBulkError(t *testing.T) {
 	if diff := cmp.Diff([]hiddenGen{{Gen: gen, Done: true}}, abort.Hidden); diff != "" || len(abort.Locks) != 0 || abort.Sealed != true {
 		t.Errorf("abort = %+v; want %s hidden and done, unlocked", abort, gen)
 	}
-	if del := r.sent(9); !cmp.Equal(map[string]any{"terms": map[string]any{"gen": []any{gen}}}, del["query"]) {
+	if del := r.sent(10); !cmp.Equal(map[string]any{"terms": map[string]any{"gen": []any{gen}}}, del["query"]) {
 		t.Errorf("delete_by_query = %v", del)
 	}
 }
@@ -249,7 +258,7 @@ func TestPutCommitAnswerLost(t *testing.T) {
 	if err := s.Put(ctx, apple(), appleChunks(), appleVectors(), meta3); err != nil {
 		t.Fatal(err)
 	}
-	if del := r.sent(12); !cmp.Equal(map[string]any{"terms": map[string]any{"gen": []any{"0000320193-24-000123.old"}}}, del["query"]) {
+	if del := r.sent(13); !cmp.Equal(map[string]any{"terms": map[string]any{"gen": []any{"0000320193-24-000123.old"}}}, del["query"]) {
 		t.Errorf("delete_by_query = %v; want the replaced generation", del)
 	}
 }

@@ -11,11 +11,13 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/sleep"
 	"github.com/edgar13f/edgar13f/search/internal/bm25"
+	"github.com/edgar13f/edgar13f/search/internal/vecmath"
 	"github.com/edgar13f/edgar13f/search/store"
 )
 
@@ -163,6 +165,11 @@ func (s *Store) read(ctx context.Context, q func(st *state, index string) error)
 		}
 		if !st.Sealed {
 			return false, nil
+		}
+		if len(st.Unrefreshed) > 0 {
+			if err := s.refreshCommitted(ctx, st); err != nil {
+				return false, err
+			}
 		}
 		if err := q(st, s.dataIndex(st.Epoch)); err != nil {
 			return false, err
@@ -339,22 +346,15 @@ func matches(r *searchResponse, score func(float64) float64) ([]store.Match, err
 	return out, nil
 }
 
-// bm25Script scores a chunk by BM25 from statistics given as parameters:
-// the query's terms with their idf, k1, b and the average length, in the
-// embedded store's form and order (bm25.Part, summed over the terms in
-// sorted order), in double precision; OpenSearch keeps the result as a
-// float. termFreq reads the chunk's term frequency from the postings of
-// lexical (OpenSearch 2.10 and later); lexical.length is its number of
-// terms.
-const bm25Script = `double dl = 0.0;
-if (doc['lexical.length'].size() > 0) { dl = doc['lexical.length'].value; }
-double norm = params.k1 * (1.0 - params.b + params.b * dl / params.avgdl);
-double score = 0.0;
-for (int i = 0; i < params.terms.size(); ++i) {
-  double tf = termFreq('lexical', params.terms[i]);
-  if (tf > 0.0) { score += params.weights[i] * tf / (tf + norm); }
-}
-return score;`
+// termScript is what one query term adds to a chunk's BM25 score, from
+// statistics given as parameters: the term's idf (w), k1, b and the
+// average length. Its query is a term query on lexical, whose score
+// (_score) is the term's frequency in the chunk (the similarity
+// tfSimilarity); lexical.length is the chunk's number of terms. A bool
+// query sums the terms' parts: BM25 in the embedded store's form
+// (bm25.Part), each part and the sum rounded to a float.
+const termScript = `double tf = _score;
+return params.w * tf / (tf + params.k1 * (1.0 - params.b + params.b * doc['lexical.length'].value / params.avgdl));`
 
 // statsAggs is the aggregations part of the statistics search's answer.
 type statsAggs struct {
@@ -418,8 +418,6 @@ func (s *Store) Lexical(ctx context.Context, query string, f store.Filter, k int
 		}
 		sc := scorer{idf: map[string]float64{}}
 		n := r.Hits.Total.Value
-		var wire []string
-		var weights []float64
 		var should []any
 		for i, t := range terms {
 			b, ok := aggs.DF.Buckets["t"+strconv.Itoa(i)]
@@ -432,9 +430,6 @@ func (s *Store) Lexical(ctx context.Context, query string, f store.Filter, k int
 			idf := bm25.IDF(n, b.DocCount)
 			sc.terms = append(sc.terms, t)
 			sc.idf[t] = idf
-			wire = append(wire, bm25.Wire(t))
-			weights = append(weights, idf)
-			should = append(should, term("lexical", bm25.Wire(t)))
 		}
 		// The sum of integers is exact in a double up to 2^53.
 		length := int64(aggs.Length.Value)
@@ -443,20 +438,17 @@ func (s *Store) Lexical(ctx context.Context, query string, f store.Filter, k int
 		}
 		sc.avgdl = float64(length) / float64(n)
 
-		// BM25 of the matching chunks that pass f.
-		scoring := map[string]any{"script_score": map[string]any{
-			"query": boolQuery(filterClauses(f), should, hidden),
-			"script": map[string]any{
-				"source": bm25Script,
-				"params": map[string]any{
-					"terms":   wire,
-					"weights": weights,
-					"k1":      bm25.K1,
-					"b":       bm25.B,
-					"avgdl":   sc.avgdl,
+		// BM25 of the matching chunks that pass f: one clause a term.
+		for _, t := range sc.terms {
+			should = append(should, map[string]any{"script_score": map[string]any{
+				"query": term("lexical", bm25.Wire(t)),
+				"script": map[string]any{
+					"source": termScript,
+					"params": map[string]any{"w": sc.idf[t], "k1": bm25.K1, "b": bm25.B, "avgdl": sc.avgdl},
 				},
-			},
-		}}
+			}})
+		}
+		scoring := boolQuery(filterClauses(f), should, hidden)
 		var err error
 		out, err = s.rank(ctx, index, scoring, &sc, k)
 		return err
@@ -470,16 +462,27 @@ type scorer struct {
 	terms []string // the query's terms that a visible chunk holds, sorted
 	idf   map[string]float64
 	avgdl float64
+	wire  map[string]string // the terms by their wire form (bm25.Wire), made on first use
 }
 
-// score returns the BM25 score of a chunk of filing fl: the parts of the
+// score returns the BM25 score of a chunk whose lexical field is lexical
+// (its terms, in their wire form, one space apart): the parts of the
 // query's terms it holds, summed in the terms' order.
-func (sc *scorer) score(fl store.Filing, c store.Chunk) float64 {
+func (sc *scorer) score(lexical string) float64 {
+	if sc.wire == nil {
+		sc.wire = map[string]string{}
+		for _, t := range sc.terms {
+			sc.wire[bm25.Wire(t)] = t
+		}
+	}
 	tf := map[string]int64{}
 	var dl int64
-	for _, t := range bm25.Terms(store.LexicalText(fl, c)) {
+	for _, w := range strings.Split(lexical, " ") {
+		if w == "" {
+			continue
+		}
 		dl++
-		if _, ok := sc.idf[t]; ok {
+		if t, ok := sc.wire[w]; ok {
 			tf[t]++
 		}
 	}
@@ -496,32 +499,30 @@ func (sc *scorer) score(fl store.Filing, c store.Chunk) float64 {
 // asks for.
 const firstWindow = 10
 
-// relSlack bounds the relative difference between the double the script
-// computes for a chunk and the score Go computes (the same operations in
-// the same order: none, but for rounding the script's parameters).
-const relSlack = 1e-12
+// relError bounds the relative difference between a chunk's score as the
+// cluster ranks it and its score computed in Go: each term's part and
+// their sum are rounded to a float (2^-24 relative each), the rest is in
+// double precision.
+const relError = 1e-6
 
 // rank returns the best k chunks of the scoring query by their BM25
 // scores computed in Go (sc), best first, ties by chunk ID.
 //
-// The cluster ranks by the script's score, a float: the Go score rounded
-// to a float, so chunks whose scores differ only beyond a float's
-// precision may tie or swap there. rank therefore asks for k +
-// firstWindow chunks and scores them in Go. Rounding to a float never
-// reverses an order, so a chunk whose Go score is at least the k-th best
-// one's, e_k, has a float score of at least τ = float(e_k · (1 − relSlack)).
-// When the last chunk of the window scores below τ, no chunk outside it
-// can be among the best k; otherwise a second search with min_score τ
-// returns every chunk that can.
+// The cluster ranks by its float scores s, within relError of the Go
+// scores e: s ≥ e·(1 − relError). So a chunk whose Go score is at least
+// the k-th best one's, e_k, has s ≥ τ = e_k·(1 − relError). rank asks for
+// the best k + firstWindow chunks by s and scores them in Go; when the
+// last of them has s below τ, no chunk outside them can be among the best
+// k. Otherwise (chunks that tie, as repeated boilerplate does, or differ
+// beyond a float's precision) a second search with min_score τ returns
+// every chunk that can.
 func (s *Store) rank(ctx context.Context, index string, query map[string]any, sc *scorer, k int) ([]store.Match, error) {
 	size := min(k+firstWindow, maxK)
 	body := map[string]any{
 		"size":             size,
-		"track_scores":     true,
 		"track_total_hits": false,
-		"_source":          map[string]any{"excludes": sourceExcludes},
+		"_source":          map[string]any{"excludes": []string{"vector"}},
 		"query":            query,
-		"sort":             sortByScore,
 	}
 	var r searchResponse
 	if err := s.search(ctx, index, body, &r); err != nil {
@@ -531,12 +532,18 @@ func (s *Store) rank(ctx context.Context, index string, query map[string]any, sc
 	if err != nil || len(r.Hits.Hits) < size {
 		return best(ms, k), err
 	}
-	tau := float32(ms[k-1].Score * (1 - relSlack))
-	if float32(r.Hits.Hits[len(r.Hits.Hits)-1].Score) < tau {
+	tau := ms[k-1].Score * (1 - relError)
+	last := r.Hits.Hits[len(r.Hits.Hits)-1].Score
+	if last < tau {
 		return best(ms, k), nil
 	}
+	// The float min_score at most tau.
+	m := float32(tau)
+	if float64(m) > tau {
+		m = math.Nextafter32(m, 0)
+	}
 	body["size"] = maxK
-	body["min_score"] = float64(tau)
+	body["min_score"] = float64(m)
 	r = searchResponse{}
 	if err := s.search(ctx, index, body, &r); err != nil {
 		return nil, err
@@ -556,7 +563,7 @@ func rescored(r *searchResponse, sc *scorer) ([]store.Match, error) {
 		return nil, err
 	}
 	for i := range ms {
-		ms[i].Score = sc.score(ms[i].Filing, ms[i].Chunk)
+		ms[i].Score = sc.score(r.Hits.Hits[i].Source.Lexical)
 	}
 	slices.SortFunc(ms, func(a, b store.Match) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Chunk.ID, b.Chunk.ID))
@@ -592,26 +599,90 @@ func (s *Store) Nearest(ctx context.Context, vector []float32, f store.Filter, k
 		if isZero(vector) {
 			return nil
 		}
-		body := s.nearestBody(vector, f, k, st.hiddenGens())
-		var r searchResponse
-		if err := s.search(ctx, index, body, &r); err != nil {
-			return err
-		}
 		var err error
-		if s.opts.exact {
-			// The script returns 1 + cosine similarity (a score must not
-			// be negative).
-			out, err = matches(&r, func(x float64) float64 { return x - 1 })
-		} else {
-			// The lucene engine's cosinesimil score is (1 + cosine) / 2.
-			out, err = matches(&r, func(x float64) float64 { return 2*x - 1 })
-		}
+		out, err = s.nearest(ctx, index, vector, f, k, st.hiddenGens())
 		return err
 	})
 	if err == nil && !ran {
 		return nil, store.ErrNoVectors // no filing was ever committed
 	}
 	return out, err
+}
+
+// nearest returns the best k chunks by cosine similarity computed in Go,
+// as the embedded store computes it (vecmath), from the vectors of the
+// chunks the cluster returns: the cluster computes in floats, so its
+// scores may tie or swap chunks whose similarities differ by less than
+// its rounding. It asks for k + firstWindow chunks. With ExactNearest,
+// whose script computes 1 + the cosine within cosError of the Go cosine,
+// a chunk whose Go cosine is at least the k-th best one's, c_k, scores at
+// least 1 + c_k − cosError; when the last chunk returned scores below
+// that, no other chunk can be among the best k, else a second search with
+// that min_score returns every chunk that can. The HNSW search is
+// approximate anyway: its best k + firstWindow are rescored.
+func (s *Store) nearest(ctx context.Context, index string, vector []float32, f store.Filter, k int, hidden []string) ([]store.Match, error) {
+	q := make([]float64, len(vector))
+	for i, x := range vector {
+		q[i] = float64(x)
+	}
+	qn := vecmath.Norm(vector)
+	size := min(k+firstWindow, maxK)
+	body := s.nearestBody(vector, f, size, hidden)
+	var r searchResponse
+	if err := s.search(ctx, index, body, &r); err != nil {
+		return nil, err
+	}
+	ms, err := cosines(&r, q, qn)
+	if err != nil || !s.opts.exact || len(r.Hits.Hits) < size {
+		return best(ms, k), err
+	}
+	floor := 1 + ms[k-1].Score - cosError(len(vector))
+	if r.Hits.Hits[len(r.Hits.Hits)-1].Score < floor {
+		return best(ms, k), nil
+	}
+	m := float32(floor)
+	if float64(m) > floor {
+		m = math.Nextafter32(m, 0)
+	}
+	body["size"] = maxK
+	body["min_score"] = float64(m)
+	r = searchResponse{}
+	if err := s.search(ctx, index, body, &r); err != nil {
+		return nil, err
+	}
+	if len(r.Hits.Hits) >= maxK {
+		return nil, fmt.Errorf("edgar13f/search/opensearch: Nearest: %d or more chunks score within a float's precision of the %d-th best; cannot rank them exactly", maxK, k)
+	}
+	ms, err = cosines(&r, q, qn)
+	return best(ms, k), err
+}
+
+// cosError bounds the difference between the cosine similarity of two
+// vectors of dim dimensions computed in floats (products, sums, norms and
+// 1 + the cosine each rounded to a float, 2^-24 relative) and computed in
+// Go, with a factor of two to spare.
+func cosError(dim int) float64 {
+	return 2 * float64(dim+8) * 0x1p-24
+}
+
+// cosines returns the hits as matches scored by their vectors' cosine
+// similarity to q (of length qn), best first, ties by chunk ID.
+func cosines(r *searchResponse, q []float64, qn float64) ([]store.Match, error) {
+	ms, err := matches(r, func(x float64) float64 { return x })
+	if err != nil {
+		return nil, err
+	}
+	for i := range ms {
+		v := r.Hits.Hits[i].Source.Vector
+		if len(v) != len(q) {
+			return nil, fmt.Errorf("edgar13f/search/opensearch: Nearest: chunk %s has a vector of dimension %d, not %d", ms[i].Chunk.ID, len(v), len(q))
+		}
+		ms[i].Score = vecmath.Cosine(q, qn, v, vecmath.Norm(v))
+	}
+	slices.SortFunc(ms, func(a, b store.Match) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Chunk.ID, b.Chunk.ID))
+	})
+	return ms, nil
 }
 
 // exactScript scores a chunk by 1 + the cosine similarity of its vector
@@ -641,7 +712,7 @@ func (s *Store) nearestBody(vector []float32, f store.Filter, k int, hidden []st
 		"size":             k,
 		"track_scores":     true,
 		"track_total_hits": false,
-		"_source":          map[string]any{"excludes": sourceExcludes},
+		"_source":          map[string]any{"excludes": []string{"lexical"}},
 		"query":            query,
 		"sort":             sortByScore,
 	}

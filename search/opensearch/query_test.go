@@ -79,31 +79,39 @@ func TestLexical(t *testing.T) {
 	}
 
 	score := r.sent(3)
-	ss := path(score, "query", "script_score")
-	if diff := cmp.Diff(append(visible, map[string]any{"term": map[string]any{"ticker": "AAPL"}}), path(ss, "query", "bool", "filter")); diff != "" {
+	bq := path(score, "query", "bool")
+	if diff := cmp.Diff(append(visible, map[string]any{"term": map[string]any{"ticker": "AAPL"}}), path(bq, "filter")); diff != "" {
 		t.Errorf("scoring filter mismatch (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(hidden, path(ss, "query", "bool", "must_not")); diff != "" {
+	if diff := cmp.Diff(hidden, path(bq, "must_not")); diff != "" {
 		t.Errorf("scoring must_not mismatch (-want +got):\n%s", diff)
 	}
-	wantParams := map[string]any{
-		"terms":   []any{"compani", "control", "export"},
-		"weights": []any{idf(900), idf(30), idf(12)},
-		"k1":      1.2,
-		"b":       0.75,
-		"avgdl":   180.0,
+	// One clause a term that a visible chunk holds, in sorted order: a
+	// term query (scored by the term's frequency) and BM25's part of it.
+	var clauses []any
+	for _, tc := range []struct {
+		term string
+		df   float64
+	}{{"compani", 900}, {"control", 30}, {"export", 12}} {
+		clauses = append(clauses, map[string]any{"script_score": map[string]any{
+			"query": map[string]any{"term": map[string]any{"lexical": tc.term}},
+			"script": map[string]any{
+				"source": termScript,
+				"params": map[string]any{"w": idf(tc.df), "k1": 1.2, "b": 0.75, "avgdl": 180.0},
+			},
+		}})
 	}
-	if diff := cmp.Diff(wantParams, path(ss, "script", "params")); diff != "" {
-		t.Errorf("BM25 parameters mismatch (-want +got):\n%s", diff)
+	if diff := cmp.Diff(clauses, path(bq, "should")); diff != "" {
+		t.Errorf("scoring clauses mismatch (-want +got):\n%s", diff)
 	}
 	if w := idf(12); math.Abs(w-4.5652) > 1e-4 {
 		t.Errorf("weight of export = %g; want ln(96.08) = 4.5652", w)
 	}
-	if src, _ := path(ss, "script", "source").(string); !strings.Contains(src, "termFreq('lexical', params.terms[i])") || !strings.Contains(src, "doc['lexical.length']") {
-		t.Errorf("script = %q; want termFreq and lexical.length", src)
+	if !strings.Contains(termScript, "_score") || !strings.Contains(termScript, "doc['lexical.length']") {
+		t.Errorf("script = %q; want _score (the term's frequency) and lexical.length", termScript)
 	}
-	if diff := cmp.Diff([]any{map[string]any{"_score": "desc"}, map[string]any{"chunk_id": "asc"}}, score["sort"]); diff != "" {
-		t.Errorf("sort mismatch (-want +got):\n%s", diff)
+	if score["sort"] != nil {
+		t.Errorf("sort = %v; want none (by score)", score["sort"])
 	}
 	if score["size"] != 2.0+firstWindow {
 		t.Errorf("size = %v; want k + %d", score["size"], firstWindow)
@@ -162,8 +170,9 @@ func TestLexicalNothing(t *testing.T) {
 
 // TestNearest: the knn query carries the visibility filter and the
 // query's filters inside it (efficient filtering), asks for at least
-// NearestCandidates neighbours and keeps k, ties by chunk ID; the lucene
-// engine's (1 + cos) / 2 comes back as the cosine.
+// NearestCandidates neighbours and k + firstWindow chunks with their
+// vectors, and keeps the best k by the cosine computed in Go from them (the
+// embedded store's), ties by chunk ID.
 func TestNearest(t *testing.T) {
 	s, r := newReplay(t, "nearest", NearestCandidates(50))
 	f := store.Filter{AsOf: edgar13f.MustParseDate("2024-12-31"), CIK: "320193", Form: "10-K", Item: "1A", FiscalYear: 2024}
@@ -194,8 +203,8 @@ func TestNearest(t *testing.T) {
 	if diff := cmp.Diff([]any{map[string]any{"terms": map[string]any{"gen": []any{"0000789019-24-000099.x9"}}}}, path(knn, "filter", "bool", "must_not")); diff != "" {
 		t.Errorf("knn must_not mismatch (-want +got):\n%s", diff)
 	}
-	if b := r.sent(2); b["size"] != 3.0 || !cmp.Equal(b["sort"], []any{map[string]any{"_score": "desc"}, map[string]any{"chunk_id": "asc"}}) {
-		t.Errorf("size %v, sort %v; want k and score, then chunk id", b["size"], b["sort"])
+	if b := r.sent(2); b["size"] != 3.0+firstWindow || !cmp.Equal(b["sort"], []any{map[string]any{"_score": "desc"}, map[string]any{"chunk_id": "asc"}}) {
+		t.Errorf("size %v, sort %v; want k + %d and score, then chunk id", b["size"], b["sort"], firstWindow)
 	}
 }
 
@@ -206,12 +215,12 @@ func checkNearest(t *testing.T, ms []store.Match) {
 	want := []struct {
 		id    string
 		score float64
-	}{{chunks[0].ID, 0.9126874}, {chunks[2].ID, 0.9126874}, {chunks[1].ID, -0.5}}
+	}{{chunks[0].ID, 1}, {chunks[2].ID, 1}, {chunks[1].ID, -1}}
 	if len(ms) != len(want) {
 		t.Fatalf("Nearest = %d matches; want %d", len(ms), len(want))
 	}
 	for i, w := range want {
-		if ms[i].Chunk.ID != w.id || math.Abs(ms[i].Score-w.score) > 1e-6 {
+		if ms[i].Chunk.ID != w.id || ms[i].Score != w.score {
 			t.Errorf("match %d = %s %g; want %s %g", i, ms[i].Chunk.ID, ms[i].Score, w.id, w.score)
 		}
 	}

@@ -2,6 +2,7 @@ package opensearch
 
 import (
 	"net/http/httptest"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,25 +20,28 @@ import (
 
 // TestScoresSameAsEmbedded puts the same filings (sentences of the
 // mirror's reports, and chunks made to tie, to repeat a term, to hold a
-// term longer than a Lucene token) into the embedded store and into an
-// OpenSearch store, and checks that every Lexical answer is the same on
-// both, chunk for chunk, filing for filing and score for score, bit for
-// bit: the same terms, statistics and formula. It runs on the simulator,
+// term longer than a Lucene token; random vectors, and vectors that tie)
+// into the embedded store and into an OpenSearch store (ExactNearest), and
+// checks that every Lexical and Nearest answer is the same on both, chunk
+// for chunk, filing for filing and score for score, bit for bit: the same
+// terms, statistics and formulas. It runs on the simulator,
 // and on the real node at EDGAR13F_OPENSEARCH_TEST_URL when one is set.
 func TestScoresSameAsEmbedded(t *testing.T) {
 	sentences, err := storebench.Sentences("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := storebench.Config{Filings: 8, Chunks: 30, Words: 60, Dim: -1, Companies: 3, Years: 2}.Defaults()
+	cfg := storebench.Config{Filings: 8, Chunks: 30, Words: 60, Dim: 8, Companies: 3, Years: 2}.Defaults()
+	meta := store.Meta{Model: "samescores-random", Dim: cfg.Dim}
 	type putArgs struct {
-		f      store.Filing
-		chunks []store.Chunk
+		f       store.Filing
+		chunks  []store.Chunk
+		vectors [][]float32
 	}
 	var puts []putArgs
 	for i := range cfg.Filings {
-		f, chunks, _ := storebench.Filing(cfg, sentences, i)
-		puts = append(puts, putArgs{f, chunks})
+		f, chunks, vectors := storebench.Filing(cfg, sentences, i)
+		puts = append(puts, putArgs{f, chunks, vectors})
 	}
 	// A filing of chunks that tie: more alike chunks than the first
 	// scoring window holds, a term of 300 letters, a repeated term.
@@ -53,11 +57,14 @@ func TestScoresSameAsEmbedded(t *testing.T) {
 		texts = append(texts, "Tariffs and export controls on semiconductors.")
 	}
 	var oddChunks []store.Chunk
+	var oddVectors [][]float32
 	for i, text := range texts {
 		oddChunks = append(oddChunks, store.Chunk{ID: "ff" + strconv.FormatInt(int64(1000000000000+i), 16), Accession: odd.Accession,
 			Item: "1A", ItemTitle: "Risk Factors", Index: i, Tokens: 10, Text: text})
+		// Vectors that tie too: more alike than the first window holds.
+		oddVectors = append(oddVectors, []float32{1, 2, 3, 4, 5, 6, 7, float32(i % 2)})
 	}
-	puts = append(puts, putArgs{odd, oddChunks})
+	puts = append(puts, putArgs{odd, oddChunks, oddVectors})
 
 	emb, err := embedded.Open(t.TempDir())
 	if err != nil {
@@ -65,7 +72,7 @@ func TestScoresSameAsEmbedded(t *testing.T) {
 	}
 	t.Cleanup(func() { emb.Close() })
 	for _, p := range puts {
-		if err := emb.Put(ctx, p.f, p.chunks, nil, store.Meta{}); err != nil {
+		if err := emb.Put(ctx, p.f, p.chunks, p.vectors, meta); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -74,7 +81,7 @@ func TestScoresSameAsEmbedded(t *testing.T) {
 	srv := httptest.NewServer(newFakeCluster())
 	t.Cleanup(srv.Close)
 	clusters["simulator"] = srv.URL
-	if addr := testURL(t); addr != "" {
+	if addr := os.Getenv(testURLVar); addr != "" {
 		clusters["node"] = addr
 	}
 	for name, addr := range clusters {
@@ -84,17 +91,17 @@ func TestScoresSameAsEmbedded(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { c.Close() })
-			os, err := Open(c, "edgar13f-test-samescores-"+strconv.FormatInt(time.Now().UnixNano(), 36), Replicas(0))
+			ost, err := Open(c, "edgar13f-test-samescores-"+strconv.FormatInt(time.Now().UnixNano(), 36), Replicas(0), ExactNearest())
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() {
-				if err := os.Drop(ctx); err != nil {
+				if err := ost.Drop(ctx); err != nil {
 					t.Errorf("Drop: %v", err)
 				}
 			})
 			for _, p := range puts {
-				if err := os.Put(ctx, p.f, p.chunks, nil, store.Meta{}); err != nil {
+				if err := ost.Put(ctx, p.f, p.chunks, p.vectors, meta); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -114,12 +121,33 @@ func TestScoresSameAsEmbedded(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						got, err := os.Lexical(ctx, q, f, k)
+						got, err := ost.Lexical(ctx, q, f, k)
 						if err != nil {
 							t.Fatalf("Lexical(%q, %+v, %d): %v", q, f, k, err)
 						}
 						if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
 							t.Errorf("Lexical(%.40q, asOf %s, ticker %q, item %q, k %d): embedded (-) and OpenSearch (+) differ:\n%s", q, f.AsOf, f.Ticker, f.Item, k, diff)
+						}
+						compared += len(want)
+					}
+				}
+			}
+			// Nearest (ExactNearest), for vectors near the odd filing's and
+			// others.
+			vectors := [][]float32{{1, 2, 3, 4, 5, 6, 7, 0.5}, puts[0].vectors[3], {-1, 0, 1, 0, -1, 0, 1, 0}}
+			for _, v := range vectors {
+				for _, f := range filters {
+					for _, k := range []int{1, 5, 10, 50} {
+						want, err := emb.Nearest(ctx, v, f, k)
+						if err != nil {
+							t.Fatal(err)
+						}
+						got, err := ost.Nearest(ctx, v, f, k)
+						if err != nil {
+							t.Fatalf("Nearest(%v, %+v, %d): %v", v, f, k, err)
+						}
+						if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+							t.Errorf("Nearest(%v, asOf %s, ticker %q, item %q, k %d): embedded (-) and OpenSearch (+) differ:\n%s", v, f.AsOf, f.Ticker, f.Item, k, diff)
 						}
 						compared += len(want)
 					}

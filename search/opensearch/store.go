@@ -35,9 +35,11 @@
 // # Consistency
 //
 // Put writes a filing's chunks and its filing document under a new
-// generation id (the accession and a random suffix), with the _bulk API
-// and refresh=true, so that they are searchable on every shard copy
-// before the next step. Visibility is decided by the state document alone:
+// generation id (the accession and a random suffix), with the _bulk API,
+// without a refresh: the commit lists the generation as unrefreshed in the
+// state document, and a query that finds the list not empty refreshes the
+// data index before it searches (a Put refreshes once the list is 64
+// long). Visibility is decided by the state document alone:
 // it lists the hidden generations, and every query excludes them with a
 // must_not terms filter. A generation is hidden from before its first
 // document is written (so that a crash leaves it hidden for good) until
@@ -72,14 +74,14 @@
 // filters aggregation) and the sum of their lengths (a sum aggregation of
 // lexical.length), ranks the matching chunks by BM25 (k1 1.2, b 0.75, idf
 // ln(1 + (N - df + 0.5) / (df + 0.5)), Lucene's idf·tf/(tf + k1·(1 − b +
-// b·dl/avgdl))) in a Painless script_score, reading each chunk's term
-// frequencies with termFreq (OpenSearch 2.10 and later) and its length
-// from lexical.length, and computes the returned chunks' scores again in
-// Go, in double precision, as the embedded store does, asking for more
-// chunks when the script's float scores leave the best k in doubt. The
-// scores depend only on the chunks visible on asOf, exactly: a filing made
-// later changes neither which chunks come back nor their order nor their
-// scores; and they are the embedded store's, bit for bit.
+// b·dl/avgdl))) with one script_score clause a term, over a term query
+// that the lexical field's similarity scores by the term's frequency, and
+// computes the returned chunks' scores again in Go, in double precision,
+// as the embedded store does, asking for more chunks when the cluster's
+// float scores leave the best k in doubt. The scores depend only on the
+// chunks visible on asOf, exactly: a filing made later changes neither
+// which chunks come back nor their order nor their scores; and they are
+// the embedded store's, bit for bit.
 //
 // # Nearest
 //
@@ -93,7 +95,10 @@
 // answer differently than one that does not, though it never returns a
 // chunk of a filing made after asOf. [ExactNearest] makes every Nearest an
 // exact search (a script_score over the filtered chunks), point in time
-// and deterministic at any size. Scores are cosine similarities.
+// and deterministic at any size. Scores are cosine similarities, computed
+// in Go from the returned chunks' vectors as the embedded store computes
+// them (the cluster's float scores only rank), asking for more chunks
+// when those leave the best k in doubt (ExactNearest).
 //
 // A zero vector has no direction: a chunk whose vector is zero is stored
 // without one (Nearest never returns it), and Nearest of a zero vector
@@ -263,6 +268,13 @@ type state struct {
 	Hides  int64       `json:"hides"`
 	Hidden []hiddenGen `json:"hidden"`
 	Locks  []lock      `json:"locks"`
+	// Unrefreshed are the generations committed (accession and
+	// generation) since the data index was last known to be refreshed: a
+	// Put does not refresh, so their documents may not be searchable yet.
+	// A query that sees any refreshes the data index first, and then
+	// clears the list (if the state is unchanged), as does a Put that
+	// finds it maxUnrefreshed long.
+	Unrefreshed []lock `json:"unrefreshed,omitempty"`
 
 	exists           bool
 	seqNo, primaryTm int64

@@ -16,6 +16,7 @@ import (
 
 	"github.com/blevesearch/mmap-go"
 
+	"github.com/edgar13f/edgar13f/search/internal/vecmath"
 	"github.com/edgar13f/edgar13f/search/store"
 )
 
@@ -446,7 +447,7 @@ func (s *Store) nearest(v *view, q []float32, f store.Filter, k int) ([]store.Ma
 		return nil, err
 	}
 	defer s.releaseAll(hs)
-	qn := norm(q)
+	qn := vecmath.Norm(q)
 	q64 := make([]float64, len(q))
 	for i, x := range q {
 		q64[i] = float64(x)
@@ -505,7 +506,7 @@ func (s *Store) nearest(v *view, q []float32, f store.Filter, k int) ([]store.Ma
 							}
 						}
 						exact[w]++
-						score = dot(q64, h.vector(d, buf)) / (qn * tab.norm[d])
+						score = vecmath.Dot(q64, h.vector(d, buf)) / (qn * tab.norm[d])
 					}
 					if top.admits(score) {
 						top.offer(candidate{score: score, h: h, doc: d})
@@ -523,23 +524,4 @@ func (s *Store) nearest(v *view, q []float32, f store.Filter, k int) ([]store.Ma
 		}
 	}
 	return top.matches(), nil
-}
-
-// dot returns the dot product of q and v, summed in float64 by four
-// accumulators in a fixed order (so a chunk's score never depends on
-// anything but the two vectors).
-func dot(q []float64, v []float32) float64 {
-	var s0, s1, s2, s3 float64
-	n := len(v) &^ 3
-	q = q[:len(v)]
-	for j := 0; j < n; j += 4 {
-		s0 += q[j] * float64(v[j])
-		s1 += q[j+1] * float64(v[j+1])
-		s2 += q[j+2] * float64(v[j+2])
-		s3 += q[j+3] * float64(v[j+3])
-	}
-	for j := n; j < len(v); j++ {
-		s0 += q[j] * float64(v[j])
-	}
-	return (s0 + s1) + (s2 + s3)
 }

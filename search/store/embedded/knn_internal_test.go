@@ -13,6 +13,7 @@ import (
 
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/internal/helperproc"
+	"github.com/edgar13f/edgar13f/search/internal/vecmath"
 	"github.com/edgar13f/edgar13f/search/store"
 )
 
@@ -202,7 +203,7 @@ func TestCompactBound(t *testing.T) {
 			dim := len(c.vs[0])
 			norms := make([]float64, len(c.vs))
 			for i, v := range c.vs {
-				norms[i] = norm(v)
+				norms[i] = vecmath.Norm(v)
 			}
 			b := encodeCompact(c.vs, norms, dim, fileSum{}, fault)
 			sh := &shard{rec: record{Meta: store.Meta{Dim: dim}, Filing: store.Filing{Chunks: len(c.vs)}}, sums: map[string]fileSum{}}
@@ -211,7 +212,7 @@ func TestCompactBound(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, q := range c.qs {
-				qn := norm(q)
+				qn := vecmath.Norm(q)
 				if qn == 0 {
 					continue
 				}
@@ -227,7 +228,7 @@ func TestCompactBound(t *testing.T) {
 						continue
 					}
 					total++
-					exact := dot(q64, v) / (qn * norms[d])
+					exact := vecmath.Dot(q64, v) / (qn * norms[d])
 					est, bound := qc.estimate(cp, d, dots[d])
 					// exact is at most est+bound (below never drops it) and,
 					// by the same bound, at least est−bound.
@@ -386,15 +387,15 @@ func (kc *knnCase) want(q []float32, k int, item string) []store.Match {
 	for i, x := range q {
 		q64[i] = float64(x)
 	}
-	qn := norm(q)
+	qn := vecmath.Norm(q)
 	var all []store.Match
 	for id, v := range kc.vecs {
 		if item != "" && kc.items[id] != item {
 			continue
 		}
 		score := 0.0
-		if vn := norm(v); qn > 0 && vn > 0 {
-			score = dot(q64, v) / (qn * vn)
+		if vn := vecmath.Norm(v); qn > 0 && vn > 0 {
+			score = vecmath.Dot(q64, v) / (qn * vn)
 		}
 		all = append(all, store.Match{Chunk: store.Chunk{ID: id}, Score: score})
 	}

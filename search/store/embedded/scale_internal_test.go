@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/search/internal/vecmath"
 	"github.com/edgar13f/edgar13f/search/store"
 )
 
@@ -170,7 +171,7 @@ func TestNearestEstimateKeepsExactOrder(t *testing.T) {
 		}
 		var want []scored
 		for _, a := range all {
-			want = append(want, scored{a.id, dot(q64, a.v) / (norm(q) * norm(a.v))})
+			want = append(want, scored{a.id, vecmath.Dot(q64, a.v) / (vecmath.Norm(q) * vecmath.Norm(a.v))})
 		}
 		slices.SortFunc(want, func(a, b scored) int {
 			if a.score != b.score {

@@ -30,6 +30,7 @@ import (
 	zap "github.com/blevesearch/zapx/v17"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/search/internal/vecmath"
 	"github.com/edgar13f/edgar13f/search/store"
 )
 
@@ -562,7 +563,7 @@ func buildShardFiles(dir string, f store.Filing, chunks []store.Chunk, vectors [
 		off += int64(len(c.Text))
 		rec.Length += int64(n)
 		if vectors != nil {
-			rec.Chunks[i].Norm = norm(vectors[i])
+			rec.Chunks[i].Norm = vecmath.Norm(vectors[i])
 		}
 	}
 
@@ -654,15 +655,6 @@ func analyzeChunk(an analysis.Analyzer, id, text string) (*document.Document, in
 		}
 	})
 	return doc, field.AnalyzedLength()
-}
-
-// norm returns the Euclidean length of v.
-func norm(v []float32) float64 {
-	var s float64
-	for _, x := range v {
-		s += float64(x) * float64(x)
-	}
-	return math.Sqrt(s)
 }
 
 // writeSynced creates path, fills it, syncs and closes it, and returns its
