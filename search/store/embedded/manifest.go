@@ -167,13 +167,13 @@ func (p OpenProgress) String() string {
 }
 
 // Progress makes [Open] report its progress to f, one call at a time: at
-// most about a hundred times a stage, and once when a
-// stage is done. A store of an earlier release, without a manifest, reads
-// every filing's record once: that can take a while at millions of
-// chunks. With Progress, Open also makes the one-byte copies of the
-// vectors that the filings lack (a store of an earlier release has none),
-// which takes about 10 s of CPU at a million chunks; without it, the first
-// kNN query that needs a copy makes it, without a word.
+// most about a hundred times a stage, and once when a stage is done. A
+// store of an earlier release, without a manifest, reads every filing's
+// record once: that can take a while at millions of chunks. With
+// Progress, Open also makes the one-byte copies of the vectors that the
+// filings lack (a store of an earlier release has none), which takes
+// about 10 s of CPU at a million chunks; without it, the first kNN query
+// that needs a copy makes it, without a word.
 func Progress(f func(OpenProgress)) Option {
 	return func(o *options) { o.progress = f }
 }
