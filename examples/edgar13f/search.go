@@ -106,9 +106,15 @@ func (offlineFetcher) Fetch(context.Context, string) ([]byte, error) {
 	return nil, errors.New("edgar13f: this command reads only the filing search's store and sends nothing to EDGAR")
 }
 
-// openSearch opens the filing search of o's settings.
+// openSearch opens the filing search of o's settings. Opening a store of
+// an earlier release makes its vectors' one-byte copies: with progress
+// shown, that is shown too; without, the first kNN query makes them.
 func openSearch(c *edgar13f.Client, o *opts) (*wire.Search, error) {
-	return wire.OpenSearch(c, o.config())
+	if o.progress == nil {
+		return wire.OpenSearchReporting(c, o.config(), nil)
+	}
+	defer o.progress.end()
+	return wire.OpenSearchReporting(c, o.config(), func(step, line string) { o.progress.show(step, line, true) })
 }
 
 // openStore opens the filing search's store for a command that only reads

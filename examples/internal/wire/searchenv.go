@@ -87,8 +87,20 @@ type Search struct {
 
 // OpenSearch opens the store of c's settings (creating its directory when
 // needed) and returns the engine reading EDGAR through client and
-// embedding with the embedder the settings name.
+// embedding with the embedder the settings name. Long work of opening the
+// embedded store (migrating a store of an earlier release, making its
+// vectors' one-byte copies) is reported on standard error, a line at
+// each tenth of a stage (see [OpenSearchReporting]).
 func OpenSearch(client *edgar13f.Client, c Config) (*Search, error) {
+	return OpenSearchReporting(client, c, stderrLines())
+}
+
+// OpenSearchReporting is [OpenSearch] reporting the long work of opening
+// the embedded store to report, as a step and its current line, each
+// report of one step replacing the last. With report nil it reports
+// nothing, and the first kNN query makes the vectors' one-byte copies the
+// store lacks.
+func OpenSearchReporting(client *edgar13f.Client, c Config, report func(step, line string)) (*Search, error) {
 	emb, err := c.Embedder()
 	if err != nil {
 		return nil, err
@@ -107,7 +119,11 @@ func OpenSearch(client *edgar13f.Client, c Config) (*Search, error) {
 		if err != nil {
 			return nil, err
 		}
-		est, err := embedded.Open(dir)
+		var eopts []embedded.Option
+		if report != nil {
+			eopts = append(eopts, embedded.Progress(storeProgress(report)))
+		}
+		est, err := embedded.Open(dir, eopts...)
 		if err != nil {
 			return nil, fmt.Errorf("the filing search store in %s: %w", dir, err)
 		}
@@ -218,4 +234,30 @@ func (c Config) CheckSearchStore() error {
 		return errors.New(msg + "; no index exists under " + root)
 	}
 	return fmt.Errorf("%s, or search one that exists: %s", msg, strings.Join(have, "; "))
+}
+
+// storeProgress passes to report the embedded store's reports of long
+// work: the making of its vectors' one-byte copies, and the reading of
+// filings its manifest does not describe (a store of an earlier
+// release); reading the filings the manifest describes is quick, and not
+// reported. Of each stage it passes the first report, one at each further
+// tenth of the stage and the last.
+func storeProgress(report func(step, line string)) func(embedded.OpenProgress) {
+	stage, tenth := embedded.OpenStage(-1), -1
+	return func(p embedded.OpenProgress) {
+		if p.Stage == embedded.StageFilings && p.Read == 0 || p.Total == 0 {
+			return
+		}
+		t := p.Done * 10 / p.Total
+		if p.Stage == stage && t == tenth {
+			return
+		}
+		stage, tenth = p.Stage, t
+		report(fmt.Sprint("open-store-", int(p.Stage)), "opening the filing search store: "+p.String())
+	}
+}
+
+// stderrLines returns a report writing each line to standard error.
+func stderrLines() func(step, line string) {
+	return func(_, line string) { fmt.Fprintln(os.Stderr, line) }
 }

@@ -307,10 +307,7 @@ func (s *Store) mapCompact(h *handle, path string) *compact {
 // views of b when the machine allows it.
 func parseCompact(b []byte, sh *shard) (*compact, error) {
 	dim, n := sh.rec.Meta.Dim, sh.rec.Filing.Chunks
-	src := sh.sums[fileVectors]
-	if len(b) != compactHeader+8*n+n*dim+4 || string(b[:8]) != compactMagic ||
-		binary.LittleEndian.Uint32(b[8:]) != uint32(dim) || binary.LittleEndian.Uint32(b[12:]) != uint32(n) ||
-		binary.LittleEndian.Uint64(b[16:]) != uint64(src.size) || binary.LittleEndian.Uint32(b[24:]) != src.crc {
+	if len(b) < compactHeader || !compactMatches(b[:compactHeader], int64(len(b)), sh) {
 		return nil, errors.New("the compact vectors do not match the shard")
 	}
 	floats := func(p []byte) []float32 {
@@ -331,6 +328,89 @@ func parseCompact(b []byte, sh *shard) (*compact, error) {
 	off += 4 * n
 	c.codes = b[off : off+n*dim]
 	return c, nil
+}
+
+// compactMatches reports whether a compact vectors file of size bytes
+// whose header is head was made from the shard's vectors. Its CRC is not
+// checked.
+func compactMatches(head []byte, size int64, sh *shard) bool {
+	dim, n := sh.rec.Meta.Dim, sh.rec.Filing.Chunks
+	src := sh.sums[fileVectors]
+	return size == int64(compactHeader+8*n+n*dim+4) && len(head) >= compactHeader && string(head[:8]) == compactMagic &&
+		binary.LittleEndian.Uint32(head[8:]) == uint32(dim) && binary.LittleEndian.Uint32(head[12:]) == uint32(n) &&
+		binary.LittleEndian.Uint64(head[16:]) == uint64(src.size) && binary.LittleEndian.Uint32(head[24:]) == src.crc
+}
+
+// needsCompact reports whether the shard should have a compact copy of its
+// vectors and its vectors.q8 is missing or was not made from them, as far
+// as its size and header tell (its CRC is checked when it is first mapped).
+func needsCompact(sh *shard) bool {
+	if dim := sh.rec.Meta.Dim; dim == 0 || dim > maxCompactDim {
+		return false
+	}
+	f, err := os.Open(filepath.Join(sh.dir, fileCompact))
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return true
+	}
+	head := make([]byte, compactHeader)
+	if _, err := io.ReadFull(f, head); err != nil {
+		return true
+	}
+	return !compactMatches(head, fi.Size(), sh)
+}
+
+// makeCompacts makes the compact copies of the vectors of the shards of v
+// that lack one (see needsCompact) as compactOf does, on every CPU,
+// reporting its progress to progress. A shard that cannot be opened (set
+// aside as damaged, or replaced meanwhile) is passed over: the query that
+// needs it meets the same. No lock is held; compactOf takes the write
+// lock to write each copy.
+func (s *Store) makeCompacts(v *view, progress func(OpenProgress)) {
+	var todo []*shard
+	for _, sh := range v.shards {
+		if needsCompact(sh) {
+			todo = append(todo, sh)
+		}
+	}
+	if len(todo) == 0 {
+		return
+	}
+	var mu sync.Mutex
+	p := OpenProgress{Stage: StageCompact, Total: len(todo)}
+	every := max(1, len(todo)/100)
+	progress(p)
+	next := make(chan *shard)
+	workers := min(runtime.GOMAXPROCS(0), len(todo))
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for sh := range next {
+				if hs, err := s.acquire([]*shard{sh}); err == nil {
+					s.compactOf(hs[0])
+					s.releaseAll(hs)
+				}
+				mu.Lock()
+				p.Done++
+				if p.Done%every == 0 && p.Done < p.Total {
+					progress(p)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, sh := range todo {
+		next <- sh
+	}
+	close(next)
+	wg.Wait()
+	progress(p)
 }
 
 // makeCompact returns the content of the compact vectors file of an open

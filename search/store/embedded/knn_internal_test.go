@@ -649,3 +649,105 @@ func TestCompactKilledLeavesNothing(t *testing.T) {
 		t.Fatalf("%d answers differ from exhaustive scoring; first: %s", bad, first)
 	}
 }
+
+// TestOpenMakesCompactCopies: Open with Progress makes the compact copies
+// a store lacks (removed, cut short, or another shard's), reporting that
+// stage up to all of them, so that the first kNN query makes none; a copy
+// lost after Open is still made again by the query that needs it.
+func TestOpenMakesCompactCopies(t *testing.T) {
+	kc := newKNNCase(t, 37)
+	copies, _ := filepath.Glob(filepath.Join(kc.dir, dirFilings, "*", fileCompact))
+	slices.Sort(copies)
+	if len(copies) != 6 {
+		t.Fatalf("%d compact copies; want 6", len(copies))
+	}
+	other, err := os.ReadFile(copies[5])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range copies[:3] {
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Truncate(copies[3], 100); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(copies[4], other, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var seen []OpenProgress
+	s, err := Open(kc.dir, OpenShards(2), Progress(func(p OpenProgress) { seen = append(seen, p) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var stage []OpenProgress
+	for _, p := range seen {
+		if p.Stage == StageCompact {
+			stage = append(stage, p)
+		}
+	}
+	if len(stage) == 0 || stage[len(stage)-1].Done != 5 || stage[len(stage)-1].Total != 5 {
+		t.Fatalf("progress of Open = %+v; want the compact copies' stage to end at 5 of 5 filings", seen)
+	}
+	if stage[0].Done != 0 {
+		t.Errorf("the compact copies' stage starts at %+v; want it reported before the first copy is made", stage[0])
+	}
+	last := stage[len(stage)-1].String()
+	if !strings.Contains(last, "one-byte copies") || !strings.Contains(last, "5 of 5 filings") {
+		t.Errorf("the stage reads %q; want it to say what is made, 5 of 5 filings", last)
+	}
+	t.Logf("opening: %s", last)
+	if n := s.compactMade.Load(); n != 5 {
+		t.Errorf("Open made %d compact copies; want 5", n)
+	}
+	for _, p := range copies {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("no compact copy after Open: %v", err)
+		}
+	}
+	if bad, first := kc.mismatches(t, s); bad > 0 {
+		t.Fatalf("%d answers differ from exhaustive scoring; first: %s", bad, first)
+	}
+	if n := s.compactMade.Load(); n != 5 {
+		t.Errorf("the kNN queries after Open made %d compact copies; want none", n-5)
+	}
+
+	// Lost after Open: the shards not kept open have theirs made again.
+	q := make([]float32, 37)
+	q[0], q[1] = 1, -2
+	nearest := func() {
+		t.Helper()
+		if _, err := s.Nearest(ctx, q, store.Filter{AsOf: edgar13f.MustParseDate("2030-01-01")}, 5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nearest() // the shards kept open have their copies loaded
+	for _, p := range copies {
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kept := int64(s.cache.open())
+	nearest()
+	if n := s.compactMade.Load() - 5; n != 6-kept {
+		t.Errorf("after the copies were lost, the query made %d; want %d (the shards not kept open)", n, 6-kept)
+	}
+	if got, _ := filepath.Glob(filepath.Join(kc.dir, dirFilings, "*", fileCompact)); int64(len(got)) != 6-kept {
+		t.Errorf("%d compact copies on disk; want %d", len(got), 6-kept)
+	}
+	if bad, first := kc.mismatches(t, s); bad > 0 {
+		t.Fatalf("after the copies were lost, %d answers differ; first: %s", bad, first)
+	}
+
+	// Without Progress, Open leaves them to the queries.
+	s2, err := Open(kc.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	if n := s2.compactMade.Load(); n != 0 {
+		t.Errorf("Open without Progress made %d compact copies; want none", n)
+	}
+}

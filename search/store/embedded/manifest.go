@@ -125,27 +125,55 @@ func shardFromManifest(name, dir string, gen int, e manifestEntry, sums map[stri
 	return &shard{name: name, dir: dir, gen: gen, rec: rec, ids: e.IDs, textSize: e.TextSize, sums: sums}, nil
 }
 
-// OpenProgress is the progress of [Open] through the stored filings.
+// OpenProgress is the progress of [Open], stage by stage: first through
+// the stored filings' records, then, when some filings' vectors lack their
+// one-byte copies (see the package doc, Vectors), through making those.
 type OpenProgress struct {
+	// Stage is what Open is doing; Done of Total filings are done with
+	// it.
+	Stage       OpenStage
 	Done, Total int
 	// Read counts the filings whose records were read in full because the
 	// manifest did not describe them: all of them in a store written by a
-	// release without a manifest, which Open migrates.
+	// release without a manifest, which Open migrates. It is counted in
+	// the stage [StageFilings].
 	Read int
 }
 
+// An OpenStage is a stage of [Open].
+type OpenStage int
+
+// The stages of [Open], in their order.
+const (
+	// StageFilings reads the stored filings' records (from the
+	// manifest, or in full when it does not describe them).
+	StageFilings OpenStage = iota
+	// StageCompact makes the one-byte copies of the vectors of the
+	// filings that lack them (a store written by an earlier release, or
+	// copies lost or damaged). Open reports it only when there are some
+	// to make.
+	StageCompact
+)
+
 // String says how far Open is.
 func (p OpenProgress) String() string {
+	if p.Stage == StageCompact {
+		return fmt.Sprintf("making the vectors' missing one-byte copies (once, for fast kNN): %d of %d filings", p.Done, p.Total)
+	}
 	if p.Read == 0 {
 		return fmt.Sprintf("%d of %d filings", p.Done, p.Total)
 	}
 	return fmt.Sprintf("%d of %d filings (%d read in full, not in the manifest: writing it)", p.Done, p.Total, p.Read)
 }
 
-// Progress makes [Open] report its progress through the stored filings
-// to f: at most about a hundred times, and once when done. A store of an
-// earlier release, without a manifest, reads every filing's record once:
-// that can take a while at millions of chunks.
+// Progress makes [Open] report its progress to f, one call at a time: at
+// most about a hundred times a stage, and once when a stage is done. A
+// store of an earlier release, without a manifest, reads every filing's
+// record once: that can take a while at millions of chunks. With
+// Progress, Open also makes the one-byte copies of the vectors that the
+// filings lack (a store of an earlier release has none), which takes
+// about 10 s of CPU at a million chunks; without it, the first kNN query
+// that needs a copy makes it, without a word.
 func Progress(f func(OpenProgress)) Option {
 	return func(o *options) { o.progress = f }
 }

@@ -17,7 +17,7 @@ func openCounting(t *testing.T, dir string) (*embedded.Store, int) {
 	t.Helper()
 	read := -1
 	s, err := embedded.Open(dir, embedded.Progress(func(p embedded.OpenProgress) {
-		if p.Done == p.Total {
+		if p.Stage == embedded.StageFilings && p.Done == p.Total {
 			read = p.Read
 		}
 	}))

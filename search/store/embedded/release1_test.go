@@ -70,6 +70,17 @@ func TestOpenRelease1Store(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s1.Close()
+	// Open made the compact copies of its vectors the store lacked, and
+	// said so.
+	if made, _ := filepath.Glob(filepath.Join(old, "filings", "*", "vectors.q8")); len(made) != 4 {
+		t.Errorf("the release-1 store has %d compact vector copies after Open with Progress; want 4", len(made))
+	}
+	if len(seen) == 0 {
+		t.Fatal("Open reported no progress")
+	}
+	if last := seen[len(seen)-1]; last.Stage != embedded.StageCompact || last.Done != 4 || last.Total != 4 {
+		t.Errorf("Open's last progress report = %+v; want the compact copies' stage at 4 of 4 filings", last)
+	}
 	s2, err := embedded.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -81,8 +92,14 @@ func TestOpenRelease1Store(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if len(seen) == 0 || seen[len(seen)-1].Done != 4 || seen[len(seen)-1].Total != 4 {
-		t.Errorf("progress of opening the release-1 store = %+v; want it to end at 4 of 4 filings", seen)
+	var filings []embedded.OpenProgress
+	for _, p := range seen {
+		if p.Stage == embedded.StageFilings {
+			filings = append(filings, p)
+		}
+	}
+	if len(filings) == 0 || filings[len(filings)-1].Done != 4 || filings[len(filings)-1].Total != 4 || filings[len(filings)-1].Read != 4 {
+		t.Errorf("progress of opening the release-1 store = %+v; want its filings to end at 4 of 4, read in full", seen)
 	}
 	same := func(what string, f func(s *embedded.Store) (any, error)) {
 		t.Helper()
@@ -120,7 +137,7 @@ func TestOpenRelease1Store(t *testing.T) {
 	if fs, _ := s1.Filings(ctx, edgar13f.MustParseDate("2099-01-01")); len(fs) != 4 {
 		t.Errorf("the release-1 store lists %d filings; want 4", len(fs))
 	}
-	// Its kNN queries made the compact copies of its vectors it lacked.
+	// They are still there after its kNN queries.
 	if made, _ := filepath.Glob(filepath.Join(old, "filings", "*", "vectors.q8")); len(made) != 4 {
 		t.Errorf("the release-1 store has %d compact vector copies after kNN queries; want 4", len(made))
 	}

@@ -70,10 +70,15 @@
 // per component, a scale and a bound of the rounding error per vector);
 // the query scans the copies on every CPU (with AVX-512 VNNI or AVX2 when
 // the CPU has them) and scores exactly only the chunks whose estimate, with
-// its bound, can reach the k-th best score kept. The copy is a cache: a
-// shard without one (written by an earlier release) or with a damaged one
-// has it made again, once, by the first kNN query that needs it (at a
-// million chunks that first query takes about 10 s of CPU).
+// its bound, can reach the k-th best score kept. The copy is a cache,
+// written beside the shard's files for the next process. Open with
+// [Progress] makes the copies the filings lack (a store written by an
+// earlier release has none) or whose size or header does not match their
+// vectors, and reports it as the stage [StageCompact]: at a million chunks
+// that takes about 10 s of CPU, once. Open without Progress stays quick,
+// and the first kNN query that needs a missing copy makes it, without a
+// word; so does any query that finds one damaged later (its CRC is checked
+// when a process first maps it).
 //
 // # Damage
 //
@@ -253,7 +258,8 @@ var ErrClosed = errors.New("edgar13f/search: the store is closed")
 
 // Open opens the store in dir, creating it if needed. It removes what an
 // interrupted Put left behind and sets aside damaged shards (see
-// [Store.Damaged]).
+// [Store.Damaged]). With [Progress] it also makes the one-byte copies of
+// the vectors the filings lack (see the package doc, Vectors).
 func Open(dir string, opts ...Option) (*Store, error) {
 	o := options{openShards: defaultOpenShards(openFileLimit())}
 	for _, opt := range opts {
@@ -294,6 +300,9 @@ func Open(dir string, opts ...Option) (*Store, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("edgar13f/search: opening the store in %s: %w", dir, err)
+	}
+	if o.progress != nil {
+		s.makeCompacts(s.view.Load(), o.progress)
 	}
 	return s, nil
 }
