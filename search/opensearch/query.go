@@ -537,22 +537,33 @@ func (s *Store) rank(ctx context.Context, index string, query map[string]any, sc
 	if last < tau {
 		return best(ms, k), nil
 	}
-	// The float min_score at most tau.
-	m := float32(tau)
-	if float64(m) > tau {
+	if r, err = s.atLeast(ctx, index, body, tau, "Lexical", k); err != nil {
+		return nil, err
+	}
+	ms, err = rescored(&r, sc)
+	return best(ms, k), err
+}
+
+// atLeast runs the search of body again for every chunk the cluster
+// scores at least floor (min_score floor rounded down to a float, the
+// precision of the cluster's scores), up to maxK of them: when maxK or
+// more chunks score that high, the best k cannot be told apart exactly,
+// and op's error says so.
+func (s *Store) atLeast(ctx context.Context, index string, body map[string]any, floor float64, op string, k int) (searchResponse, error) {
+	m := float32(floor)
+	if float64(m) > floor {
 		m = math.Nextafter32(m, 0)
 	}
 	body["size"] = maxK
 	body["min_score"] = float64(m)
-	r = searchResponse{}
+	var r searchResponse
 	if err := s.search(ctx, index, body, &r); err != nil {
-		return nil, err
+		return searchResponse{}, err
 	}
 	if len(r.Hits.Hits) >= maxK {
-		return nil, fmt.Errorf("edgar13f/search/opensearch: Lexical: %d or more chunks score within a float's precision of the %d-th best; cannot rank them exactly", maxK, k)
+		return searchResponse{}, fmt.Errorf("edgar13f/search/opensearch: %s: %d or more chunks score within a float's precision of the %d-th best; cannot rank them exactly", op, maxK, k)
 	}
-	ms, err = rescored(&r, sc)
-	return best(ms, k), err
+	return r, nil
 }
 
 // rescored returns the hits as matches scored by sc, best first, ties by
@@ -640,18 +651,8 @@ func (s *Store) nearest(ctx context.Context, index string, vector []float32, f s
 	if r.Hits.Hits[len(r.Hits.Hits)-1].Score < floor {
 		return best(ms, k), nil
 	}
-	m := float32(floor)
-	if float64(m) > floor {
-		m = math.Nextafter32(m, 0)
-	}
-	body["size"] = maxK
-	body["min_score"] = float64(m)
-	r = searchResponse{}
-	if err := s.search(ctx, index, body, &r); err != nil {
+	if r, err = s.atLeast(ctx, index, body, floor, "Nearest", k); err != nil {
 		return nil, err
-	}
-	if len(r.Hits.Hits) >= maxK {
-		return nil, fmt.Errorf("edgar13f/search/opensearch: Nearest: %d or more chunks score within a float's precision of the %d-th best; cannot rank them exactly", maxK, k)
 	}
 	ms, err = cosines(&r, q, qn)
 	return best(ms, k), err
