@@ -494,22 +494,32 @@ func (im *importer) writePart(f *os.File, i int, n int64) ([]Tag, error) {
 		return nil, err
 	}
 	slices.SortFunc(facts, func(a, b Fact) int { return CompareFacts(&a, &b) })
-	var tags []Tag
-	for j := range facts {
-		x := &facts[j]
-		if n := len(tags); n == 0 || tags[n-1].Taxonomy != x.Taxonomy || tags[n-1].Tag != x.Tag || tags[n-1].Unit != x.Unit {
-			tags = append(tags, Tag{Taxonomy: x.Taxonomy, Tag: x.Tag, Unit: x.Unit, FirstFiled: x.Filed, Part: int32(i)})
-		}
-		t := &tags[len(tags)-1]
-		t.Facts++
-		t.FirstFiled = min(t.FirstFiled, x.Filed)
-	}
+	tags := partTags(facts, i)
 	sorting := []parquet.SortingColumn{parquet.Ascending("taxonomy"), parquet.Ascending("tag"), parquet.Ascending("unit"),
 		parquet.Ascending("cik"), parquet.Ascending("end"), parquet.Ascending("start"), parquet.Ascending("filed"), parquet.Ascending("accn")}
 	if err := writePartFile(im, FactsTable, i, facts, sorting); err != nil {
 		return nil, err
 	}
 	return tags, nil
+}
+
+// partTags returns the tags of part i's facts, sorted as they are. The
+// tags outlive the part, whose strings are views of its spill bytes
+// (readSpill): their strings are copies, or every part's spill would stay
+// in memory until the import ends.
+func partTags(facts []Fact, i int) []Tag {
+	var tags []Tag
+	for j := range facts {
+		x := &facts[j]
+		if n := len(tags); n == 0 || tags[n-1].Taxonomy != x.Taxonomy || tags[n-1].Tag != x.Tag || tags[n-1].Unit != x.Unit {
+			tags = append(tags, Tag{Taxonomy: strings.Clone(x.Taxonomy), Tag: strings.Clone(x.Tag), Unit: strings.Clone(x.Unit),
+				FirstFiled: x.Filed, Part: int32(i)})
+		}
+		t := &tags[len(tags)-1]
+		t.Facts++
+		t.FirstFiled = min(t.FirstFiled, x.Filed)
+	}
+	return tags
 }
 
 // writeTable writes rows as table's one part.
