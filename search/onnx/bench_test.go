@@ -83,6 +83,9 @@ func BenchmarkEmbed450(b *testing.B) {
 		batches = []int{1, DefaultOpenVINOBatch, 8}
 	}
 	for _, s := range specs {
+		if s.Int8 && backend == OpenVINO {
+			continue // it runs the fp32 graphs only
+		}
 		for _, batch := range batches {
 			b.Run(fmt.Sprintf("%s/%s/batch=%d", s.Name, backend, batch), func(b *testing.B) {
 				e, err := New(s.Name, WithBatchSize(batch), WithBackend(backend))
@@ -125,6 +128,9 @@ func BenchmarkEmbed450Threads(b *testing.B) {
 	ctx := context.Background()
 	backend := Backend(*benchBackend)
 	for _, s := range specs {
+		if s.Int8 && backend == OpenVINO {
+			continue // it runs the fp32 graphs only
+		}
 		for _, c := range []struct {
 			name             string
 			threads, runners int

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -45,11 +46,12 @@ const (
 	// CPU runs the graph on ONNX Runtime's own CPU kernels (MLAS), in the
 	// graph's precision.
 	CPU Backend = "cpu"
-	// OpenVINO runs the graph through ONNX Runtime's OpenVINO execution
-	// provider on OpenVINO's CPU plugin, which computes an fp32 graph in
-	// bfloat16 on CPUs with AMX or AVX512-BF16 (its vectors within cosine
-	// 0.9999 of the fp32 graph's), with inputs of the model's full window
-	// for long texts. It needs "search/onnx/setup.sh openvino".
+	// OpenVINO runs an fp32 graph (not the int8 ones) through ONNX
+	// Runtime's OpenVINO execution provider on OpenVINO's CPU plugin,
+	// which computes it in bfloat16 on CPUs with AMX or AVX512-BF16 (its
+	// vectors within cosine 0.9999 of the fp32 graph's), with inputs of
+	// the model's full window for long texts. It needs
+	// "search/onnx/setup.sh openvino".
 	OpenVINO Backend = "openvino"
 )
 
@@ -213,6 +215,12 @@ func chooseBackend(dir string, spec Spec, want Backend) (Backend, string, error)
 	loaded := loadedRuntime()
 	switch want {
 	case OpenVINO:
+		if spec.Int8 {
+			// OpenVINO did not compile the int8 graphs' subgraphs for a
+			// fixed shape, and ran them slower than the CPU kernels (9
+			// chunks per CPU second for all-MiniLM-L6-v2-q against 30).
+			return "", "", fmt.Errorf("edgar13f/search/onnx: the %s backend runs the fp32 graphs, not %s: run %s on it, or %s on the %s backend", OpenVINO, spec.Name, strings.TrimSuffix(spec.Name, "-q"), spec.Name, CPU)
+		}
 		if ovErr != nil {
 			return "", "", ovErr
 		}

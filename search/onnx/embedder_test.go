@@ -162,6 +162,9 @@ func TestAutoBackend(t *testing.T) {
 	if _, err := New("all-MiniLM-L6-v2", WithBackend("gpu")); err == nil || !strings.Contains(err.Error(), "unknown backend") {
 		t.Errorf("backend gpu: %v, want unknown backend", err)
 	}
+	if _, err := New("all-MiniLM-L6-v2-q", WithBackend(OpenVINO)); err == nil || !strings.Contains(err.Error(), "fp32 graphs") {
+		t.Errorf("an int8 graph on OpenVINO: %v, want it refused", err)
+	}
 }
 
 // TestOpenVINOBackend runs the vector tests on the OpenVINO backend, in a
