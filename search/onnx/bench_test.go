@@ -3,6 +3,7 @@ package onnx
 import (
 	"compress/gzip"
 	"context"
+	"flag"
 	"fmt"
 	"html"
 	"io"
@@ -61,19 +62,33 @@ func cpuTime(b *testing.B) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// benchBackend is the backend the benchmarks run the models on: one per
+// process, since a process holds one ONNX Runtime.
+var benchBackend = flag.String("backend", string(CPU), "the backend the benchmarks run on: cpu or openvino")
+
 // BenchmarkEmbed450 measures chunks/s embedding 450-token chunks, per
 // model and batch size (the figures of README.md), and chunks per CPU
-// second, which other work on a busy machine disturbs less:
+// second, which other work on a busy machine disturbs less, on the
+// backend -backend names:
 //
 //	go test -run '^$' -bench Embed450 -benchtime 2x .
+//	go test -run '^$' -bench Embed450 -benchtime 2x . -backend openvino
 func BenchmarkEmbed450(b *testing.B) {
 	const n = 32
 	texts := benchChunks(b, n)
 	ctx := context.Background()
+	backend := Backend(*benchBackend)
+	batches := []int{1, 8}
+	if backend == OpenVINO {
+		batches = []int{1, DefaultOpenVINOBatch, 8}
+	}
 	for _, s := range specs {
-		for _, batch := range []int{1, 8} {
-			b.Run(fmt.Sprintf("%s/batch=%d", s.Name, batch), func(b *testing.B) {
-				e, err := New(s.Name, WithBatchSize(batch))
+		if s.Int8 && backend == OpenVINO {
+			continue // it runs the fp32 graphs only
+		}
+		for _, batch := range batches {
+			b.Run(fmt.Sprintf("%s/%s/batch=%d", s.Name, backend, batch), func(b *testing.B) {
+				e, err := New(s.Name, WithBatchSize(batch), WithBackend(backend))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -103,23 +118,27 @@ func BenchmarkEmbed450(b *testing.B) {
 
 // BenchmarkEmbed450Threads measures, per model, 450-token chunks embedded
 // by one Embedder of 1 or 2 threads, and by two Embedders of one thread
-// each side by side (half the chunks each): how the 2 cores are best
-// spent (README.md, "Throughput"):
+// each side by side (half the chunks each), on the backend -backend
+// names: how the 2 cores are best spent (README.md, "Throughput"):
 //
 //	go test -run '^$' -bench Embed450Threads/all-MiniLM-L6-v2-q -benchtime 2x .
 func BenchmarkEmbed450Threads(b *testing.B) {
 	const n = 32
 	texts := benchChunks(b, n)
 	ctx := context.Background()
+	backend := Backend(*benchBackend)
 	for _, s := range specs {
+		if s.Int8 && backend == OpenVINO {
+			continue // it runs the fp32 graphs only
+		}
 		for _, c := range []struct {
 			name             string
 			threads, runners int
 		}{{"threads=1", 1, 1}, {"threads=2", 2, 1}, {"2x1thread", 1, 2}} {
-			b.Run(s.Name+"/"+c.name, func(b *testing.B) {
+			b.Run(s.Name+"/"+string(backend)+"/"+c.name, func(b *testing.B) {
 				es := make([]*Embedder, c.runners)
 				for i := range es {
-					e, err := New(s.Name, WithThreads(c.threads))
+					e, err := New(s.Name, WithThreads(c.threads), WithBackend(backend))
 					if err != nil {
 						b.Fatal(err)
 					}

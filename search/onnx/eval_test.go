@@ -26,6 +26,7 @@ var (
 	evalRun     = flag.Bool("eval", false, "TestRealModelEvaluation: run the retrieval evaluation with the real models")
 	evalSweep   = flag.Bool("evalsweep", false, "TestFusionSweep: print every fusion rule's figures")
 	evalWindows = flag.Bool("evalwindows", false, "TestFusionSweep: embed chunks longer than the window as windows")
+	evalBackend = flag.String("evalbackend", string(onnx.CPU), "the backend the evaluation runs the models on: cpu or openvino (one per test process)")
 )
 
 // evalCacheDir is where the evaluation keeps the vectors it made, to
@@ -65,7 +66,7 @@ func (s *evalStore) engine(t *testing.T, f search.Fusion) *search.Engine {
 // model's window as windows (search.WithWindows).
 func indexEval(t *testing.T, model string, windows bool) *evalStore {
 	t.Helper()
-	e, err := onnx.New(model)
+	e, err := onnx.New(model, onnx.WithBackend(onnx.Backend(*evalBackend)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func indexEval(t *testing.T, model string, windows bool) *evalStore {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%s (windows %v): %d filings, %d chunks; %d texts from the cache, %d embedded", model, windows, len(res.Indexed), res.ChunksTotal, c.hits, c.made)
+	t.Logf("%s on %s (windows %v): %d filings, %d chunks; %d texts from the cache, %d embedded", model, e.Backend(), windows, len(res.Indexed), res.ChunksTotal, c.hits, c.made)
 	return &evalStore{model: model, st: st, emb: c}
 }
 

@@ -12,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/edgar13f/edgar13f/search/onnx"
 )
 
 // textEmbedder is what the evaluation needs of an embedder: passages and
@@ -45,6 +47,10 @@ func newCachedEmbedder(e textEmbedder, dim int, dir string) (*cachedEmbedder, er
 		return nil, err
 	}
 	name := filepath.Join(dir, fmt.Sprintf("%s-%d.vectors", e.Model(), dim))
+	if b, ok := e.(interface{ Backend() onnx.Backend }); ok && b.Backend() != onnx.CPU {
+		// Another backend's vectors are its own.
+		name = filepath.Join(dir, fmt.Sprintf("%s-%s-%d.vectors", e.Model(), b.Backend(), dim))
+	}
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, err

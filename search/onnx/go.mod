@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/edgar13f/edgar13f v0.0.0
 	github.com/yalue/onnxruntime_go v1.27.0
+	golang.org/x/sys v0.49.0
 	golang.org/x/text v0.43.0
 )
 
@@ -31,7 +32,6 @@ require (
 	go.etcd.io/bbolt v1.4.0 // indirect
 	golang.org/x/net v0.62.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/time v0.16.0 // indirect
 )
 

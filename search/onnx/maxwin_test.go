@@ -232,7 +232,7 @@ func TestMaxWindow(t *testing.T) {
 	}{{"tuning", loadQueries(t, tuningFiles)}, {"held out", loadQueries(t, heldOutFiles)}}
 	for _, model := range strings.Split(*evalModels, ",") {
 		t.Run(model, func(t *testing.T) {
-			o, err := onnx.New(model)
+			o, err := onnx.New(model, onnx.WithBackend(onnx.Backend(*evalBackend)))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -21,6 +22,34 @@ const DirEnv = "EDGAR13F_ONNX_DIR"
 // RuntimeFile is the ONNX Runtime shared library's name in the install
 // directory (ONNX Runtime 1.30.0's CPU library for linux/x64).
 const RuntimeFile = "libonnxruntime.so.1"
+
+// OpenVINODir is the directory, in the install directory, of ONNX Runtime
+// 1.24.1 with its OpenVINO execution provider and OpenVINO 2025.4.1's CPU
+// plugin, from the PyPI wheel onnxruntime-openvino 1.24.1 (installed by
+// "search/onnx/setup.sh openvino"): the [OpenVINO] backend.
+const OpenVINODir = "openvino"
+
+// OpenVINORuntimeFile is that ONNX Runtime's shared library, in the
+// install directory; the files it loads are beside it ([OpenVINOFiles]).
+const OpenVINORuntimeFile = OpenVINODir + "/libonnxruntime.so.1.24.1"
+
+// openvinoFiles are the files of the OpenVINO runtime, in the install
+// directory: ONNX Runtime, its OpenVINO execution provider, OpenVINO
+// with its ONNX reader and CPU plugin, and oneTBB. Each finds the others
+// beside it ($ORIGIN).
+var openvinoFiles = []string{
+	OpenVINORuntimeFile,
+	OpenVINODir + "/libonnxruntime_providers_shared.so",
+	OpenVINODir + "/libonnxruntime_providers_openvino.so",
+	OpenVINODir + "/libopenvino.so.2541",
+	OpenVINODir + "/libopenvino_onnx_frontend.so.2541",
+	OpenVINODir + "/libopenvino_intel_cpu_plugin.so",
+	OpenVINODir + "/libtbb.so.12",
+}
+
+// OpenVINOFiles returns the files of the OpenVINO runtime, relative to the
+// install directory.
+func OpenVINOFiles() []string { return slices.Clone(openvinoFiles) }
 
 // A Pooling turns a model's last hidden states into one vector per text.
 type Pooling int
@@ -131,6 +160,9 @@ type MissingError struct {
 func (e *MissingError) Error() string {
 	what := "the ONNX Runtime library"
 	arg := ""
+	if filepath.Base(filepath.Dir(e.Path)) == OpenVINODir {
+		what, arg = "the OpenVINO runtime (ONNX Runtime with OpenVINO, for the "+string(OpenVINO)+" backend)", " "+SetupOpenVINO
+	}
 	if e.Model != "" {
 		what = "model " + e.Model
 		arg = " " + e.Model

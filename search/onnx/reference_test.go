@@ -63,19 +63,49 @@ var (
 	embedders   = map[string]*Embedder{}
 )
 
+// embedder returns the model on ONNX Runtime's CPU kernels.
 func embedder(t *testing.T, name string) *Embedder {
+	t.Helper()
+	return embedderOn(t, name, CPU)
+}
+
+// embedderOn returns the model on backend b.
+func embedderOn(t *testing.T, name string, b Backend) *Embedder {
 	t.Helper()
 	embeddersMu.Lock()
 	defer embeddersMu.Unlock()
-	if e, ok := embedders[name]; ok {
+	key := name + "/" + string(b)
+	if e, ok := embedders[key]; ok {
 		return e
 	}
-	e, err := New(name)
+	e, err := New(name, WithBackend(b))
 	if err != nil {
 		t.Fatal(err)
 	}
-	embedders[name] = e
+	if e.Backend() != b {
+		t.Fatalf("%s: New with backend %q runs on %q", name, b, e.Backend())
+	}
+	embedders[key] = e
 	return e
+}
+
+// testBackendEnv, set to "openvino" in the test process that
+// TestOpenVINOBackend starts, makes the vector tests check the fp32 models
+// on the OpenVINO backend instead of the CPU one: a process holds one
+// ONNX Runtime, and the OpenVINO backend's is another version.
+const testBackendEnv = "EDGAR13F_ONNX_TEST_BACKEND"
+
+// backendsOf returns the backends this test process checks a model on:
+// CPU for every model, or (under testBackendEnv) OpenVINO for the fp32
+// models, those Auto runs on it.
+func backendsOf(s Spec) []Backend {
+	if os.Getenv(testBackendEnv) == string(OpenVINO) {
+		if s.Int8 {
+			return nil
+		}
+		return []Backend{OpenVINO}
+	}
+	return []Backend{CPU}
 }
 
 func TestMain(m *testing.M) {
@@ -198,47 +228,49 @@ func TestVectorsMatchReference(t *testing.T) {
 	texts := sentences(t)
 	ctx := context.Background()
 	for _, s := range specs {
-		e := embedder(t, s.Name)
-		r := ref.Models[s.Name]
-		check := func(what string, got, want [][]float32) {
-			t.Helper()
-			if len(got) != len(want) {
-				t.Fatalf("%s %s: %d vectors, want %d", s.Name, what, len(got), len(want))
-			}
-			worst := 1.0
-			for i := range got {
-				if len(got[i]) != s.Dim {
-					t.Fatalf("%s %s: text %d: dimension %d, want %d", s.Name, what, i, len(got[i]), s.Dim)
+		for _, b := range backendsOf(s) {
+			e := embedderOn(t, s.Name, b)
+			r := ref.Models[s.Name]
+			check := func(what string, got, want [][]float32) {
+				t.Helper()
+				if len(got) != len(want) {
+					t.Fatalf("%s %s: %d vectors, want %d", s.Name, what, len(got), len(want))
 				}
-				c := cosine(got[i], want[i])
-				worst = min(worst, c)
-				if c < 0.999 {
-					t.Errorf("%s %s: text %d %.60q: cosine %.6f to the reference, want >= 0.999", s.Name, what, i, texts[i], c)
+				worst := 1.0
+				for i := range got {
+					if len(got[i]) != s.Dim {
+						t.Fatalf("%s %s: text %d: dimension %d, want %d", s.Name, what, i, len(got[i]), s.Dim)
+					}
+					c := cosine(got[i], want[i])
+					worst = min(worst, c)
+					if c < 0.999 {
+						t.Errorf("%s on %s %s: text %d %.60q: cosine %.6f to the reference, want >= 0.999", s.Name, b, what, i, texts[i], c)
+					}
 				}
+				t.Logf("%s on %s %s: worst cosine to sentence-transformers %.6f", s.Name, b, what, worst)
 			}
-			t.Logf("%s %s: worst cosine to sentence-transformers %.6f", s.Name, what, worst)
-		}
-		got, err := e.Embed(ctx, texts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		check("passages", got, r.Vectors)
-		if s.QueryPrefix != r.QueryPrompt {
-			t.Fatalf("%s: query prefix %q, the reference's prompt %q", s.Name, s.QueryPrefix, r.QueryPrompt)
-		}
-		q, err := e.EmbedQuery(ctx, texts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.QueryPrefix == "" {
-			for i := range q {
-				if !slices.Equal(q[i], got[i]) {
-					t.Fatalf("%s: without a query prefix, EmbedQuery and Embed differ for text %d", s.Name, i)
+			got, err := e.Embed(ctx, texts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check("passages", got, r.Vectors)
+			if s.QueryPrefix != r.QueryPrompt {
+				t.Fatalf("%s: query prefix %q, the reference's prompt %q", s.Name, s.QueryPrefix, r.QueryPrompt)
+			}
+			q, err := e.EmbedQuery(ctx, texts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.QueryPrefix == "" {
+				for i := range q {
+					if !slices.Equal(q[i], got[i]) {
+						t.Fatalf("%s: without a query prefix, EmbedQuery and Embed differ for text %d", s.Name, i)
+					}
 				}
+				continue
 			}
-			continue
+			check("queries", q, r.QueryVectors)
 		}
-		check("queries", q, r.QueryVectors)
 	}
 }
 
@@ -255,18 +287,24 @@ func TestPublishedSimilarities(t *testing.T) {
 		{0.1046, 0.1411, 1.0000},
 	}
 	for _, name := range []string{"all-MiniLM-L6-v2", "all-MiniLM-L6-v2-q"} {
-		tol := 0.00005 + 1e-6 // half the last published decimal
-		if name == "all-MiniLM-L6-v2-q" {
-			tol = 0.03
-		}
-		vs, err := embedder(t, name).Embed(context.Background(), texts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range 3 {
-			for j := range 3 {
-				if c := cosine(vs[i], vs[j]); math.Abs(c-published[i][j]) > tol {
-					t.Errorf("%s: similarity[%d][%d] = %.5f, published %.4f (tolerance %g)", name, i, j, c, published[i][j], tol)
+		s, _ := Lookup(name)
+		for _, b := range backendsOf(s) {
+			tol := 0.00005 + 1e-6 // half the last published decimal
+			switch {
+			case s.Int8:
+				tol = 0.03
+			case b == OpenVINO:
+				tol = 0.001 // bfloat16
+			}
+			vs, err := embedderOn(t, name, b).Embed(context.Background(), texts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range 3 {
+				for j := range 3 {
+					if c := cosine(vs[i], vs[j]); math.Abs(c-published[i][j]) > tol {
+						t.Errorf("%s on %s: similarity[%d][%d] = %.5f, published %.4f (tolerance %g)", name, b, i, j, c, published[i][j], tol)
+					}
 				}
 			}
 		}

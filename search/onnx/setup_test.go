@@ -12,9 +12,11 @@ import (
 	"testing"
 )
 
-// runSetup runs setup.sh with stand-ins for npm and curl first on PATH:
-// npm pack copies $FAKE_TGZ (or fails when it is empty), curl copies
-// $FAKE_JAR to its -o file. Nothing reaches a registry.
+// runSetup runs setup.sh with stand-ins for npm, curl and python3 first on
+// PATH: npm pack copies $FAKE_TGZ (or fails when it is empty), curl copies
+// $FAKE_JAR to its -o file, python3 -m pip download copies $FAKE_WHL (of
+// the test's environment) to its --dest directory. Nothing reaches a
+// registry.
 func runSetup(t *testing.T, dir, tgz, jar string, args ...string) (string, error) {
 	t.Helper()
 	bin := t.TempDir()
@@ -34,9 +36,19 @@ done
 [ -n "$FAKE_JAR" ] || { echo "curl called" >&2; exit 9; }
 cp "$FAKE_JAR" "$out"
 `)
+	write("python3", `[ "$1 $2 $3" = "-m pip --version" ] && exit 0
+dest=""
+while [ $# -gt 0 ]; do
+	if [ "$1" = --dest ]; then dest="$2"; shift; fi
+	shift
+done
+[ -n "$FAKE_WHL" ] || { echo "pip download called" >&2; exit 9; }
+mkdir -p "$dest"
+cp "$FAKE_WHL" "$dest/`+openvinoWheel+`"
+`)
 	cmd := exec.Command("bash", append([]string{"setup.sh"}, args...)...)
 	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
-		DirEnv+"="+dir, "FAKE_TGZ="+tgz, "FAKE_JAR="+jar)
+		DirEnv+"="+dir, "FAKE_TGZ="+tgz, "FAKE_JAR="+jar, "FAKE_WHL="+os.Getenv("FAKE_WHL"))
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
@@ -153,5 +165,47 @@ func TestSetupVerifiesChecksums(t *testing.T) {
 	out, err = runSetup(t, t.TempDir(), "", "", "nomic-embed-text")
 	if err == nil || !strings.Contains(out, "unknown model nomic-embed-text") {
 		t.Fatalf("setup.sh nomic-embed-text: %v\n%s", err, out)
+	}
+}
+
+// openvinoWheel is the file name of the onnxruntime-openvino wheel setup.sh
+// fetches, as SHA256SUMS lists it.
+const openvinoWheel = "onnxruntime_openvino-1.24.1-cp311-cp311-manylinux_2_28_x86_64.whl"
+
+// TestSetupVerifiesOpenVINOWheel: setup.sh openvino refuses a wheel whose
+// sha256 is not the released one's and installs none of its files; with
+// the OpenVINO runtime already in place it fetches nothing.
+func TestSetupVerifiesOpenVINOWheel(t *testing.T) {
+	installed, err := DefaultDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	copyFile(t, filepath.Join(installed, RuntimeFile), filepath.Join(dir, RuntimeFile))
+	lib, err := os.ReadFile(filepath.Join(installed, OpenVINORuntimeFile))
+	if err != nil {
+		t.Fatal(err) // names nothing: run search/onnx/setup.sh openvino first
+	}
+	whl := filepath.Join(t.TempDir(), "bad.whl")
+	writeJar(t, whl, map[string][]byte{"onnxruntime/capi/libonnxruntime.so.1.24.1": append(lib[:len(lib):len(lib)], 0)})
+	t.Setenv("FAKE_WHL", whl)
+	out, err := runSetup(t, dir, "", "", "openvino")
+	if err == nil || !strings.Contains(out, openvinoWheel+": sha256") {
+		t.Fatalf("setup.sh openvino with a tampered wheel: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, OpenVINODir)); !os.IsNotExist(err) {
+		t.Fatalf("a tampered wheel's files were installed (%v)", err)
+	}
+
+	for _, f := range OpenVINOFiles() {
+		if err := os.MkdirAll(filepath.Join(dir, OpenVINODir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		copyFile(t, filepath.Join(installed, f), filepath.Join(dir, f))
+	}
+	t.Setenv("FAKE_WHL", "")
+	out, err = runSetup(t, dir, "", "", "openvino")
+	if err != nil || !strings.Contains(out, "OpenVINO runtime already installed") {
+		t.Fatalf("setup.sh openvino with the runtime in place: %v\n%s", err, out)
 	}
 }
