@@ -153,10 +153,18 @@ const (
 	// copies lost or damaged). Open reports it only when there are some
 	// to make.
 	StageCompact
+	// StageLexicon makes the term tables of the filings that lack them
+	// (a store written by an earlier release, or tables lost or
+	// damaged), from which the store's lexicon is merged (see the package
+	// doc, Scale). Open reports it only when there are some to make.
+	StageLexicon
 )
 
 // String says how far Open is.
 func (p OpenProgress) String() string {
+	if p.Stage == StageLexicon {
+		return fmt.Sprintf("making the filings' missing term tables (once, for fast BM25): %d of %d filings", p.Done, p.Total)
+	}
 	if p.Stage == StageCompact {
 		return fmt.Sprintf("making the vectors' missing one-byte copies (once, for fast kNN): %d of %d filings", p.Done, p.Total)
 	}

@@ -189,6 +189,11 @@ type shard struct {
 	// shard's compact vectors (see compactOf).
 	compactChecked atomic.Bool
 
+	// noTerms says that the shard's terms.bin was found missing or not
+	// matching its segment: no lexicon segment is built with it until
+	// Open with Progress makes it again (see makeTerms).
+	noTerms atomic.Bool
+
 	// df remembers the document frequencies of the last dfMemo terms read
 	// from the shard's dictionary: a query filtered to a few filings still
 	// needs every visible filing's frequencies for its statistics, and the
@@ -267,6 +272,25 @@ next:
 		return false
 	}
 	return true
+}
+
+// knownPosts sets posts[i] to the remembered postings of terms[i] when
+// the shard remembers them with the document frequency dfs[i], else nil.
+func (sh *shard) knownPosts(terms []uint64, dfs []uint64, posts [][]uint32) {
+	sh.dfMu.Lock()
+	defer sh.dfMu.Unlock()
+	for i, t := range terms {
+		posts[i] = nil
+		if dfs[i] == 0 {
+			continue
+		}
+		for j := range sh.df {
+			if e := &sh.df[j]; e.term == t && e.df == dfs[i] {
+				posts[i] = e.post
+				break
+			}
+		}
+	}
 }
 
 // rememberDF remembers the document frequencies of terms, and their
@@ -623,6 +647,11 @@ func buildShardFiles(dir string, f store.Filing, chunks []store.Chunk, vectors [
 	if err != nil {
 		return rec, nil, err
 	}
+	// The term table, for the store's lexicon: a cache, not in SUMS.
+	if err := writeTermsFile(dir, termsOfDocs(docs, lengths), sums[fileIndex], false); err != nil {
+		return rec, nil, err
+	}
+	step("wrote " + fileTerms)
 	if err := write(fileRecord, func(w io.Writer) error {
 		b, err := json.Marshal(rec)
 		if err != nil {

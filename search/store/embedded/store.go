@@ -178,6 +178,9 @@ type Store struct {
 	// and boundFault, when set, replaces each shard's bound (tests).
 	pruned     atomic.Int64
 	noPrune    bool
+	// lexQueries counts the BM25 queries that took statistics from the
+	// lexicon (tests).
+	lexQueries atomic.Int64
 	boundFault func(float64) float64
 
 	// knnExact counts the chunks kNN queries scored exactly, compactMade
@@ -204,6 +207,11 @@ type Store struct {
 	man      map[string]manifestEntry
 	manDirty bool
 	progress func(OpenProgress) // during Open only
+
+	// lex is the store's lexicon (see lexicon.go); sinceLex counts the
+	// Puts since a Put last merged lexicon segments (guarded by mu).
+	lex      lexicon
+	sinceLex int
 }
 
 // A view is the store's filings at one moment. It does not change.
@@ -302,7 +310,11 @@ func Open(dir string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("edgar13f/search: opening the store in %s: %w", dir, err)
 	}
 	if o.progress != nil {
-		s.makeCompacts(s.view.Load(), o.progress)
+		v := s.view.Load()
+		s.makeCompacts(v, o.progress)
+		s.makeTerms(v, o.progress)
+		// The lexicon is a cache: a failure to write it costs only time.
+		_ = s.locked(func() error { return s.buildLexicon(v, true) })
 	}
 	return s, nil
 }
@@ -712,6 +724,8 @@ func (s *Store) Close() error {
 	s.isShut = true
 	s.cache.close()
 	return s.locked(func() error {
+		// The lexicon is a cache: a failure to write it costs only time.
+		_ = s.buildLexicon(s.view.Load(), true)
 		if !s.manDirty {
 			return nil
 		}
@@ -963,7 +977,14 @@ func (s *Store) commitLocked(tmp string, rec record, sums map[string]fileSum) er
 	if len(best) == 0 {
 		meta = rec.Meta
 	}
-	s.view.Store(newView(append(shards, sh), meta))
+	nv := newView(append(shards, sh), meta)
+	s.view.Store(nv)
+	if s.sinceLex++; s.sinceLex >= lexGroup {
+		// Merge the filings no lexicon segment covers, a cache: a failure
+		// costs only time.
+		s.sinceLex = 0
+		_ = s.buildLexicon(nv, false)
+	}
 	return nil
 }
 
