@@ -152,11 +152,11 @@ func termsOfDocs(docs []index.Document, dls []int) []termStat {
 // allTerms is the automaton that accepts every term.
 type allTerms struct{}
 
-func (allTerms) Start() int                 { return 0 }
-func (allTerms) IsMatch(int) bool           { return true }
-func (allTerms) CanMatch(int) bool          { return true }
-func (allTerms) WillAlwaysMatch(int) bool   { return true }
-func (allTerms) Accept(int, byte) int       { return 0 }
+func (allTerms) Start() int               { return 0 }
+func (allTerms) IsMatch(int) bool         { return true }
+func (allTerms) CanMatch(int) bool        { return true }
+func (allTerms) WillAlwaysMatch(int) bool { return true }
+func (allTerms) Accept(int, byte) int     { return 0 }
 
 // termsOfSegment returns the term table of an open shard's segment.
 func termsOfSegment(h *handle) (out []termStat, err error) {

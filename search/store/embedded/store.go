@@ -176,8 +176,8 @@ type Store struct {
 	// pruned counts the shards BM25 queries did not score because their
 	// bound could not reach the k-th score; noPrune scores every shard,
 	// and boundFault, when set, replaces each shard's bound (tests).
-	pruned     atomic.Int64
-	noPrune    bool
+	pruned  atomic.Int64
+	noPrune bool
 	// lexQueries counts the BM25 queries that took statistics from the
 	// lexicon (tests).
 	lexQueries atomic.Int64
