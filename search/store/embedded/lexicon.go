@@ -714,6 +714,7 @@ func (s *Store) buildLexicon(v *view, all bool) error {
 			return err
 		})
 		if err == nil {
+			s.hook("wrote lexicon segment in " + dirTemp)
 			err = os.Rename(tmp, s.path(dirLexicon, token+".lex"))
 		}
 		if err != nil {
