@@ -44,6 +44,10 @@ import (
 //	             cache made again when missing or damaged (see fileCompact)
 //	index.zap    the chunks' English-analysed text as a bleve zap segment,
 //	             document number i being the i-th chunk of the table
+//	terms.bin    the segment's term table for the store's lexicon, not in
+//	             SUMS: a cache checked against its own CRC and the sum of
+//	             index.zap, made again from it when missing or damaged
+//	             (see lexicon.go)
 //	SUMS         size and CRC-32C of each of the files above
 //
 // A shard is built in a temporary directory and renamed into filings/
