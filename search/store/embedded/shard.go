@@ -206,7 +206,7 @@ type shard struct {
 	// numbers for them (see termIDs); the memo lives as long as the shard
 	// is in the view.
 	dfMu   sync.Mutex
-	df     [dfMemo]dfEntry
+	df     *[dfMemo]dfEntry // nil until the first is remembered
 	dfNext int // the entry replaced next
 	// dl is the BM25 length of each chunk, kept with the first postings
 	// remembered (nil before); postBytes counts the bytes of dl and the
@@ -258,6 +258,9 @@ type termBound struct {
 func (sh *shard) knownDF(terms []uint64, out []uint64, bounds []termBound, posts [][]uint32) bool {
 	sh.dfMu.Lock()
 	defer sh.dfMu.Unlock()
+	if sh.df == nil {
+		return len(terms) == 0
+	}
 next:
 	for i, t := range terms {
 		for j := range sh.df {
@@ -285,7 +288,7 @@ func (sh *shard) knownPosts(terms []uint64, dfs []uint64, posts [][]uint32) {
 	defer sh.dfMu.Unlock()
 	for i, t := range terms {
 		posts[i] = nil
-		if dfs[i] == 0 {
+		if dfs[i] == 0 || sh.df == nil {
 			continue
 		}
 		for j := range sh.df {
@@ -305,6 +308,9 @@ func (sh *shard) knownPosts(terms []uint64, dfs []uint64, posts [][]uint32) {
 func (sh *shard) rememberDF(terms []uint64, dfs []uint64, bounds []termBound, posts [][]uint32, dlen []int32, pb *postBudget) {
 	sh.dfMu.Lock()
 	defer sh.dfMu.Unlock()
+	if sh.df == nil {
+		sh.df = new([dfMemo]dfEntry)
+	}
 next:
 	for i, t := range terms {
 		e := dfEntry{term: t, df: dfs[i]}
