@@ -207,7 +207,7 @@ type shard struct {
 	// is in the view.
 	dfMu   sync.Mutex
 	df     *[dfMemo]dfEntry // nil until the first is remembered
-	dfNext int // the entry replaced next
+	dfNext int              // the entry replaced next
 	// dl is the BM25 length of each chunk, kept with the first postings
 	// remembered (nil before); postBytes counts the bytes of dl and the
 	// entries' postings (nil until the first are kept), given back to the
