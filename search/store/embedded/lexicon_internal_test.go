@@ -261,3 +261,45 @@ func TestLexiconDamaged(t *testing.T) {
 		t.Errorf("after the term table was made again: %s", diff)
 	}
 }
+
+// TestLexiconFilingPutAgainAfterDamage: a filing set aside as damaged and
+// put again gets a shard of the same name; the lexicon's entries of the
+// damaged one do not count for it.
+func TestLexiconFilingPutAgainAfterDamage(t *testing.T) {
+	defer SetLexGroup(4)()
+	dir := t.TempDir()
+	queries := lexStore(t, dir, 9, 20)
+	acc := fmt.Sprintf("%010d-24-%06d", 2, 2)
+	name := acc + ".1"
+	flipByte(t, filepath.Join(dir, dirFilings, name, fileText))
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Check(ctx); err == nil {
+		t.Fatal("Check found no damage")
+	}
+	var cs []store.Chunk
+	for j := range 12 {
+		cs = append(cs, store.Chunk{ID: fmt.Sprintf("again-%d", j), Accession: acc, Item: "1", Index: j,
+			Text: strings.Repeat("litigation patent ", 1+j%4) + "export"})
+	}
+	f := store.Filing{Accession: acc, CIK: "2", Ticker: "T1", Form: "10-K", FilingDate: edgar13f.MustParseDate("2015-03-02")}
+	if err := s.Put(ctx, f, cs, nil, store.Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, dirFilings, name)); err != nil {
+		t.Fatalf("the filing put again is not %s: %v", name, err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	queries = append(queries, "litigation patent", "export litigation", "patent")
+	if diff, _ := pruneDiff(t, s, queries); diff != "" {
+		t.Error(diff)
+	}
+}
