@@ -296,17 +296,21 @@ func (h *cursorHeap) Pop() any {
 // segment:
 //
 //	magic (8) | shards u32 | terms u32 | names, term ends, terms bytes: u64 lengths
-//	names: per shard u16 length and name
+//	names: per shard u16 length, name, and its index.zap's size (u64) and
+//	CRC-32C (u32): a shard set aside as damaged and put again has the
+//	same name, not the same segment
 //	term ends: u32 per term, the end of its bytes in terms bytes
 //	terms bytes
 //	entry ends: u64 per term, the end of its entries
 //	entries: per shard holding the term, in shard order: uvarint shard, stat
 //	CRC-32C of all before
-func encodeLexSegment(names []string, bodies [][]byte) []byte {
+func encodeLexSegment(names []string, zaps []fileSum, bodies [][]byte) []byte {
 	var nameB []byte
-	for _, n := range names {
+	for i, n := range names {
 		nameB = binary.LittleEndian.AppendUint16(nameB, uint16(len(n)))
 		nameB = append(nameB, n...)
+		nameB = binary.LittleEndian.AppendUint64(nameB, uint64(zaps[i].size))
+		nameB = binary.LittleEndian.AppendUint32(nameB, zaps[i].crc)
 	}
 	h := make(cursorHeap, 0, len(bodies))
 	for i, b := range bodies {
@@ -357,6 +361,7 @@ func encodeLexSegment(names []string, bodies [][]byte) []byte {
 type lexSegment struct {
 	file      string
 	names     []string
+	zaps      []fileSum // the sum of each shard's index.zap
 	nTerms    int
 	termEnds  []byte
 	termB     []byte
@@ -406,11 +411,12 @@ func parseLexSegment(b []byte) (*lexSegment, error) {
 	rest = rest[nameLen:]
 	for len(nameB) >= 2 && len(ls.names) < ns {
 		l := int(binary.LittleEndian.Uint16(nameB))
-		if len(nameB) < 2+l {
+		if len(nameB) < 2+l+12 {
 			break
 		}
 		ls.names = append(ls.names, string(nameB[2:2+l]))
-		nameB = nameB[2+l:]
+		ls.zaps = append(ls.zaps, fileSum{size: int64(binary.LittleEndian.Uint64(nameB[2+l:])), crc: binary.LittleEndian.Uint32(nameB[2+l+8:])})
+		nameB = nameB[2+l+12:]
 	}
 	if len(ls.names) != ns || len(nameB) != 0 {
 		return nil, damagef("the lexicon segment's names are bad")
@@ -461,7 +467,8 @@ func (ls *lexSegment) lookup(term []byte) []byte {
 // A lexView is the lexicon as a query on one view uses it: each segment's
 // shards as indexes in the view's shards (-1: not in the view, or covered
 // by an earlier segment), and which shards of the view some segment
-// covers.
+// covers. A segment's shard is the view's shard of the same name and the
+// same index.zap sum.
 type lexView struct {
 	v       *view
 	gen     int64
@@ -550,7 +557,7 @@ func (s *Store) newLexView(v *view, gen int64) *lexView {
 		live := 0
 		for j, n := range ls.names {
 			slot[j] = -1
-			if i, ok := at[n]; ok && !lv.covered[i] {
+			if i, ok := at[n]; ok && !lv.covered[i] && v.shards[i].sums[fileIndex] == ls.zaps[j] {
 				slot[j] = i
 				lv.covered[i] = true
 				live++
@@ -693,6 +700,7 @@ func (s *Store) buildLexicon(v *view, all bool) error {
 			break
 		}
 		var names []string
+		var zaps []fileSum
 		var bodies [][]byte
 		for _, sh := range group {
 			body, ok := readTerms(sh)
@@ -701,12 +709,13 @@ func (s *Store) buildLexicon(v *view, all bool) error {
 				continue
 			}
 			names = append(names, sh.name)
+			zaps = append(zaps, sh.sums[fileIndex])
 			bodies = append(bodies, body)
 		}
 		if len(names) == 0 {
 			continue
 		}
-		b := encodeLexSegment(names, bodies)
+		b := encodeLexSegment(names, zaps, bodies)
 		token := randomToken()
 		tmp := s.path(dirTemp, token+".lex")
 		_, err := writeSynced(tmp, func(w io.Writer) error {
