@@ -750,6 +750,34 @@ func (s *Store) buildLexicon(v *view, all bool) error {
 	return nil
 }
 
+// termsOfShard returns the term table of a shard's segment, checked
+// against its sum, without keeping the shard open (nor checking its other
+// files, which the first query that opens it does).
+func termsOfShard(sh *shard) (_ []termStat, err error) {
+	if err := verifyFiles(sh, fileIndex); err != nil {
+		return nil, err
+	}
+	h := &handle{sh: sh}
+	if h.tab, err = readTable(sh); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = damagef("%s: %v", fileIndex, r)
+		}
+	}()
+	seg, err := zapPlugin.Open(filepath.Join(sh.dir, fileIndex))
+	if err != nil {
+		return nil, damagef("%s: %v", fileIndex, err)
+	}
+	defer seg.Close()
+	h.seg = seg
+	if seg.Count() != uint64(h.tab.len()) {
+		return nil, damagef("%s holds %d documents, not %d", fileIndex, seg.Count(), h.tab.len())
+	}
+	return termsOfSegment(h)
+}
+
 // makeTerms makes the term tables the shards of v lack (a store written by
 // an earlier release) or whose table does not match their segment, from
 // their segments, on every CPU, reporting the stage StageLexicon.
@@ -782,13 +810,12 @@ func (s *Store) makeTerms(v *view, progress func(OpenProgress)) {
 		go func() {
 			defer wg.Done()
 			for sh := range next {
-				if hs, err := s.acquire([]*shard{sh}); err == nil {
-					if stats, err := termsOfSegment(hs[0]); err == nil {
-						if writeTermsFile(sh.dir, stats, sh.sums[fileIndex], true) == nil {
-							sh.noTerms.Store(false)
-						}
+				// A shard that fails is left to the query that opens it,
+				// which sets it aside.
+				if stats, err := termsOfShard(sh); err == nil {
+					if writeTermsFile(sh.dir, stats, sh.sums[fileIndex], true) == nil {
+						sh.noTerms.Store(false)
 					}
-					s.releaseAll(hs)
 				}
 				mu.Lock()
 				p.Done++

@@ -902,7 +902,13 @@ func checkTable(rec *record) (int64, error) {
 
 // verifyShard checks the sums of the shard's data files.
 func verifyShard(sh *shard) error {
-	for _, name := range []string{fileText, fileVectors, fileIndex} {
+	return verifyFiles(sh, fileText, fileVectors, fileIndex)
+}
+
+// verifyFiles checks the sums of the named files of a shard (those SUMS
+// lists).
+func verifyFiles(sh *shard, names ...string) error {
+	for _, name := range names {
 		s, ok := sh.sums[name]
 		if !ok {
 			continue
