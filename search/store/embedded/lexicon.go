@@ -622,17 +622,16 @@ func (s *Store) dropLexSegment(ls *lexSegment) {
 }
 
 // writeTermsFile writes a shard's terms.bin in dir (a shard being built,
-// or a committed one: then through a temporary name and a rename).
+// or a committed one: then through a temporary name and a rename). It is
+// not synced: a table a crash cut short fails its CRC and is made again
+// (see makeTerms), and a Put spares a sync.
 func writeTermsFile(dir string, stats []termStat, zap fileSum, committed bool) error {
 	b := encodeTerms(stats, zap)
 	path := filepath.Join(dir, fileTerms)
 	if committed {
 		path = filepath.Join(dir, fileTerms+"."+randomToken())
 	}
-	_, err := writeSynced(path, func(w io.Writer) error {
-		_, err := w.Write(b)
-		return err
-	})
+	err := os.WriteFile(path, b, 0o600)
 	if err == nil && committed {
 		err = os.Rename(path, filepath.Join(dir, fileTerms))
 		if err != nil {
