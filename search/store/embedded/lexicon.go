@@ -305,13 +305,17 @@ func (h *cursorHeap) Pop() any {
 //	entries: per shard holding the term, in shard order: uvarint shard, stat
 //	CRC-32C of all before
 func encodeLexSegment(names []string, zaps []fileSum, bodies [][]byte) []byte {
-	var nameB []byte
-	for i, n := range names {
-		nameB = binary.LittleEndian.AppendUint16(nameB, uint16(len(n)))
-		nameB = append(nameB, n...)
-		nameB = binary.LittleEndian.AppendUint64(nameB, uint64(zaps[i].size))
-		nameB = binary.LittleEndian.AppendUint32(nameB, zaps[i].crc)
-	}
+	return assembleLex(names, zaps, mergeTerms(bodies))
+}
+
+// mergedTerms are the term dictionary and entries of a lexicon segment.
+type mergedTerms struct {
+	n                                   int
+	termEnds, termB, entryEnds, entries []byte
+}
+
+// mergeTerms merges term tables, the i-th being shard i's.
+func mergeTerms(bodies [][]byte) *mergedTerms {
 	h := make(cursorHeap, 0, len(bodies))
 	for i, b := range bodies {
 		c := &termCursor{src: i, rest: b}
@@ -320,40 +324,49 @@ func encodeLexSegment(names []string, zaps []fileSum, bodies [][]byte) []byte {
 		}
 	}
 	heap.Init(&h)
-	var termEnds []byte
-	var termB []byte
-	var entryEnds []byte
-	var entries []byte
-	nTerms := 0
+	m := &mergedTerms{}
 	for len(h) > 0 {
 		term := h[0].term
-		termB = append(termB, term...)
-		termEnds = binary.LittleEndian.AppendUint32(termEnds, uint32(len(termB)))
+		m.termB = append(m.termB, term...)
+		m.termEnds = binary.LittleEndian.AppendUint32(m.termEnds, uint32(len(m.termB)))
 		for len(h) > 0 && bytes.Equal(h[0].term, term) {
 			c := h[0]
-			entries = binary.AppendUvarint(entries, uint64(c.src))
-			entries = append(entries, c.stat...)
+			m.entries = binary.AppendUvarint(m.entries, uint64(c.src))
+			m.entries = append(m.entries, c.stat...)
 			if c.next() {
 				heap.Fix(&h, 0)
 			} else {
 				heap.Pop(&h)
 			}
 		}
-		entryEnds = binary.LittleEndian.AppendUint64(entryEnds, uint64(len(entries)))
-		nTerms++
+		m.entryEnds = binary.LittleEndian.AppendUint64(m.entryEnds, uint64(len(m.entries)))
+		m.n++
 	}
-	b := make([]byte, lexHeader, lexHeader+len(nameB)+len(termEnds)+len(termB)+len(entryEnds)+len(entries)+4)
+	return m
+}
+
+// assembleLex returns the lexicon segment of named shards and their
+// merged term tables.
+func assembleLex(names []string, zaps []fileSum, m *mergedTerms) []byte {
+	var nameB []byte
+	for i, n := range names {
+		nameB = binary.LittleEndian.AppendUint16(nameB, uint16(len(n)))
+		nameB = append(nameB, n...)
+		nameB = binary.LittleEndian.AppendUint64(nameB, uint64(zaps[i].size))
+		nameB = binary.LittleEndian.AppendUint32(nameB, zaps[i].crc)
+	}
+	b := make([]byte, lexHeader, lexHeader+len(nameB)+len(m.termEnds)+len(m.termB)+len(m.entryEnds)+len(m.entries)+4)
 	copy(b, lexMagic)
 	binary.LittleEndian.PutUint32(b[8:], uint32(len(names)))
-	binary.LittleEndian.PutUint32(b[12:], uint32(nTerms))
+	binary.LittleEndian.PutUint32(b[12:], uint32(m.n))
 	binary.LittleEndian.PutUint64(b[16:], uint64(len(nameB)))
-	binary.LittleEndian.PutUint64(b[24:], uint64(len(termB)))
-	binary.LittleEndian.PutUint64(b[32:], uint64(len(entries)))
+	binary.LittleEndian.PutUint64(b[24:], uint64(len(m.termB)))
+	binary.LittleEndian.PutUint64(b[32:], uint64(len(m.entries)))
 	b = append(b, nameB...)
-	b = append(b, termEnds...)
-	b = append(b, termB...)
-	b = append(b, entryEnds...)
-	b = append(b, entries...)
+	b = append(b, m.termEnds...)
+	b = append(b, m.termB...)
+	b = append(b, m.entryEnds...)
+	b = append(b, m.entries...)
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
 }
 
