@@ -237,9 +237,9 @@ func (c Config) CheckSearchStore() error {
 }
 
 // storeProgress passes to report the embedded store's reports of long
-// work: the making of its vectors' one-byte copies, and the reading of
-// filings its manifest does not describe (a store of an earlier
-// release); reading the filings the manifest describes is quick, and not
+// work: the making of its vectors' one-byte copies and of its filings'
+// BM25 term tables, and the reading of filings its manifest does not
+// describe (a store of an earlier release); reading the filings the manifest describes is quick, and not
 // reported. Of each stage it passes the first report, one at each further
 // tenth of the stage and the last.
 func storeProgress(report func(step, line string)) func(embedded.OpenProgress) {

@@ -56,21 +56,31 @@ func TestBM25Oracle(t *testing.T) {
 	}
 	base := edgar13f.MustParseDate("2024-01-01")
 	rapid.Check(t, func(rt *rapid.T) {
-		s, err := embedded.Open(t.TempDir())
+		dir := t.TempDir()
+		s, err := embedded.Open(dir)
 		if err != nil {
 			rt.Fatal(err)
 		}
 		defer s.Close()
+		// Lexicon segments of two filings, made as the Puts go, with the
+		// entries of filings put again among them.
+		defer embedded.SetLexGroup(2)()
 		var all []oracleChunk
-		for i := range rapid.IntRange(1, 5).Draw(rt, "filings") {
+		nf := rapid.IntRange(1, 5).Draw(rt, "filings")
+		for p := range nf + rapid.IntRange(0, 3).Draw(rt, "again") {
+			i := p
+			if p >= nf {
+				i = rapid.IntRange(0, nf-1).Draw(rt, "put again")
+			}
 			acc := fmt.Sprintf("%010d-24-%06d", i+1, i+1)
+			all = slices.DeleteFunc(all, func(oc oracleChunk) bool { return oc.f.Accession == acc })
 			f := store.Filing{Accession: acc, CIK: fmt.Sprint(i%2 + 1), Ticker: []string{"AAA", "BBB"}[i%2], Form: "10-K",
 				FilingDate: base.AddDays(rapid.IntRange(0, 4).Draw(rt, "filed")), FiscalYear: 2023}
 			var chunks []store.Chunk
 			for j := range rapid.IntRange(0, 6).Draw(rt, "chunks") {
 				text := strings.Join(rapid.SliceOfN(rapid.SampledFrom(oracleWords), 1, 30).Draw(rt, "text"), " ")
 				item := rapid.SampledFrom([]string{"1", "7"}).Draw(rt, "item")
-				chunks = append(chunks, store.Chunk{ID: chunkID(acc, item, j), Accession: acc, Item: item, Index: j, Text: text})
+				chunks = append(chunks, store.Chunk{ID: chunkID(acc, item, j+100*p), Accession: acc, Item: item, Index: j, Text: text})
 			}
 			if err := s.Put(ctx, f, chunks, nil, store.Meta{}); err != nil {
 				rt.Fatal(err)
@@ -90,6 +100,17 @@ func TestBM25Oracle(t *testing.T) {
 			filter.Ticker = "BBB"
 		}
 		k := rapid.IntRange(1, 12).Draw(rt, "k")
+		if rapid.Bool().Draw(rt, "reopened") {
+			// Close merges the rest into the lexicon, which the store
+			// opened again uses.
+			if err := s.Close(); err != nil {
+				rt.Fatal(err)
+			}
+			if s, err = embedded.Open(dir); err != nil {
+				rt.Fatal(err)
+			}
+			defer s.Close()
+		}
 
 		// The oracle.
 		var visible []oracleChunk

@@ -74,6 +74,9 @@ func TestCrashHelper(t *testing.T) {
 	}
 	at, _ := strconv.Atoi(os.Getenv(crashEnvAt))
 	iter, _ := strconv.Atoi(os.Getenv(crashEnvIter))
+	// Puts merge lexicon segments of two filings, so that the kills also
+	// stop a merge midway.
+	lexGroup = 2
 	s, err := Open(dir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -216,5 +219,14 @@ func checkAfterCrash(t *testing.T, dir string, acked map[int]int) {
 	}
 	if m, err := s.Meta(ctx); err != nil || (len(fs) > 0 && m != crashMeta) {
 		t.Errorf("Meta after the crash = %v, %v", m, err)
+	}
+	// BM25 with the lexicon the killed process left answers as scoring
+	// every filing from its own segment.
+	var queries []string
+	for _, f := range fs {
+		queries = append(queries, f.Company+" risk", "Company "+f.Company)
+	}
+	if diff, _ := pruneDiff(t, s, queries); diff != "" {
+		t.Errorf("BM25 after the crash: %s", diff)
 	}
 }

@@ -127,7 +127,9 @@ func shardFromManifest(name, dir string, gen int, e manifestEntry, sums map[stri
 
 // OpenProgress is the progress of [Open], stage by stage: first through
 // the stored filings' records, then, when some filings' vectors lack their
-// one-byte copies (see the package doc, Vectors), through making those.
+// one-byte copies (see the package doc, Vectors), through making those,
+// then, when some filings lack their BM25 term tables (see the package
+// doc, Scale), through making those.
 type OpenProgress struct {
 	// Stage is what Open is doing; Done of Total filings are done with
 	// it.
@@ -153,10 +155,18 @@ const (
 	// copies lost or damaged). Open reports it only when there are some
 	// to make.
 	StageCompact
+	// StageLexicon makes the term tables of the filings that lack them
+	// (a store written by an earlier release, or tables lost or
+	// damaged), from which the store's lexicon is merged (see the package
+	// doc, Scale). Open reports it only when there are some to make.
+	StageLexicon
 )
 
 // String says how far Open is.
 func (p OpenProgress) String() string {
+	if p.Stage == StageLexicon {
+		return fmt.Sprintf("making the filings' missing term tables (once, for fast BM25): %d of %d filings", p.Done, p.Total)
+	}
 	if p.Stage == StageCompact {
 		return fmt.Sprintf("making the vectors' missing one-byte copies (once, for fast kNN): %d of %d filings", p.Done, p.Total)
 	}
@@ -173,7 +183,12 @@ func (p OpenProgress) String() string {
 // Progress, Open also makes the one-byte copies of the vectors that the
 // filings lack (a store of an earlier release has none), which takes
 // about 10 s of CPU at a million chunks; without it, the first kNN query
-// that needs a copy makes it, without a word.
+// that needs a copy makes it, without a word. With Progress, Open also
+// makes the BM25 term tables that the filings lack (a store of an earlier
+// release has none), reading every filing's segment once, and merges them
+// into the store's lexicon (see the package doc, Scale); without it, the
+// filings that lack a table are counted from their segments, query by
+// query, as before.
 func Progress(f func(OpenProgress)) Option {
 	return func(o *options) { o.progress = f }
 }

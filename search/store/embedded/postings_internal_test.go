@@ -18,8 +18,10 @@ func rememberedBytes(s *Store) int64 {
 		if sh.dl != nil {
 			n += int64(2 * len(sh.dl))
 		}
-		for _, e := range sh.df {
-			n += int64(4 * cap(e.post))
+		if sh.df != nil {
+			for _, e := range sh.df {
+				n += int64(4 * cap(e.post))
+			}
 		}
 		sh.dfMu.Unlock()
 	}

@@ -78,8 +78,27 @@ func TestOpenRelease1Store(t *testing.T) {
 	if len(seen) == 0 {
 		t.Fatal("Open reported no progress")
 	}
-	if last := seen[len(seen)-1]; last.Stage != embedded.StageCompact || last.Done != 4 || last.Total != 4 {
-		t.Errorf("Open's last progress report = %+v; want the compact copies' stage at 4 of 4 filings", last)
+	// It made the term tables its filings lack and merged them into the
+	// store's lexicon, and said so, after the compact copies.
+	if made, _ := filepath.Glob(filepath.Join(old, "filings", "*", "terms.bin")); len(made) != 4 {
+		t.Errorf("the release-1 store has %d term tables after Open with Progress; want 4", len(made))
+	}
+	if made, _ := filepath.Glob(filepath.Join(old, "lexicon", "*.lex")); len(made) != 1 {
+		t.Errorf("the release-1 store has %d lexicon segments after Open with Progress; want 1", len(made))
+	}
+	stageDone := func(stage embedded.OpenStage) bool {
+		for _, p := range seen {
+			if p.Stage == stage && p.Done == 4 && p.Total == 4 {
+				return true
+			}
+		}
+		return false
+	}
+	if !stageDone(embedded.StageCompact) {
+		t.Errorf("Open's progress %+v lacks the compact copies' stage at 4 of 4 filings", seen)
+	}
+	if last := seen[len(seen)-1]; last.Stage != embedded.StageLexicon || last.Done != 4 || last.Total != 4 {
+		t.Errorf("Open's last progress report = %+v; want the term tables' stage at 4 of 4 filings", last)
 	}
 	s2, err := embedded.Open(t.TempDir())
 	if err != nil {

@@ -181,8 +181,7 @@ func (s *Store) acquire(shards []*shard) ([]*handle, error) {
 func (s *Store) releaseAll(hs []*handle) { s.cache.releaseAll(hs) }
 
 func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store.Match, error) {
-	visible := v.visible(f)
-	if len(terms) == 0 || len(visible) == 0 {
+	if len(terms) == 0 {
 		return nil, nil
 	}
 	nt := len(terms)
@@ -196,15 +195,24 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 	// The statistics of the visible chunks: N, their total length, and
 	// each term's document frequency, summed over the visible shards in
 	// integers so that the sums do not depend on the order. N and the
-	// length come from the records; a shard the filter leaves out counts
-	// only for the frequencies: when it remembers them it is not opened.
-	// A shard the filter keeps that remembers its terms' frequencies and
-	// bounds is set aside: it is scored only if its bound can reach the
-	// k-th score, from its remembered postings when it has them.
+	// length come from the records. A shard a lexicon segment covers
+	// takes its frequencies and bounds from there; another from its
+	// memo, else from its segment's dictionary. A shard the filter leaves
+	// out counts only for the frequencies. A shard the filter keeps whose
+	// frequencies and bounds are known is set aside: it is scored only if
+	// its bound can reach the k-th score, from its remembered postings
+	// when it has them.
 	var n, length int64
-	for _, sh := range visible {
-		n += int64(sh.rec.Filing.Chunks)
-		length += sh.rec.Length
+	nvis := 0
+	for _, sh := range v.shards {
+		if !f.AsOf.Before(sh.rec.Filing.FilingDate) {
+			n += int64(sh.rec.Filing.Chunks)
+			length += sh.rec.Length
+			nvis++
+		}
+	}
+	if nvis == 0 {
+		return nil, nil
 	}
 	ids := s.termIDs.of(names)
 	sc := &scorer{f: f, names: names, ids: ids, budget: s.posts}
@@ -212,15 +220,50 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 		sc.avgdl = float64(length) / float64(n)
 	}
 	prune := !s.noPrune && sc.avgdl > 0
+	var lv *lexView
+	var lexCounts []uint64
+	var lexBounds []termBound
+	if prune {
+		if lv = s.lexOf(v); lv.ncov == 0 {
+			lv = nil
+		} else {
+			lexCounts = make([]uint64, nt*len(v.shards))
+			lexBounds = make([]termBound, nt*len(v.shards))
+			if bad := lv.stats(terms, lexCounts, lexBounds); bad != nil {
+				// A segment with a bad entry passed its sum: this query
+				// goes without the lexicon, which is made again.
+				s.dropLexSegment(bad)
+				lv = nil
+			} else {
+				s.lexQueries.Add(1)
+			}
+		}
+	}
 	df := make([]uint64, nt)
 	counts := make([]uint64, nt)
 	tbs := make([]termBound, nt)
 	posts := make([][]uint32, nt)
 	var shards []*shard
-	bs := &boundedSet{nt: nt, shards: make([]boundedShard, 0, len(visible)), counts: make([]uint64, 0, nt*len(visible)),
-		posts: make([][]uint32, 0, nt*len(visible)), best: make([]float64, 0, nt*len(visible))}
-	for _, sh := range visible {
+	bs := &boundedSet{nt: nt, shards: make([]boundedShard, 0, nvis), counts: make([]uint64, 0, nt*nvis),
+		posts: make([][]uint32, 0, nt*nvis), best: make([]float64, 0, nt*nvis)}
+	for vi, sh := range v.shards {
+		if f.AsOf.Before(sh.rec.Filing.FilingDate) {
+			continue
+		}
 		keep := passes(&sh.rec.Filing, f)
+		if lv != nil && lv.covered[vi] {
+			lc, lb := lexCounts[vi*nt:(vi+1)*nt], lexBounds[vi*nt:(vi+1)*nt]
+			holds := false
+			for t, c := range lc {
+				df[t] += c
+				holds = holds || c > 0
+			}
+			if keep && holds { // else no chunk of it holds a query term
+				sh.knownPosts(ids, lc, posts)
+				bs.add(sh, lc, posts, lb, sc)
+			}
+			continue
+		}
 		if sh.knownDF(ids, counts, tbs, posts) {
 			if !keep {
 				for t, c := range counts {

@@ -44,6 +44,10 @@ import (
 //	             cache made again when missing or damaged (see fileCompact)
 //	index.zap    the chunks' English-analysed text as a bleve zap segment,
 //	             document number i being the i-th chunk of the table
+//	terms.bin    the segment's term table for the store's lexicon, not in
+//	             SUMS: a cache checked against its own CRC and the sum of
+//	             index.zap, made again from it when missing or damaged
+//	             (see lexicon.go)
 //	SUMS         size and CRC-32C of each of the files above
 //
 // A shard is built in a temporary directory and renamed into filings/
@@ -189,6 +193,11 @@ type shard struct {
 	// shard's compact vectors (see compactOf).
 	compactChecked atomic.Bool
 
+	// noTerms says that the shard's terms.bin was found missing or not
+	// matching its segment: no lexicon segment is built with it until
+	// Open with Progress makes it again (see makeTerms).
+	noTerms atomic.Bool
+
 	// df remembers the document frequencies of the last dfMemo terms read
 	// from the shard's dictionary: a query filtered to a few filings still
 	// needs every visible filing's frequencies for its statistics, and the
@@ -197,8 +206,8 @@ type shard struct {
 	// numbers for them (see termIDs); the memo lives as long as the shard
 	// is in the view.
 	dfMu   sync.Mutex
-	df     [dfMemo]dfEntry
-	dfNext int // the entry replaced next
+	df     *[dfMemo]dfEntry // nil until the first is remembered
+	dfNext int              // the entry replaced next
 	// dl is the BM25 length of each chunk, kept with the first postings
 	// remembered (nil before); postBytes counts the bytes of dl and the
 	// entries' postings (nil until the first are kept), given back to the
@@ -249,6 +258,9 @@ type termBound struct {
 func (sh *shard) knownDF(terms []uint64, out []uint64, bounds []termBound, posts [][]uint32) bool {
 	sh.dfMu.Lock()
 	defer sh.dfMu.Unlock()
+	if sh.df == nil {
+		return len(terms) == 0
+	}
 next:
 	for i, t := range terms {
 		for j := range sh.df {
@@ -269,6 +281,25 @@ next:
 	return true
 }
 
+// knownPosts sets posts[i] to the remembered postings of terms[i] when
+// the shard remembers them with the document frequency dfs[i], else nil.
+func (sh *shard) knownPosts(terms []uint64, dfs []uint64, posts [][]uint32) {
+	sh.dfMu.Lock()
+	defer sh.dfMu.Unlock()
+	for i, t := range terms {
+		posts[i] = nil
+		if dfs[i] == 0 || sh.df == nil {
+			continue
+		}
+		for j := range sh.df {
+			if e := &sh.df[j]; e.term == t && e.df == dfs[i] {
+				posts[i] = e.post
+				break
+			}
+		}
+	}
+}
+
 // rememberDF remembers the document frequencies of terms, and their
 // frequency bounds when bounds is not nil, and their decoded postings when
 // posts is not nil and pb lets the store keep them (dlen is then the
@@ -277,6 +308,9 @@ next:
 func (sh *shard) rememberDF(terms []uint64, dfs []uint64, bounds []termBound, posts [][]uint32, dlen []int32, pb *postBudget) {
 	sh.dfMu.Lock()
 	defer sh.dfMu.Unlock()
+	if sh.df == nil {
+		sh.df = new([dfMemo]dfEntry)
+	}
 next:
 	for i, t := range terms {
 		e := dfEntry{term: t, df: dfs[i]}
@@ -623,6 +657,11 @@ func buildShardFiles(dir string, f store.Filing, chunks []store.Chunk, vectors [
 	if err != nil {
 		return rec, nil, err
 	}
+	// The term table, for the store's lexicon: a cache, not in SUMS.
+	if err := writeTermsFile(dir, termsOfDocs(docs, lengths), sums[fileIndex], false); err != nil {
+		return rec, nil, err
+	}
+	step("wrote " + fileTerms)
 	if err := write(fileRecord, func(w io.Writer) error {
 		b, err := json.Marshal(rec)
 		if err != nil {
@@ -863,7 +902,13 @@ func checkTable(rec *record) (int64, error) {
 
 // verifyShard checks the sums of the shard's data files.
 func verifyShard(sh *shard) error {
-	for _, name := range []string{fileText, fileVectors, fileIndex} {
+	return verifyFiles(sh, fileText, fileVectors, fileIndex)
+}
+
+// verifyFiles checks the sums of the named files of a shard (those SUMS
+// lists).
+func verifyFiles(sh *shard, names ...string) error {
+	for _, name := range names {
 		s, ok := sh.sums[name]
 		if !ok {
 			continue

@@ -14,30 +14,45 @@
 // BM25 length) and a 64-bit hash of each chunk ID; a shard's chunk table
 // is read when the shard is opened and kept, in columns, while it stays
 // open (see [OpenShards]). A query opens only the shards of the filings
-// visible on its asOf; BM25 counts every visible shard's document
-// frequencies but scores only the shards that pass the filter (a filing
-// remembers the frequencies of its last query terms, so a filtered query
-// opens only the filings it leaves out whose frequencies it does not
-// know), and kNN reads only those. A filing that passes the filter and
-// remembers, with each query term's frequency, its largest frequency in a
-// chunk and the smallest length of a chunk holding it has a bound on its
-// chunks' BM25 scores under the query's statistics: such filings are
-// scored highest bound first, and those whose bound is below the k-th
-// score kept are not opened (a filing learns its bounds the first time it
-// is scored for a term, so the pruning starts with a query's terms' second
-// use). A filing scored also remembers its query terms' postings, decoded
-// (4 bytes a posting, within a budget for the store), so that the next
-// query with those terms scores it without reading its segment, opening it
-// only if one of its chunks is among the answers; within such a filing,
-// the terms whose bounds together stay below the k-th score cannot lift a
-// chunk to it alone, and only the chunks holding another term are scored.
+// visible on its asOf, and BM25 needs no shard to count its statistics:
+// each shard holds a term table (every term of its segment with its
+// document frequency, its largest frequency in a chunk and the smallest
+// length of a chunk holding it at each frequency up to six), written by
+// Put with the shard's other files, and the store's lexicon merges the
+// tables of up to 256 filings into each of its segments (a sorted term
+// dictionary, then per term the list of filings holding it with those
+// figures). A query looks its terms up in every lexicon segment, sums the
+// document frequencies of the visible filings, and gets from the same
+// entries every filing's bound on its chunks' BM25 scores under the
+// query's statistics. The lexicon is a cache, checked as the manifest is
+// (see lexicon.go): its segments name their filings by shard, so the
+// entries of a filing put again no longer count; a segment that fails its
+// CRC-32C is removed and made again, and a filing no segment covers yet
+// (the last Puts, fewer than 256, until Close merges them) has its
+// statistics read from its own segment's dictionary, remembered for its
+// last 64 query terms. Put merges a new lexicon segment once 256 filings
+// lack one, Close merges the rest, and segments left with few live
+// filings are merged again. The filings that pass the filter and hold a
+// query term are scored highest bound first, and those whose bound is
+// below the k-th score kept are not opened. A filing scored also
+// remembers its query terms' postings, decoded (4 bytes a posting, within
+// a budget for the store), so that the next query with those terms
+// scores it without reading its segment, opening it only if one of its
+// chunks is among the answers; within such a filing, the terms whose
+// bounds together stay below the k-th score cannot lift a chunk to it
+// alone, and only the chunks holding another term are scored. kNN reads
+// only the shards that pass the filter.
 // Shards are read and scored on every CPU; the filings set aside by their
 // bounds are taken highest bound first by every CPU, sharing the k-th
 // score the best of them keeps. A manifest file caches the
 // filings' records so that Open does not parse every shard's record; it
 // is checked against each record's sum, so a stale one costs only time.
 // A store written before the manifest existed is migrated on Open, which
-// reports its progress through [Progress].
+// reports its progress through [Progress]; a store written before the term
+// tables existed has them made from its segments by Open with [Progress]
+// (the stage [StageLexicon], reading every segment once), and the lexicon
+// merged; opened without Progress it answers the same, reading the
+// dictionaries of the filings that lack a table.
 //
 // # Point-in-time BM25
 //
@@ -45,7 +60,8 @@
 // idf·tf/(tf + k1·(1 − b + b·dl/avgdl)), idf = ln(1 + (N − df + 0.5)/(df + 0.5)))
 // where N, df and avgdl count the chunks of the filings visible on the
 // query's asOf and no others: document frequencies are summed over the
-// visible shards' segments, lengths and counts over their chunk tables.
+// visible shards' entries in the lexicon (or their segments, for a shard
+// no lexicon segment covers), lengths and counts over their records.
 // A filing made after asOf therefore changes neither the chunks a query
 // returns nor their scores. (bleve's own BM25 over an index alias with
 // global scoring sums document counts across the alias but takes document
@@ -176,8 +192,11 @@ type Store struct {
 	// pruned counts the shards BM25 queries did not score because their
 	// bound could not reach the k-th score; noPrune scores every shard,
 	// and boundFault, when set, replaces each shard's bound (tests).
-	pruned     atomic.Int64
-	noPrune    bool
+	pruned  atomic.Int64
+	noPrune bool
+	// lexQueries counts the BM25 queries that took statistics from the
+	// lexicon (tests).
+	lexQueries atomic.Int64
 	boundFault func(float64) float64
 
 	// knnExact counts the chunks kNN queries scored exactly, compactMade
@@ -204,6 +223,11 @@ type Store struct {
 	man      map[string]manifestEntry
 	manDirty bool
 	progress func(OpenProgress) // during Open only
+
+	// lex is the store's lexicon (see lexicon.go); sinceLex counts the
+	// Puts since a Put last merged lexicon segments (guarded by mu).
+	lex      lexicon
+	sinceLex int
 }
 
 // A view is the store's filings at one moment. It does not change.
@@ -259,7 +283,8 @@ var ErrClosed = errors.New("edgar13f/search: the store is closed")
 // Open opens the store in dir, creating it if needed. It removes what an
 // interrupted Put left behind and sets aside damaged shards (see
 // [Store.Damaged]). With [Progress] it also makes the one-byte copies of
-// the vectors the filings lack (see the package doc, Vectors).
+// the vectors the filings lack (see the package doc, Vectors) and their
+// BM25 term tables, merged into the store's lexicon (see Scale).
 func Open(dir string, opts ...Option) (*Store, error) {
 	o := options{openShards: defaultOpenShards(openFileLimit())}
 	for _, opt := range opts {
@@ -302,7 +327,11 @@ func Open(dir string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("edgar13f/search: opening the store in %s: %w", dir, err)
 	}
 	if o.progress != nil {
-		s.makeCompacts(s.view.Load(), o.progress)
+		v := s.view.Load()
+		s.makeCompacts(v, o.progress)
+		s.makeTerms(v, o.progress)
+		// The lexicon is a cache: a failure to write it costs only time.
+		_ = s.locked(func() error { return s.buildLexicon(v, true) })
 	}
 	return s, nil
 }
@@ -712,6 +741,8 @@ func (s *Store) Close() error {
 	s.isShut = true
 	s.cache.close()
 	return s.locked(func() error {
+		// The lexicon is a cache: a failure to write it costs only time.
+		_ = s.buildLexicon(s.view.Load(), true)
 		if !s.manDirty {
 			return nil
 		}
@@ -963,7 +994,14 @@ func (s *Store) commitLocked(tmp string, rec record, sums map[string]fileSum) er
 	if len(best) == 0 {
 		meta = rec.Meta
 	}
-	s.view.Store(newView(append(shards, sh), meta))
+	nv := newView(append(shards, sh), meta)
+	s.view.Store(nv)
+	if s.sinceLex++; s.sinceLex >= lexGroup {
+		// Merge the filings no lexicon segment covers, a cache: a failure
+		// costs only time.
+		s.sinceLex = 0
+		_ = s.buildLexicon(nv, false)
+	}
 	return nil
 }
 
