@@ -634,22 +634,33 @@ func (s *Store) dropLexSegment(ls *lexSegment) {
 	lx.gen.Add(1)
 }
 
-// writeTermsFile writes a shard's terms.bin in dir (a shard being built,
-// or a committed one: then through a temporary name and a rename). It is
-// not synced: a table a crash cut short fails its CRC and is made again
-// (see makeTerms), and a Put spares a sync.
-func writeTermsFile(dir string, stats []termStat, zap fileSum, committed bool) error {
+// writeTermsFile writes a shard's terms.bin in dir. A shard being built
+// (tmpDir "") gets it directly; a committed one through a temporary file
+// in tmpDir (the store's tmp/, which Open sweeps, so a process killed
+// while writing leaves nothing in the shard) renamed into place. It is not
+// synced: a table a crash cut short fails its CRC and is made again (see
+// makeTerms), and a Put spares a sync.
+func writeTermsFile(dir string, stats []termStat, zap fileSum, tmpDir string, hook func(string)) error {
 	b := encodeTerms(stats, zap)
 	path := filepath.Join(dir, fileTerms)
-	if committed {
-		path = filepath.Join(dir, fileTerms+"."+randomToken())
+	if tmpDir == "" {
+		return os.WriteFile(path, b, 0o600)
 	}
-	err := os.WriteFile(path, b, 0o600)
-	if err == nil && committed {
-		err = os.Rename(path, filepath.Join(dir, fileTerms))
-		if err != nil {
-			os.Remove(path)
-		}
+	f, err := os.CreateTemp(tmpDir, fileTerms+".*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		hook("terms written")
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
 	}
 	return err
 }
@@ -825,7 +836,7 @@ func (s *Store) makeTerms(v *view, progress func(OpenProgress)) {
 				// A shard that fails is left to the query that opens it,
 				// which sets it aside.
 				if stats, err := termsOfShard(sh); err == nil {
-					if writeTermsFile(sh.dir, stats, sh.sums[fileIndex], true) == nil {
+					if writeTermsFile(sh.dir, stats, sh.sums[fileIndex], s.path(dirTemp), s.hook) == nil {
 						sh.noTerms.Store(false)
 					}
 				}

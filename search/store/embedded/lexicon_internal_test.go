@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/internal/helperproc"
 	"github.com/edgar13f/edgar13f/search/store"
 )
 
@@ -296,5 +297,85 @@ func TestLexiconFilingPutAgainAfterDamage(t *testing.T) {
 	queries = append(queries, "litigation patent", "export litigation", "patent")
 	if diff, _ := pruneDiff(t, s, queries); diff != "" {
 		t.Error(diff)
+	}
+}
+
+const termsCrashEnv = "EMBEDDED_TERMS_CRASH_DIR"
+
+// TestTermsCrashHelper is the process TestTermsKilledLeavesNothing kills:
+// it makes the store's missing term tables and stops for good once the
+// first is written, before its rename.
+func TestTermsCrashHelper(t *testing.T) {
+	dir := os.Getenv(termsCrashEnv)
+	if dir == "" {
+		t.Skip("helper process for TestTermsKilledLeavesNothing")
+	}
+	s, err := Open(dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	s.step = func(name string) {
+		if name == "terms written" {
+			fmt.Println("step")
+			select {} // until killed
+		}
+	}
+	s.makeTerms(s.view.Load(), func(OpenProgress) {})
+	fmt.Println("no term table was made")
+	os.Exit(2)
+}
+
+// TestTermsKilledLeavesNothing kills a process while it writes a
+// committed shard's term table (as Open with Progress does for a store of
+// an earlier release), and checks that nothing of it is left in the
+// shard's directory, that the next Open sweeps its temporary file, and
+// that Open with Progress then makes every table.
+func TestTermsKilledLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	lexStore(t, dir, 5, 6)
+	tables, _ := filepath.Glob(filepath.Join(dir, dirFilings, "*", fileTerms))
+	if len(tables) == 0 {
+		t.Fatal("no term tables")
+	}
+	for _, p := range tables {
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// As in a store of an earlier release: no lexicon segment covers them.
+	if err := os.RemoveAll(filepath.Join(dir, dirLexicon)); err != nil {
+		t.Fatal(err)
+	}
+	p := helperproc.Start(t, "TestTermsCrashHelper", "", termsCrashEnv+"="+dir)
+	line, err := p.Stdout.ReadString('\n')
+	p.Kill()
+	if err != nil || line != "step\n" {
+		t.Fatalf("helper: %q, %v; stderr: %s", line, err, p.Stderr)
+	}
+	for _, tp := range tables {
+		names, err := os.ReadDir(filepath.Dir(tp))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range names {
+			if strings.HasPrefix(n.Name(), fileTerms) {
+				t.Errorf("the killed process left %s in %s", n.Name(), filepath.Dir(tp))
+			}
+		}
+	}
+	var stages []string
+	s, err := Open(dir, Progress(func(p OpenProgress) { stages = append(stages, p.String()) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if left, _ := os.ReadDir(filepath.Join(dir, dirTemp)); len(left) != 0 {
+		t.Errorf("Open left %d entries in %s", len(left), dirTemp)
+	}
+	for _, tp := range tables {
+		if _, err := os.Stat(tp); err != nil {
+			t.Errorf("Open with Progress did not make %s again: %v (stages %q)", tp, err, stages)
+		}
 	}
 }

@@ -658,7 +658,7 @@ func buildShardFiles(dir string, f store.Filing, chunks []store.Chunk, vectors [
 		return rec, nil, err
 	}
 	// The term table, for the store's lexicon: a cache, not in SUMS.
-	if err := writeTermsFile(dir, termsOfDocs(docs, lengths), sums[fileIndex], false); err != nil {
+	if err := writeTermsFile(dir, termsOfDocs(docs, lengths), sums[fileIndex], "", nil); err != nil {
 		return rec, nil, err
 	}
 	step("wrote " + fileTerms)
