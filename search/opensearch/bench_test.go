@@ -34,8 +34,7 @@ func BenchmarkBulkEncode(b *testing.B) {
 	f := apple()
 	docs := make([]bulkDoc, len(chunks))
 	for i, c := range chunks {
-		d, _ := chunkDoc("g", f, c, vectors[i])
-		docs[i] = bulkDoc{id: "g:" + c.ID, doc: d}
+		docs[i] = bulkDoc{id: "g:" + c.ID, doc: chunkDoc("g", f, c, vectors[i])}
 	}
 	b.ReportAllocs()
 	var size int
@@ -59,8 +58,7 @@ func BenchmarkDecodeHits(b *testing.B) {
 	f := apple()
 	var hits []string
 	for i, c := range chunks {
-		d, _ := chunkDoc("g", f, c, nil)
-		src, _ := json.Marshal(d)
+		src, _ := json.Marshal(chunkDoc("g", f, c, nil))
 		hits = append(hits, fmt.Sprintf(`{"_index":"t-data-0","_id":"g:%s","_score":%g,"_source":%s,"sort":[%g,"%s"]}`, c.ID, 10-float64(i)/10, src, 10-float64(i)/10, c.ID))
 	}
 	body := []byte(`{"took":5,"timed_out":false,"_shards":{"total":1,"successful":1,"skipped":0,"failed":0},"hits":{"total":{"value":50,"relation":"eq"},"max_score":10,"hits":[` + strings.Join(hits, ",") + `]}}`)

@@ -19,18 +19,14 @@ const (
 )
 
 // mappingFormat is the version of the data index's layout, in its _meta.
-// Format 5 keeps the vector out of the stored _source (a match's vector
-// is read from the field's doc values) and gives each filing document
-// the sum of its chunks' lengths (lexical_length), so that Lexical's
-// statistics need not visit every visible chunk; format 4 scores a term
-// query on lexical by the term's frequency (the similarity
-// tfSimilarity); format 3 indexed in lexical the terms of
+// Format 4 scores a term query on lexical by the term's frequency (the
+// similarity tfSimilarity); format 3 indexed in lexical the terms of
 // bleve's "en" analyzer, made in Go (the embedded store's), split by
 // whitespace, with Lucene's BM25 similarity; format 2 indexed
 // [store.LexicalText] with OpenSearch's english analyzer, and format 1
 // the chunk's text alone. An index of an older format must be dropped
 // and rebuilt.
-const mappingFormat = 5
+const mappingFormat = 4
 
 // tfSimilarity is the data index's similarity of the lexical field: a
 // term query scores a chunk by the term's frequency in it (times the
@@ -43,18 +39,18 @@ const termsAnalyzer = "edgar13f_terms"
 
 // lexicalTerms returns what a chunk's lexical field holds: the terms of
 // its [store.LexicalText] as the embedded store analyses it, in the form
-// a whitespace tokenizer keeps ([bm25.Wire]), one space apart, and their
-// number, the chunk's BM25 length.
-func lexicalTerms(f store.Filing, c store.Chunk) (string, int64) {
+// a whitespace tokenizer keeps ([bm25.Wire]), one space apart. Their
+// number is the chunk's BM25 length.
+func lexicalTerms(f store.Filing, c store.Chunk) string {
 	terms := bm25.Terms(store.LexicalText(f, c))
 	for i, t := range terms {
 		terms[i] = bm25.Wire(t)
 	}
-	return strings.Join(terms, " "), int64(len(terms))
+	return strings.Join(terms, " ")
 }
 
-// sourceExcludes are the fields no answer needs back: the embedding (not
-// in the stored _source since format 5) and the scored copy of the text.
+// sourceExcludes are the fields no answer needs back: the embedding and
+// the scored copy of the text.
 var sourceExcludes = []string{"lexical", "vector"}
 
 // filingSource is the source of a filing document, and the part of a
@@ -73,9 +69,6 @@ type filingSource struct {
 	FiscalYear int    `json:"fiscal_year"`
 	URL        string `json:"url"`
 	Chunks     int    `json:"chunks"`
-	// Length, on a filing document only, is the sum of its chunks' BM25
-	// lengths: with Chunks, what Lexical's statistics add up.
-	Length *int64 `json:"lexical_length,omitempty"`
 }
 
 // doc is the source of a chunk document; a filing document read into it
@@ -105,15 +98,13 @@ func filingDoc(gen string, f store.Filing) filingSource {
 	return d
 }
 
-// chunkDoc returns the document of a chunk and its BM25 length.
-func chunkDoc(gen string, f store.Filing, c store.Chunk, vector []float32) (doc, int64) {
-	lexical, length := lexicalTerms(f, c)
-	d := doc{filingSource: filingDoc(gen, f), ChunkID: c.ID, Item: c.Item, ItemTitle: c.ItemTitle, Index: c.Index, Tokens: c.Tokens, Text: c.Text, Lexical: lexical}
+func chunkDoc(gen string, f store.Filing, c store.Chunk, vector []float32) doc {
+	d := doc{filingSource: filingDoc(gen, f), ChunkID: c.ID, Item: c.Item, ItemTitle: c.ItemTitle, Index: c.Index, Tokens: c.Tokens, Text: c.Text, Lexical: lexicalTerms(f, c)}
 	d.Kind = kindChunk
 	if !isZero(vector) {
 		d.Vector = vector
 	}
-	return d, length
+	return d
 }
 
 func isZero(v []float32) bool {
@@ -171,10 +162,8 @@ func (s *Store) dataIndexBody(meta store.Meta, epoch int) map[string]any {
 		"fiscal_year": integer,
 		"url":         map[string]any{"type": "keyword", "index": false},
 		"chunks":      integer,
-		// On filing documents: the sum of the chunks' lexical.length.
-		"lexical_length": map[string]any{"type": "long"},
-		"chunk_id":       keyword,
-		"item":           keyword,
+		"chunk_id":    keyword,
+		"item":        keyword,
 		"item_title": map[string]any{
 			"type":   "keyword",
 			"fields": map[string]any{"text": map[string]any{"type": "text", "analyzer": "english"}},
@@ -225,12 +214,6 @@ func (s *Store) dataIndexBody(meta store.Meta, epoch int) map[string]any {
 	return map[string]any{
 		"settings": map[string]any{"index": index},
 		"mappings": map[string]any{
-			// The vector is indexed (the HNSW graph, doc values) but not
-			// kept in the stored _source: as JSON it was more than half of
-			// a chunk's stored bytes, which every fetch decompresses and
-			// every merge copies. A match's vector comes from its doc
-			// values (vectorScript).
-			"_source":    map[string]any{"excludes": []string{"vector"}},
 			"dynamic":    "strict",
 			"_meta":      map[string]any{"edgar13f_format": mappingFormat, "model": meta.Model, "dim": meta.Dim, "epoch": epoch},
 			"properties": props,

@@ -42,12 +42,8 @@ type fakeDoc struct {
 
 type fakeIndex struct {
 	mapping map[string]any
-	// excludes are the fields the mapping keeps out of the stored
-	// _source: indexed (searched, scored, read by scripts), never
-	// returned.
-	excludes []string
-	docs     map[string]*fakeDoc
-	order    []string // ids in insertion order (Lucene doc ids)
+	docs    map[string]*fakeDoc
+	order   []string // ids in insertion order (Lucene doc ids)
 	// seen and seenOrder are what searches see: the documents as of the
 	// last refresh (a GET by id reads docs, in real time).
 	seen      map[string]*fakeDoc
@@ -63,10 +59,6 @@ type fakeCluster struct {
 
 	requests  int
 	failAfter int // 0: never
-	// matched is, for each search since the cluster was made, how many
-	// documents its query matched (past min_score, before size): what
-	// the cluster's collectors and aggregations visit.
-	matched []int
 
 	hook func(method, path string) // called before each request is served
 }
@@ -176,13 +168,7 @@ func (c *fakeCluster) createIndex(name string, body []byte) (int, any) {
 	if err := json.Unmarshal(body, &req); err != nil {
 		return fakeError(400, "parse_exception", err.Error())
 	}
-	ix := &fakeIndex{mapping: req.Mappings, docs: map[string]*fakeDoc{}, seen: map[string]*fakeDoc{}}
-	if src, ok := req.Mappings["_source"].(map[string]any); ok {
-		for _, f := range asList(src["excludes"]) {
-			ix.excludes = append(ix.excludes, f.(string))
-		}
-	}
-	c.indices[name] = ix
+	c.indices[name] = &fakeIndex{mapping: req.Mappings, docs: map[string]*fakeDoc{}, seen: map[string]*fakeDoc{}}
 	return 200, map[string]any{"acknowledged": true, "index": name}
 }
 
@@ -197,7 +183,7 @@ func (c *fakeCluster) get(index, id string) (int, any) {
 	if !ok {
 		return 404, map[string]any{"_index": index, "_id": id, "found": false}
 	}
-	return 200, map[string]any{"_index": index, "_id": id, "_seq_no": d.seq, "_primary_term": 1, "found": true, "_source": ix.stored(d)}
+	return 200, map[string]any{"_index": index, "_id": id, "_seq_no": d.seq, "_primary_term": 1, "found": true, "_source": d.raw}
 }
 
 func (c *fakeCluster) put(index, id string, create bool, q url.Values, body []byte) (int, any) {
@@ -221,21 +207,6 @@ func (c *fakeCluster) put(index, id string, create bool, q url.Values, body []by
 		return fakeError(400, "mapper_parsing_exception", err.Error())
 	}
 	return 200, map[string]any{"_index": index, "_id": id, "result": "updated", "_seq_no": ix.docs[id].seq, "_primary_term": 1}
-}
-
-// stored is the _source the index keeps of d: without the mapping's
-// excluded fields.
-func (ix *fakeIndex) stored(d *fakeDoc) any {
-	if len(ix.excludes) == 0 {
-		return d.raw
-	}
-	src := map[string]any{}
-	for k, v := range d.src {
-		if !slices.Contains(ix.excludes, k) {
-			src[k] = v
-		}
-	}
-	return src
 }
 
 // index stores a document; c.mu is held.
@@ -381,7 +352,6 @@ func (c *fakeCluster) search(index string, body []byte) (int, any) {
 		SearchAfter    []any             `json:"search_after"`
 		Source         any               `json:"_source"`
 		Aggs           map[string]any    `json:"aggs"`
-		ScriptFields   map[string]any    `json:"script_fields"`
 		TrackTotalHits any               `json:"track_total_hits"`
 		MinScore       *float64          `json:"min_score"`
 		Extra          map[string]string `json:"-"`
@@ -411,8 +381,30 @@ func (c *fakeCluster) search(index string, body []byte) (int, any) {
 		hits = slices.DeleteFunc(hits, func(h fakeHit) bool { return float32(h.score) < float32(*req.MinScore) })
 	}
 	total := len(hits)
-	c.matched = append(c.matched, total)
-	aggs := fakeAggs(req.Aggs, hits)
+	aggs := map[string]any{}
+	for name, a := range req.Aggs {
+		spec := a.(map[string]any)
+		if sum, ok := spec["sum"].(map[string]any); ok && sum["field"] == "lexical.length" {
+			var s float64
+			for _, h := range hits {
+				s += float64(len(h.d.tokens))
+			}
+			aggs[name] = map[string]any{"value": s}
+		}
+		if f, ok := spec["filters"].(map[string]any); ok {
+			buckets := map[string]any{}
+			for key, fq := range f["filters"].(map[string]any) {
+				n := 0
+				for _, h := range hits {
+					if m, _ := fakeMatch(h.d, fq.(map[string]any)); m {
+						n++
+					}
+				}
+				buckets[key] = map[string]any{"doc_count": n}
+			}
+			aggs[name] = map[string]any{"buckets": buckets}
+		}
+	}
 	for i := range hits {
 		for _, s := range req.Sort {
 			for field := range s {
@@ -441,9 +433,7 @@ func (c *fakeCluster) search(index string, body []byte) (int, any) {
 	for _, h := range hits {
 		src := map[string]any{}
 		for k, v := range h.d.src {
-			if !slices.Contains(ix.excludes, k) {
-				src[k] = v
-			}
+			src[k] = v
 		}
 		switch s := req.Source.(type) {
 		case map[string]any:
@@ -459,19 +449,7 @@ func (c *fakeCluster) search(index string, body []byte) (int, any) {
 			}
 			src = keep
 		}
-		hit := map[string]any{"_index": index, "_id": h.id, "_score": h.score, "_source": src, "sort": h.sort}
-		if len(req.ScriptFields) > 0 {
-			fields := map[string]any{}
-			for name, spec := range req.ScriptFields {
-				script := spec.(map[string]any)["script"].(map[string]any)
-				if script["source"] != vectorScript {
-					panic(fmt.Sprintf("the simulator does not know the script %q", script["source"]))
-				}
-				fields[name] = []any{h.d.src["vector"]}
-			}
-			hit["fields"] = fields
-		}
-		out = append(out, hit)
+		out = append(out, map[string]any{"_index": index, "_id": h.id, "_score": h.score, "_source": src, "sort": h.sort})
 	}
 	resp := map[string]any{
 		"took": 1, "timed_out": false,
@@ -482,60 +460,6 @@ func (c *fakeCluster) search(index string, body []byte) (int, any) {
 		resp["aggregations"] = aggs
 	}
 	return 200, resp
-}
-
-// fakeAggs computes the aggregations the Store asks for over hits.
-func fakeAggs(spec map[string]any, hits []fakeHit) map[string]any {
-	aggs := map[string]any{}
-	for name, a := range spec {
-		spec := a.(map[string]any)
-		if sum, ok := spec["sum"].(map[string]any); ok {
-			var s float64
-			for _, h := range hits {
-				if sum["field"] == "lexical.length" {
-					s += float64(len(h.d.tokens))
-				} else if v, ok := h.d.src[sum["field"].(string)].(float64); ok {
-					s += v
-				}
-			}
-			aggs[name] = map[string]any{"value": s}
-		}
-		if vc, ok := spec["value_count"].(map[string]any); ok {
-			n := 0
-			for _, h := range hits {
-				if _, ok := h.d.src[vc["field"].(string)]; ok {
-					n++
-				}
-			}
-			aggs[name] = map[string]any{"value": n}
-		}
-		if fq, ok := spec["filter"].(map[string]any); ok {
-			var in []fakeHit
-			for _, h := range hits {
-				if m, _ := fakeMatch(h.d, fq); m {
-					in = append(in, h)
-				}
-			}
-			sub, _ := spec["aggs"].(map[string]any)
-			out := fakeAggs(sub, in)
-			out["doc_count"] = len(in)
-			aggs[name] = out
-		}
-		if f, ok := spec["filters"].(map[string]any); ok {
-			buckets := map[string]any{}
-			for key, fq := range f["filters"].(map[string]any) {
-				n := 0
-				for _, h := range hits {
-					if m, _ := fakeMatch(h.d, fq.(map[string]any)); m {
-						n++
-					}
-				}
-				buckets[key] = map[string]any{"doc_count": n}
-			}
-			aggs[name] = map[string]any{"buckets": buckets}
-		}
-	}
-	return aggs
 }
 
 func compareSort(spec []map[string]any, a, b []any) int {
@@ -619,14 +543,6 @@ func fakeMatch(d *fakeDoc, q map[string]any) (bool, float64) {
 			}
 		case "terms":
 			for field, vs := range s {
-				if field == "lexical" {
-					for _, tok := range d.tokens {
-						if slices.Contains(vs.([]any), any(tok)) {
-							return true, 1
-						}
-					}
-					return false, 0
-				}
 				return slices.Contains(vs.([]any), d.src[field]), 0
 			}
 		case "range":

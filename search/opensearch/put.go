@@ -119,19 +119,14 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 		return s.abort(ctx, f.Accession, gen, epoch, true, err)
 	}
 	docs := make([]bulkDoc, 0, len(chunks)+1)
-	var length int64
 	for i, c := range chunks {
 		var v []float32
 		if vectors != nil {
 			v = vectors[i]
 		}
-		d, n := chunkDoc(gen, f, c, v)
-		length += n
-		docs = append(docs, bulkDoc{id: gen + ":" + c.ID, doc: d})
+		docs = append(docs, bulkDoc{id: gen + ":" + c.ID, doc: chunkDoc(gen, f, c, v)})
 	}
-	fd := filingDoc(gen, f)
-	fd.Length = &length
-	docs = append(docs, bulkDoc{id: gen, doc: fd})
+	docs = append(docs, bulkDoc{id: gen, doc: filingDoc(gen, f)})
 	if err := s.bulkIndex(ctx, index, docs); err != nil {
 		return s.abort(ctx, f.Accession, gen, epoch, answered(err), err)
 	}

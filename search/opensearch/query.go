@@ -40,9 +40,6 @@ type searchResponse struct {
 			Score  float64 `json:"_score"`
 			Source doc     `json:"_source"`
 			Sort   []any   `json:"sort"`
-			Fields struct {
-				Vector [][]float32 `json:"vector"` // vectorScript's value
-			} `json:"fields"`
 		} `json:"hits"`
 	} `json:"hits"`
 	Aggregations json.RawMessage `json:"aggregations"`
@@ -361,18 +358,9 @@ return params.w * tf / (tf + params.k1 * (1.0 - params.b + params.b * doc['lexic
 
 // statsAggs is the aggregations part of the statistics search's answer.
 type statsAggs struct {
-	Filings struct {
-		DocCount int64 `json:"doc_count"`
-		Chunks   struct {
-			Value float64 `json:"value"`
-		} `json:"chunks"`
-		Length struct {
-			Value float64 `json:"value"`
-		} `json:"length"`
-		Counted struct {
-			Value float64 `json:"value"`
-		} `json:"counted"`
-	} `json:"filings"`
+	Length struct {
+		Value float64 `json:"value"`
+	} `json:"length"`
 	DF struct {
 		Buckets map[string]struct {
 			DocCount int64 `json:"doc_count"`
@@ -403,54 +391,33 @@ func (s *Store) Lexical(ctx context.Context, query string, f store.Filter, k int
 		out = nil
 		hidden := hiddenFilter(st.hiddenGens())
 
-		// The statistics of the chunks visible on asOf, in one search of
-		// the visible filing documents (N and the sum of the lengths: each
-		// holds its chunks' number and lengths) and of the visible chunks
-		// that hold a query term (the document frequencies): its cost
-		// grows with the chunks that match, not with the store.
+		// The statistics of the chunks visible on asOf.
 		filters := map[string]any{}
-		wire := make([]string, len(terms))
 		for i, t := range terms {
-			wire[i] = bm25.Wire(t)
-			filters["t"+strconv.Itoa(i)] = term("lexical", wire[i])
+			filters["t"+strconv.Itoa(i)] = term("lexical", bm25.Wire(t))
 		}
-		scope := map[string]any{"bool": map[string]any{
-			"should":               []any{term("kind", kindFiling), map[string]any{"terms": map[string]any{"lexical": wire}}},
-			"minimum_should_match": 1,
-		}}
 		body := map[string]any{
 			"size":             0,
-			"track_total_hits": false,
-			"query":            boolQuery([]any{asOfFilter(f.AsOf), scope}, nil, hidden),
+			"track_total_hits": true,
+			"query":            boolQuery(visibleChunks(f.AsOf), nil, hidden),
 			"aggs": map[string]any{
-				"filings": map[string]any{
-					"filter": term("kind", kindFiling),
-					"aggs": map[string]any{
-						"chunks":  map[string]any{"sum": map[string]any{"field": "chunks"}},
-						"length":  map[string]any{"sum": map[string]any{"field": "lexical_length"}},
-						"counted": map[string]any{"value_count": map[string]any{"field": "lexical_length"}},
-					},
-				},
-				"df": map[string]any{"filters": map[string]any{"filters": filters}},
+				"length": map[string]any{"sum": map[string]any{"field": "lexical.length"}},
+				"df":     map[string]any{"filters": map[string]any{"filters": filters}},
 			},
 		}
 		var r searchResponse
 		if err := s.search(ctx, index, body, &r); err != nil {
 			return err
 		}
+		if r.Hits.Total.Relation != "eq" {
+			return fmt.Errorf("edgar13f/search/opensearch: Lexical: the chunk count is a bound (%q), not exact", r.Hits.Total.Relation)
+		}
 		var aggs statsAggs
 		if err := json.Unmarshal(r.Aggregations, &aggs); err != nil {
 			return fmt.Errorf("edgar13f/search/opensearch: Lexical: statistics: %w", err)
 		}
-		if int64(aggs.Filings.Counted.Value) != aggs.Filings.DocCount {
-			// An index of format 4 or older: its filing documents do not
-			// hold their chunks' lengths (Put refuses to write into it).
-			return fmt.Errorf("edgar13f/search/opensearch: Lexical: %d of %d visible filing documents of %s lack their chunks' length: the index was made by an earlier version of this store; drop the store (Store.Drop) and index again",
-				aggs.Filings.DocCount-int64(aggs.Filings.Counted.Value), aggs.Filings.DocCount, index)
-		}
 		sc := scorer{idf: map[string]float64{}}
-		// The sums of integers are exact in a double up to 2^53.
-		n := int64(aggs.Filings.Chunks.Value)
+		n := r.Hits.Total.Value
 		var should []any
 		for i, t := range terms {
 			b, ok := aggs.DF.Buckets["t"+strconv.Itoa(i)]
@@ -464,7 +431,8 @@ func (s *Store) Lexical(ctx context.Context, query string, f store.Filter, k int
 			sc.terms = append(sc.terms, t)
 			sc.idf[t] = idf
 		}
-		length := int64(aggs.Filings.Length.Value)
+		// The sum of integers is exact in a double up to 2^53.
+		length := int64(aggs.Length.Value)
 		if len(sc.terms) == 0 || length <= 0 {
 			return nil
 		}
@@ -706,10 +674,7 @@ func cosines(r *searchResponse, q []float64, qn float64) ([]store.Match, error) 
 		return nil, err
 	}
 	for i := range ms {
-		var v []float32
-		if f := r.Hits.Hits[i].Fields.Vector; len(f) == 1 {
-			v = f[0]
-		}
+		v := r.Hits.Hits[i].Source.Vector
 		if len(v) != len(q) {
 			return nil, fmt.Errorf("edgar13f/search/opensearch: Nearest: chunk %s has a vector of dimension %d, not %d", ms[i].Chunk.ID, len(v), len(q))
 		}
@@ -724,13 +689,6 @@ func cosines(r *searchResponse, q []float64, qn float64) ([]store.Match, error) 
 // exactScript scores a chunk by 1 + the cosine similarity of its vector
 // to the query's (the k-NN plugin's Painless function).
 const exactScript = `1.0 + cosineSimilarity(params.query_value, doc[params.field])`
-
-// vectorScript returns a match's vector from the field's doc values (the
-// stored _source does not keep it), as the floats that were indexed. It
-// returns a copy: the array the doc values give is a buffer that reading
-// the next document's vector overwrites (with ExactNearest every match
-// came back with the last one's vector).
-const vectorScript = `float[] v = doc['vector'].value; float[] c = new float[v.length]; for (int i = 0; i < v.length; ++i) { c[i] = v[i]; } return c;`
 
 // nearestBody is the search of Nearest.
 func (s *Store) nearestBody(vector []float32, f store.Filter, k int, hidden []string) map[string]any {
@@ -755,8 +713,7 @@ func (s *Store) nearestBody(vector []float32, f store.Filter, k int, hidden []st
 		"size":             k,
 		"track_scores":     true,
 		"track_total_hits": false,
-		"_source":          map[string]any{"excludes": sourceExcludes},
-		"script_fields":    map[string]any{"vector": map[string]any{"script": map[string]any{"source": vectorScript}}},
+		"_source":          map[string]any{"excludes": []string{"lexical"}},
 		"query":            query,
 		"sort":             sortByScore,
 	}

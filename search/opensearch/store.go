@@ -20,12 +20,10 @@
 // lexical.length, their number; text, the chunk as a
 // match returns it, is kept but not indexed; accession, cik, ticker,
 // form, item, item_title and chunk_id are keywords; fiscal_year,
-// chunk_index, tokens and chunks integers; a filing document's
-// lexical_length, the sum of its chunks' lengths, a long; filing_date and
-// report_date dates; and, when the store has an embedder, vector is a
-// knn_vector of its dimension, indexed as an HNSW graph by the lucene
-// engine with the cosinesimil space, and left out of the stored _source
-// (a match's vector is read from its doc values). The lucene engine is the one valid choice on every
+// chunk_index, tokens and chunks integers; filing_date and report_date
+// dates; and, when the store has an embedder, vector is a knn_vector of
+// its dimension, indexed as an HNSW graph by the lucene engine with the
+// cosinesimil space. The lucene engine is the one valid choice on every
 // OpenSearch 2.x from 2.4 on: it filters inside the graph search (efficient
 // k-NN filtering), switches to exact search when the filter leaves few
 // chunks, and supports cosinesimil; nmslib only filters after the search
@@ -72,10 +70,9 @@
 // OpenSearch's similarity: it analyses the query in Go as the embedded
 // store does (its distinct terms, sorted), counts, over the chunks visible
 // on asOf only (the committed chunks of filings made by asOf, before the
-// query's other filters), the chunks and the sum of their lengths (sums
-// over the visible filing documents, which hold their chunks' number and
-// lengths) and each term's document frequency (a filters aggregation over
-// the visible chunks that hold a query term), ranks the matching chunks by BM25 (k1 1.2, b 0.75, idf
+// query's other filters), the chunks, each term's document frequency (a
+// filters aggregation) and the sum of their lengths (a sum aggregation of
+// lexical.length), ranks the matching chunks by BM25 (k1 1.2, b 0.75, idf
 // ln(1 + (N - df + 0.5) / (df + 0.5)), Lucene's idf·tf/(tf + k1·(1 − b +
 // b·dl/avgdl))) with one script_score clause a term, over a term query
 // that the lexical field's similarity scores by the term's frequency, and
