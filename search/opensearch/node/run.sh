@@ -19,11 +19,19 @@
 #                       go -C examples test ./..., the example programs'
 #                       search tests on both stores), stop it
 #
+#   run.sh javaopts     print the JVM options start would use
+#
 # The node's log is DIR/node.log. Its heap is EDGAR13F_OPENSEARCH_HEAP
-# (default 1g). EDGAR13F_OPENSEARCH_JAVA_OPTS are more JVM options; the
+# (default 1g). EDGAR13F_OPENSEARCH_JAVA is the java command (default:
+# java). EDGAR13F_OPENSEARCH_JAVA_OPTS are more JVM options; the
 # default, -XX:TieredStopAtLevel=1 (the JIT's quick tier only), halved the
 # CPU a fresh node spent on starting and on the conformance cases; set it
-# empty for a long benchmark, where the full JIT pays off. A temporary DIR
+# empty for a long benchmark, where the full JIT pays off. On Java 20 or
+# later the node gets --add-modules=jdk.incubator.vector, as the
+# OpenSearch distribution's jvm.options give it, so that Lucene computes
+# vector distances with SIMD instructions (only with the full JIT: Lucene
+# does not use them under the quick tier); Lucene 9.12 does so up to
+# Java 23 unless told the newer version, which the launcher does. A temporary DIR
 # is made in /dev/shm when there is one (a test node's data need not
 # outlive it, and memory spares it the disk's fsyncs), else in TMPDIR.
 set -euo pipefail
@@ -52,6 +60,23 @@ log_tail() {
 	tail -n 60 "$1/node.log" >&2 || true
 }
 
+# javaopts prints the JVM options of the node, one a line.
+javaopts() {
+	local java="${EDGAR13F_OPENSEARCH_JAVA:-java}" heap="${EDGAR13F_OPENSEARCH_HEAP:-1g}" v
+	printf '%s\n' -Xms"$heap" -Xmx"$heap" -XX:+UseG1GC
+	# The feature version: 17 of "17.0.15", 21 of "21".
+	v="$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = \([0-9]*\).*/\1/p' | head -1)"
+	if [ -n "$v" ] && [ "$v" -ge 20 ]; then
+		echo --add-modules=jdk.incubator.vector
+		if [ "$v" -gt 23 ]; then
+			echo -Dorg.apache.lucene.vectorization.upperJavaFeatureVersion="$v"
+		fi
+	fi
+	# shellcheck disable=SC2086 # the options are words
+	[ -z "${EDGAR13F_OPENSEARCH_JAVA_OPTS--XX:TieredStopAtLevel=1}" ] || printf '%s\n' ${EDGAR13F_OPENSEARCH_JAVA_OPTS--XX:TieredStopAtLevel=1}
+	printf '%s\n' -Djava.awt.headless=true -Dlog4j.shutdownHookEnabled=false -Dlog4j2.disable.jmx=true
+}
+
 start() {
 	local dir="${1:-}"
 	if [ -z "$dir" ]; then
@@ -65,10 +90,9 @@ start() {
 	fi
 	build
 	rm -f "$dir/url"
-	local t0=$SECONDS heap="${EDGAR13F_OPENSEARCH_HEAP:-1g}"
-	# shellcheck disable=SC2086 # the options are words
-	java -Xms"$heap" -Xmx"$heap" -XX:+UseG1GC ${EDGAR13F_OPENSEARCH_JAVA_OPTS--XX:TieredStopAtLevel=1} -Djava.awt.headless=true \
-		-Dlog4j.shutdownHookEnabled=false -Dlog4j2.disable.jmx=true \
+	local t0=$SECONDS opts
+	mapfile -t opts < <(javaopts)
+	"${EDGAR13F_OPENSEARCH_JAVA:-java}" "${opts[@]}" \
 		-cp "$jar:$here/target/lib/*:$here/target/knn/*" \
 		org.edgar13f.node.TestNode "$dir" >"$dir/node.log" 2>&1 </dev/null &
 	echo $! >"$dir/pid"
@@ -124,6 +148,7 @@ stop() {
 
 case "${1:-}" in
 build) build ;;
+javaopts) javaopts ;;
 start) start "${2:-}" ;;
 stop)
 	[ -n "${2:-}" ] || { echo "usage: run.sh stop DIR" >&2; exit 2; }
@@ -153,7 +178,7 @@ exec)
 	fi
 	;;
 *)
-	sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 	;;
 esac
