@@ -455,29 +455,12 @@ func encodeCompact(vecs [][]float32, norms []float64, dim int, src fileSum, faul
 	return b
 }
 
-// writeCompact writes a shard's compact vectors file beside its files:
-// a temporary file in tmpDir (the store's tmp/, which Open sweeps, so a
-// process killed while writing leaves nothing behind) renamed into place,
-// so that a reader sees all of it or none. It is not synced: a file lost
-// or cut short by a crash fails its CRC and is made again.
+// writeCompact writes a shard's compact vectors file beside its files,
+// through a temporary file in tmpDir (see writeViaTemp). It is not
+// synced: a file lost or cut short by a crash fails its CRC and is made
+// again.
 func writeCompact(tmpDir, path string, b []byte, hook func(string)) error {
-	f, err := os.CreateTemp(tmpDir, fileCompact+".*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		hook("compact written")
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	return writeViaTemp(tmpDir, path, b, hook, "compact written")
 }
 
 // writeCompactSynced writes the compact vectors file of a shard being

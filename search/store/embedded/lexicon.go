@@ -646,23 +646,7 @@ func writeTermsFile(dir string, stats []termStat, zap fileSum, tmpDir string, ho
 	if tmpDir == "" {
 		return os.WriteFile(path, b, 0o600)
 	}
-	f, err := os.CreateTemp(tmpDir, fileTerms+".*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		hook("terms written")
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	return writeViaTemp(tmpDir, path, b, hook, "terms written")
 }
 
 // readTerms returns a shard's term table entries, false when terms.bin is

@@ -900,6 +900,31 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 	return s.locked(func() error { return s.commitLocked(tmp, rec, sums) })
 }
 
+// writeViaTemp writes b to path, a cache file of a committed shard,
+// through a temporary file in tmpDir (the store's tmp/, which Open sweeps,
+// so a process killed while writing leaves nothing in the shard) renamed
+// into place, so that a reader sees all of it or none. hook gets step
+// once the temporary file is written (the crash tests stop there).
+func writeViaTemp(tmpDir, path string, b []byte, hook func(string), step string) error {
+	f, err := os.CreateTemp(tmpDir, filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		hook(step)
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
 // tempLock creates and locks tmp/<token>.lock, which tells Open in other
 // processes that tmp/<token> is being built. A lock file that a sweep
 // removed between its creation and its lock is not ours to use: try again.
