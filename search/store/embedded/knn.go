@@ -380,8 +380,20 @@ func (s *Store) makeCompacts(v *view, progress func(OpenProgress)) {
 	if len(todo) == 0 {
 		return
 	}
+	eachShard(todo, StageCompact, progress, func(sh *shard) {
+		if hs, err := s.acquire([]*shard{sh}); err == nil {
+			s.compactOf(hs[0])
+			s.releaseAll(hs)
+		}
+	})
+}
+
+// eachShard runs f on every shard of todo (none empty), on every CPU,
+// reporting stage's progress to progress when it begins, at every whole
+// percent and when it ends.
+func eachShard(todo []*shard, stage OpenStage, progress func(OpenProgress), f func(*shard)) {
 	var mu sync.Mutex
-	p := OpenProgress{Stage: StageCompact, Total: len(todo)}
+	p := OpenProgress{Stage: stage, Total: len(todo)}
 	every := max(1, len(todo)/100)
 	progress(p)
 	next := make(chan *shard)
@@ -392,10 +404,7 @@ func (s *Store) makeCompacts(v *view, progress func(OpenProgress)) {
 		go func() {
 			defer wg.Done()
 			for sh := range next {
-				if hs, err := s.acquire([]*shard{sh}); err == nil {
-					s.compactOf(hs[0])
-					s.releaseAll(hs)
-				}
+				f(sh)
 				mu.Lock()
 				p.Done++
 				if p.Done%every == 0 && p.Done < p.Total {

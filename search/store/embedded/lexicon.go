@@ -805,38 +805,13 @@ func (s *Store) makeTerms(v *view, progress func(OpenProgress)) {
 	if len(todo) == 0 {
 		return
 	}
-	var mu sync.Mutex
-	p := OpenProgress{Stage: StageLexicon, Total: len(todo)}
-	every := max(1, len(todo)/100)
-	progress(p)
-	next := make(chan *shard)
-	workers := min(runtime.GOMAXPROCS(0), len(todo))
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for sh := range next {
-				// A shard that fails is left to the query that opens it,
-				// which sets it aside.
-				if stats, err := termsOfShard(sh); err == nil {
-					if writeTermsFile(sh.dir, stats, sh.sums[fileIndex], s.path(dirTemp), s.hook) == nil {
-						sh.noTerms.Store(false)
-					}
-				}
-				mu.Lock()
-				p.Done++
-				if p.Done%every == 0 && p.Done < p.Total {
-					progress(p)
-				}
-				mu.Unlock()
+	eachShard(todo, StageLexicon, progress, func(sh *shard) {
+		// A shard that fails is left to the query that opens it, which
+		// sets it aside.
+		if stats, err := termsOfShard(sh); err == nil {
+			if writeTermsFile(sh.dir, stats, sh.sums[fileIndex], s.path(dirTemp), s.hook) == nil {
+				sh.noTerms.Store(false)
 			}
-		}()
-	}
-	for _, sh := range todo {
-		next <- sh
-	}
-	close(next)
-	wg.Wait()
-	progress(p)
+		}
+	})
 }
