@@ -33,6 +33,7 @@ func main() {
 	flag.StringVar(&cfg.Corpus, "corpus", "", "directory of 10-K/10-Q HTML documents (default: the repository's testdata/mirror)")
 	dir := flag.String("dir", "", "the store's directory (default: a new temporary directory, removed at the end)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	memProfile := flag.String("memprofile", "", "write a heap profile, taken after the queries, to this file")
 	flag.Parse()
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -52,6 +53,14 @@ func main() {
 			fail(err)
 		}
 		defer os.RemoveAll(d)
+	}
+	if *memProfile != "" {
+		f, err := os.Create(*memProfile)
+		if err != nil {
+			fail(err)
+		}
+		defer f.Close()
+		cfg.HeapProfile = f
 	}
 	open := func() (store.Store, error) {
 		return embedded.Open(d, embedded.Progress(func(p embedded.OpenProgress) {

@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"time"
@@ -38,6 +39,9 @@ type Config struct {
 	K         int    // hits per query
 	Corpus    string // a directory searched for 10-K/10-Q HTML documents
 	Seed      uint64 // makes the filings, sentences and vectors
+	// HeapProfile, when not nil, receives a heap profile taken after the
+	// queries, after a GC, while the store is still open.
+	HeapProfile io.Writer
 }
 
 // Defaults fills the zero fields of c with the figures of the published
@@ -257,6 +261,11 @@ func Run(ctx context.Context, name string, cfg Config, open func() (store.Store,
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	res.HeapMB = round(float64(m.HeapInuse) / 1e6)
+	if cfg.HeapProfile != nil {
+		if err := pprof.Lookup("heap").WriteTo(cfg.HeapProfile, 0); err != nil {
+			return res, err
+		}
+	}
 	return res, nil
 }
 
