@@ -15,8 +15,8 @@ import (
 
 // The manifest (manifest.bin in the store's directory) keeps, for every
 // shard, what Open would otherwise parse its filing.json for: the filing,
-// its embedder, its length, the sizes its files must have and the hashes
-// of its chunk IDs. It is a cache, never the truth: an entry is used only
+// its embedder, its length, the sizes its files must have and the prints
+// of its chunk IDs (idPrint). It is a cache, never the truth: an entry is used only
 // for the shard of its name whose filing.json has the size and CRC-32C
 // the entry records, so a stale, partial or lost manifest costs time,
 // never correctness, and it needs no lock. Open and Close rewrite it
@@ -26,9 +26,14 @@ import (
 // filing.json once, with progress (see [Progress]), and writes the
 // manifest: that is its migration. Its shards are unchanged, so a store
 // migrated this way still opens with the previous release.
+//
+// Version 1 kept each chunk ID's whole 64-bit hash; version 2 keeps its
+// print, half the heap. This release reads both and writes version 2,
+// which a release that knows only version 1 ignores: it then reads every
+// filing.json, as for a store without a manifest, and answers the same.
 const (
 	fileManifest    = "manifest.bin"
-	manifestVersion = 1
+	manifestVersion = 2
 )
 
 // A manifestEntry is one shard in the manifest.
@@ -40,7 +45,8 @@ type manifestEntry struct {
 	Dim        int
 	Length     int64
 	TextSize   int64
-	IDs        []uint64 // sorted
+	IDs        []uint64 // the chunk IDs' hashes, sorted: version 1 only
+	Prints     []uint32 // their prints (idPrint), sorted: version 2
 }
 
 type manifestFile struct {
@@ -60,8 +66,19 @@ func readManifest(path string) map[string]manifestEntry {
 		return map[string]manifestEntry{}
 	}
 	var m manifestFile
-	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(&m); err != nil || m.Version != manifestVersion || m.Shards == nil {
+	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(&m); err != nil || m.Version < 1 || m.Version > manifestVersion || m.Shards == nil {
 		return map[string]manifestEntry{}
+	}
+	if m.Version == 1 {
+		// The previous release kept the whole hashes.
+		for name, e := range m.Shards {
+			e.Prints = make([]uint32, len(e.IDs))
+			for i, h := range e.IDs {
+				e.Prints[i] = idPrint(h)
+			}
+			e.IDs = nil
+			m.Shards[name] = e
+		}
 	}
 	return m.Shards
 }
@@ -99,7 +116,7 @@ func (sh *shard) manifestEntry() manifestEntry {
 	return manifestEntry{
 		RecordSize: rs.size, RecordCRC: rs.crc,
 		Filing: filingJSON{f.Accession, f.CIK, f.Ticker, f.Company, f.Form, dateText(f.FilingDate), dateText(f.Period), f.FiscalYear, f.URL, f.Chunks},
-		Model:  sh.rec.Meta.Model, Dim: sh.rec.Meta.Dim, Length: sh.rec.Length, TextSize: sh.textSize, IDs: sh.ids,
+		Model:  sh.rec.Meta.Model, Dim: sh.rec.Meta.Dim, Length: sh.rec.Length, TextSize: sh.textSize, Prints: sh.ids,
 	}
 }
 
@@ -115,14 +132,14 @@ func shardFromManifest(name, dir string, gen int, e manifestEntry, sums map[stri
 	if err != nil {
 		return nil, err
 	}
-	if len(e.IDs) != f.Chunks {
+	if len(e.Prints) != f.Chunks {
 		return nil, errors.New("manifest entry inconsistent")
 	}
 	rec := record{Format: recordFormat,
 		Filing: store.Filing{Accession: f.Accession, CIK: f.CIK, Ticker: f.Ticker, Company: f.Company, Form: f.Form,
 			FilingDate: filed, Period: period, FiscalYear: f.FiscalYear, URL: f.URL, Chunks: f.Chunks},
 		Meta: store.Meta{Model: e.Model, Dim: e.Dim}, Length: e.Length}
-	return &shard{name: name, dir: dir, gen: gen, rec: rec, ids: e.IDs, textSize: e.TextSize, sums: sums}, nil
+	return &shard{name: name, dir: dir, gen: gen, rec: rec, ids: e.Prints, textSize: e.TextSize, sums: sums}, nil
 }
 
 // OpenProgress is the progress of [Open], stage by stage: first through

@@ -335,7 +335,7 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 					// Its bounds are remembered once it is scored.
 					todos[w] = append(todos[w], scored{h, lists, slices.Clone(counts)})
 				} else {
-					h.sh.rememberDF(ids, counts, nil, nil, nil, nil)
+					h.sh.rememberDF(ids, counts, nil, nil, nil, nil, false)
 				}
 			}
 		}()
@@ -836,9 +836,11 @@ func (lw *lexWorker) scoreLists(sd scored, learn bool) error {
 					lw.tbs[t] = termBound{bound: true}
 				}
 			}
-			sd.h.sh.rememberDF(sc.ids, sd.counts, lw.tbs, lw.post, tab.dlen, sc.budget)
+			sd.h.sh.rememberDF(sc.ids, sd.counts, lw.tbs, lw.post, tab.dlen, sc.budget, false)
 		} else {
-			sd.h.sh.rememberDF(sc.ids, sd.counts, nil, lw.post, tab.dlen, sc.budget)
+			// A shard scored by its bound knows its terms' frequencies
+			// and bounds already, from the lexicon or its memo.
+			sd.h.sh.rememberDF(sc.ids, sd.counts, nil, lw.post, tab.dlen, sc.budget, true)
 		}
 	}
 	return lw.offer(sd.h.sh, sd.h)

@@ -184,7 +184,7 @@ type shard struct {
 	dir  string
 	gen  int
 	rec  record   // its Chunks are nil
-	ids  []uint64 // idHash of each chunk's ID, sorted
+	ids  []uint32 // idPrint of each chunk's ID, sorted
 	sums map[string]fileSum
 
 	textSize int64 // the size of text.bin
@@ -206,8 +206,8 @@ type shard struct {
 	// numbers for them (see termIDs); the memo lives as long as the shard
 	// is in the view.
 	dfMu   sync.Mutex
-	df     *[dfMemo]dfEntry // nil until the first is remembered
-	dfNext int              // the entry replaced next
+	df     []dfEntry // grows to dfMemo entries, then each new one replaces the oldest
+	dfNext int       // the entry replaced next, once df is full
 	// dl is the BM25 length of each chunk, kept with the first postings
 	// remembered (nil before); postBytes counts the bytes of dl and the
 	// entries' postings (nil until the first are kept), given back to the
@@ -304,13 +304,13 @@ func (sh *shard) knownPosts(terms []uint64, dfs []uint64, posts [][]uint32) {
 // frequency bounds when bounds is not nil, and their decoded postings when
 // posts is not nil and pb lets the store keep them (dlen is then the
 // chunks' lengths). An entry whose frequency changes loses its bound and
-// postings.
-func (sh *shard) rememberDF(terms []uint64, dfs []uint64, bounds []termBound, posts [][]uint32, dlen []int32, pb *postBudget) {
+// postings. With postsOnly, a term is remembered only with its postings:
+// a shard a lexicon segment covers takes its frequencies and bounds from
+// there, and an entry without postings would only cost the heap (at 10
+// million chunks, a hundred megabytes).
+func (sh *shard) rememberDF(terms []uint64, dfs []uint64, bounds []termBound, posts [][]uint32, dlen []int32, pb *postBudget, postsOnly bool) {
 	sh.dfMu.Lock()
 	defer sh.dfMu.Unlock()
-	if sh.df == nil {
-		sh.df = new([dfMemo]dfEntry)
-	}
 next:
 	for i, t := range terms {
 		e := dfEntry{term: t, df: dfs[i]}
@@ -340,8 +340,24 @@ next:
 				continue next
 			}
 		}
+		if postsOnly && e.post == nil {
+			continue
+		}
+		if len(sh.df) < dfMemo {
+			if e.post = sh.keepPostings(e.post, dlen, pb); postsOnly && e.post == nil {
+				continue
+			}
+			sh.df = append(sh.df, e)
+			continue
+		}
 		sh.dropPostings(sh.df[sh.dfNext].post, pb)
 		e.post = sh.keepPostings(e.post, dlen, pb)
+		if postsOnly && e.post == nil {
+			// The budget is spent: the oldest entry stays, without its
+			// postings.
+			sh.df[sh.dfNext].post = nil
+			continue
+		}
 		sh.df[sh.dfNext] = e
 		sh.dfNext = (sh.dfNext + 1) % dfMemo
 	}
@@ -469,10 +485,10 @@ func (sh *shard) lengths() []uint16 {
 // newShard returns the shard of a complete record, keeping the hashes of
 // its chunk IDs and dropping its chunk table.
 func newShard(name, dir string, gen int, rec record, sums map[string]fileSum) *shard {
-	sh := &shard{name: name, dir: dir, gen: gen, rec: rec, sums: sums, ids: make([]uint64, len(rec.Chunks))}
+	sh := &shard{name: name, dir: dir, gen: gen, rec: rec, sums: sums, ids: make([]uint32, len(rec.Chunks))}
 	for i, c := range rec.Chunks {
 		sh.textSize += int64(c.Size)
-		sh.ids[i] = idHash(c.ID)
+		sh.ids[i] = idPrint(idHash(c.ID))
 	}
 	slices.Sort(sh.ids)
 	sh.rec.Chunks = nil
@@ -480,11 +496,18 @@ func newShard(name, dir string, gen int, rec record, sums map[string]fileSum) *s
 }
 
 // mayHold reports whether the shard may hold a chunk with the given ID
-// (its hash is among the shard's).
+// (its print is among the shard's).
 func (sh *shard) mayHold(id string) bool {
-	_, ok := slices.BinarySearch(sh.ids, idHash(id))
+	_, ok := slices.BinarySearch(sh.ids, idPrint(idHash(id)))
 	return ok
 }
+
+// idPrint is the print of a chunk ID the shards keep to find a chunk by
+// its ID: the high 32 bits of its hash, 4 bytes a chunk (40 MB at 10
+// million chunks). Another filing's chunk shares a shard's print once in
+// ten million lookups (400 chunks a shard), and a shard is opened only to
+// be searched for the ID, so a shared print costs time, never an answer.
+func idPrint(hash uint64) uint32 { return uint32(hash >> 32) }
 
 // idHash is the 64-bit FNV-1a hash of a chunk ID.
 func idHash(id string) uint64 {

@@ -1,0 +1,139 @@
+package embedded
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/gob"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/search/store"
+)
+
+// TestManifestVersion1: a manifest the previous release wrote, with each
+// chunk ID's whole hash, still describes every filing (Open reads no
+// filing.json) and every chunk is found by its ID; the manifest written
+// next keeps the prints.
+func TestManifestVersion1(t *testing.T) {
+	dir := t.TempDir()
+	lexStore(t, dir, 7, 12)
+
+	// Rewrite the manifest as version 1, from the shards' own chunk IDs.
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := manifestFile{Version: 1, Shards: map[string]manifestEntry{}}
+	var ids []string
+	for _, sh := range s.view.Load().shards {
+		tab, err := readTable(sh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := sh.manifestEntry()
+		e.Prints = nil
+		for i := range tab.len() {
+			id := string(tab.id(i))
+			ids = append(ids, id)
+			e.IDs = append(e.IDs, idHash(id))
+		}
+		slices.Sort(e.IDs)
+		m.Shards[sh.name] = e
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(m); err != nil {
+		t.Fatal(err)
+	}
+	buf.Write(binary.LittleEndian.AppendUint32(nil, crc32.Checksum(buf.Bytes(), castagnoli)))
+	if err := os.WriteFile(filepath.Join(dir, fileManifest), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	read := -1
+	s, err = Open(dir, Progress(func(p OpenProgress) {
+		if p.Stage == StageFilings && p.Done == p.Total {
+			read = p.Read
+		}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if read != 0 {
+		t.Fatalf("Open read %d filings' records in full; want 0 (the version 1 manifest describes them)", read)
+	}
+	for _, id := range ids {
+		c, _, ok, err := s.Chunk(ctx, id)
+		if err != nil || !ok || c.ID != id {
+			t.Fatalf("Chunk(%s) = %s, %v, %v", id, c.ID, ok, err)
+		}
+	}
+	if _, _, ok, err := s.Chunk(ctx, "no-such-chunk"); ok || err != nil {
+		t.Fatalf("Chunk(no-such-chunk) = %v, %v", ok, err)
+	}
+	if err := s.writeManifest(s.view.Load().shards); err != nil {
+		t.Fatal(err)
+	}
+	for name, e := range readManifest(filepath.Join(dir, fileManifest)) {
+		if e.IDs != nil || len(e.Prints) != e.Filing.Chunks {
+			t.Fatalf("%s: the manifest written keeps %d hashes and %d prints for %d chunks", name, len(e.IDs), len(e.Prints), e.Filing.Chunks)
+		}
+	}
+}
+
+// TestLexiconMemoHoldsOnlyPostings: a filing a lexicon segment covers
+// takes its terms' frequencies and bounds from the lexicon, so scoring it
+// remembers a term only with its postings; with no budget for postings it
+// remembers nothing (at 10 million chunks the entries without postings
+// held a hundred megabytes of heap).
+func TestLexiconMemoHoldsOnlyPostings(t *testing.T) {
+	dir := t.TempDir()
+	queries := lexStore(t, dir, 3, 40)
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	entries := func() (n, withPosts int) {
+		for _, sh := range s.view.Load().shards {
+			sh.dfMu.Lock()
+			for _, e := range sh.df {
+				n++
+				if e.post != nil {
+					withPosts++
+				}
+			}
+			sh.dfMu.Unlock()
+		}
+		return n, withPosts
+	}
+	f := store.Filter{AsOf: edgar13f.MustParseDate("2030-01-01")}
+	s.posts.limit = 0
+	for _, q := range queries {
+		if _, err := s.Lexical(ctx, q, f, 5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.lexQueries.Load() == 0 {
+		t.Fatal("no query used the lexicon")
+	}
+	if n, _ := entries(); n != 0 {
+		t.Fatalf("with no budget for postings the filings remember %d terms; want 0", n)
+	}
+	s.posts.limit = defaultPostingsMemory
+	for _, q := range queries {
+		if _, err := s.Lexical(ctx, q, f, 5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, p := entries(); n == 0 || p != n {
+		t.Fatalf("the filings remember %d terms, %d of them with postings; want some, all with postings", n, p)
+	}
+}
