@@ -595,5 +595,5 @@ func (s *Store) nearest(v *view, q []float32, f store.Filter, k int) ([]store.Ma
 			top.offer(c)
 		}
 	}
-	return top.matches(), nil
+	return top.matches(s)
 }

@@ -102,7 +102,7 @@ func (s *Store) lexMatches(t *lexTop, held *[]*handle) ([]store.Match, error) {
 	for _, c := range cs {
 		top.offer(candidate{score: c.score, h: seen[c.sh], doc: c.doc})
 	}
-	return top.matches(), nil
+	return top.matches(s)
 }
 
 type lexHeap []lexCand

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/gob"
+	"errors"
 	"hash/crc32"
 	"os"
 	"path/filepath"
@@ -30,13 +31,13 @@ func TestManifestVersion1(t *testing.T) {
 	m := manifestFile{Version: 1, Shards: map[string]manifestEntry{}}
 	var ids []string
 	for _, sh := range s.view.Load().shards {
-		tab, err := readTable(sh)
+		tab, err := readDetail(sh)
 		if err != nil {
 			t.Fatal(err)
 		}
 		e := sh.manifestEntry()
 		e.Prints = nil
-		for i := range tab.len() {
+		for i := range len(tab.idEnd) {
 			id := string(tab.id(i))
 			ids = append(ids, id)
 			e.IDs = append(e.IDs, idHash(id))
@@ -135,5 +136,120 @@ func TestLexiconMemoHoldsOnlyPostings(t *testing.T) {
 	}
 	if n, p := entries(); n == 0 || p != n {
 		t.Fatalf("the filings remember %d terms, %d of them with postings; want some, all with postings", n, p)
+	}
+}
+
+// openDetails returns how many shards the store has open and how many of
+// them have read the detail of their chunk table, by accession.
+func openDetails(s *Store) (open int, loaded map[string]bool) {
+	loaded = map[string]bool{}
+	s.cache.mu.Lock()
+	defer s.cache.mu.Unlock()
+	for _, e := range s.cache.byDir {
+		open++
+		if e.h.detail != nil || e.h.detailErr != nil {
+			loaded[e.h.sh.rec.Filing.Accession] = true
+		}
+	}
+	return open, loaded
+}
+
+// TestTableDetailReadWhenAnswered: a shard a query opens keeps only what
+// scoring reads; the rest of its chunk table (IDs, titles, text places)
+// is read for the shards of the answers and of the chunks tied with the
+// last, not for every shard scored.
+func TestTableDetailReadWhenAnswered(t *testing.T) {
+	dir := t.TempDir()
+	queries := lexStore(t, dir, 5, 30)
+	f := store.Filter{AsOf: edgar13f.MustParseDate("2030-01-01")}
+	tested := 0
+	for _, q := range queries {
+		// The filings holding a chunk of the best score, from a store
+		// opened for that alone.
+		ref, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, err := ref.Lexical(ctx, q, f, 100000)
+		ref.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(all) == 0 {
+			continue
+		}
+		tied := map[string]bool{}
+		for _, m := range all {
+			if m.Score == all[0].Score {
+				tied[m.Filing.Accession] = true
+			}
+		}
+
+		s, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.noPrune = true // every filing is opened and scored
+		ms, err := s.Lexical(ctx, q, f, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		open, loaded := openDetails(s)
+		s.Close()
+		if len(tied) >= open/2 {
+			continue // too many ties to tell
+		}
+		tested++
+		if !loaded[ms[0].Filing.Accession] {
+			t.Errorf("%q: the answer's filing %s has not read its table's detail", q, ms[0].Filing.Accession)
+		}
+		for acc := range loaded {
+			if !tied[acc] {
+				t.Errorf("%q: filing %s read its table's detail; it holds no chunk of the best score (%d filings open, %d read)", q, acc, open, len(loaded))
+			}
+		}
+	}
+	if tested == 0 {
+		t.Fatal("no query had few enough ties to test")
+	}
+}
+
+// TestTableDetailDamaged: a filing.json damaged after its shard was
+// opened for scoring is found when a query reads the rest of its table:
+// the query is an error naming the filing, never an answer without it.
+func TestTableDetailDamaged(t *testing.T) {
+	dir := t.TempDir()
+	lexStore(t, dir, 9, 12)
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.noPrune = true
+	f := store.Filter{AsOf: edgar13f.MustParseDate("2030-01-01")}
+	if _, err := s.Lexical(ctx, "supply", f, 1); err != nil {
+		t.Fatal(err)
+	}
+	_, loaded := openDetails(s)
+	var victim *shard
+	for _, sh := range s.view.Load().shards {
+		if !loaded[sh.rec.Filing.Accession] {
+			victim = sh
+			break
+		}
+	}
+	if victim == nil {
+		t.Fatal("every filing read its table's detail")
+	}
+	d, err := readDetail(victim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := string(d.id(0))
+	flipByte(t, filepath.Join(victim.dir, fileRecord))
+	_, _, ok, err := s.Chunk(ctx, id)
+	var de *DamagedError
+	if !errors.As(err, &de) || de.Accession != victim.rec.Filing.Accession {
+		t.Fatalf("Chunk(%s) of a damaged filing.json = %v, %v; want a *DamagedError naming %s", id, ok, err, victim.rec.Filing.Accession)
 	}
 }

@@ -165,17 +165,33 @@ func (s *Store) acquire(shards []*shard) ([]*handle, error) {
 			}
 		}
 		s.releaseAll(got)
-		sh := shards[i]
-		var d *damage
-		if errors.As(err, &d) {
-			if qerr := s.locked(func() error { return s.quarantineLocked(sh.name, d.reason) }); qerr != nil {
-				return nil, qerr // errVanished: the query runs again on a newer view
-			}
-			return nil, &DamagedError{Accession: sh.rec.Filing.Accession, Reason: d.reason}
-		}
-		return nil, err
+		return nil, s.shardFailed(shards[i], err)
 	}
 	return hs, nil
+}
+
+// shardFailed returns the error of a query that could not read sh: a
+// damaged shard is set aside (quarantined) and reported as a
+// *DamagedError.
+func (s *Store) shardFailed(sh *shard, err error) error {
+	var d *damage
+	if errors.As(err, &d) {
+		if qerr := s.locked(func() error { return s.quarantineLocked(sh.name, d.reason) }); qerr != nil {
+			return qerr // errVanished: the query runs again on a newer view
+		}
+		return &DamagedError{Accession: sh.rec.Filing.Accession, Reason: d.reason}
+	}
+	return err
+}
+
+// detailsOf returns the rest of the chunk table of an open shard (see
+// handle.details), a failure as shardFailed reports it.
+func (s *Store) detailsOf(h *handle) (*tableDetail, error) {
+	d, err := h.details()
+	if err != nil {
+		return nil, s.shardFailed(h.sh, err)
+	}
+	return d, nil
 }
 
 func (s *Store) releaseAll(hs []*handle) { s.cache.releaseAll(hs) }
@@ -907,9 +923,14 @@ func (s *Store) Chunk(ctx context.Context, id string) (store.Chunk, store.Filing
 				return nil, err
 			}
 			h := hs[0]
+			d, err := s.detailsOf(h)
+			if err != nil {
+				s.releaseAll(hs)
+				return nil, err
+			}
 			for i := range h.tab.len() {
-				if string(h.tab.id(i)) == id {
-					c, fl, found = h.chunk(i), sh.rec.Filing, true
+				if string(d.id(i)) == id {
+					c, fl, found = h.chunk(d, i), sh.rec.Filing, true
 					break
 				}
 			}
@@ -941,8 +962,15 @@ func (s *Store) ItemChunks(ctx context.Context, accession, item string) ([]store
 		tab := &hs[0].tab
 		// The table is sorted by Item, then Index.
 		lo := sort.Search(tab.len(), func(i int) bool { return tab.itemOf(i) >= item })
+		if lo == tab.len() || tab.itemOf(lo) != item {
+			return nil, nil
+		}
+		d, err := s.detailsOf(hs[0])
+		if err != nil {
+			return nil, err
+		}
 		for i := lo; i < tab.len() && tab.itemOf(i) == item; i++ {
-			out = append(out, hs[0].chunk(i))
+			out = append(out, hs[0].chunk(d, i))
 		}
 		return nil, nil
 	})
@@ -958,7 +986,7 @@ type candidate struct {
 
 // better reports whether a ranks before b: higher score, then smaller ID.
 func better(a, b candidate) bool {
-	return a.score > b.score || (a.score == b.score && string(a.h.tab.id(a.doc)) < string(b.h.tab.id(b.doc)))
+	return a.score > b.score || (a.score == b.score && string(a.h.id(a.doc)) < string(b.h.id(b.doc)))
 }
 
 // admits reports whether a candidate of this score may be kept: the heap
@@ -987,9 +1015,16 @@ func (t *topK) offer(c candidate) {
 	}
 }
 
-// matches returns the kept candidates, best first, as matches.
-func (t *topK) matches() []store.Match {
+// matches returns the kept candidates, best first, as matches. It reads
+// the detail of their shards' tables (see handle.details) before it
+// orders them: a tie is decided by ID.
+func (t *topK) matches(s *Store) ([]store.Match, error) {
 	cs := []candidate(t.h)
+	for _, c := range cs {
+		if _, err := s.detailsOf(c.h); err != nil {
+			return nil, err
+		}
+	}
 	slices.SortFunc(cs, func(a, b candidate) int {
 		if better(a, b) {
 			return -1
@@ -1001,9 +1036,10 @@ func (t *topK) matches() []store.Match {
 	})
 	out := make([]store.Match, len(cs))
 	for i, c := range cs {
-		out[i] = store.Match{Chunk: c.h.chunk(c.doc), Filing: c.h.sh.rec.Filing, Score: c.score}
+		d, _ := c.h.details() // read above
+		out[i] = store.Match{Chunk: c.h.chunk(d, c.doc), Filing: c.h.sh.rec.Filing, Score: c.score}
 	}
-	return out
+	return out, nil
 }
 
 type candidateHeap []candidate

@@ -971,32 +971,48 @@ type handle struct {
 	compactOnce sync.Once
 	compact     *compact
 
+	// detail is the rest of the chunk table, loaded by the first query
+	// that needs it (see details).
+	detailOnce sync.Once
+	detail     *tableDetail
+	detailErr  error
+
 	// refsDropped counts the holders of a handle the cache dropped (guarded
 	// by the cache's mutex); the last release closes it.
 	refsDropped int
 }
 
-// A table is a shard's chunk table in columns, without pointers per
-// chunk, so that open shards cost the heap little and the collector
-// nothing.
+// A table is the part of a shard's chunk table a query scans, in
+// columns without pointers per chunk, so that open shards cost the heap
+// little and the collector nothing: each chunk's Item, BM25 length and
+// vector norm. The rest, what only an answer needs (see tableDetail), is
+// read when a chunk of the shard is returned or its ID compared: at 10
+// million chunks the open shards' IDs and text places took 100 MB.
 type table struct {
-	idData []byte   // the chunk IDs one after the other
-	idEnd  []uint32 // the end of each in idData
-	names  []string // the Items and titles, each once
-	item   []uint16 // each chunk's Item, in names
-	title  []uint16 // each chunk's title, in names
-	index  []int32
-	tokens []int32
-	dlen   []int32 // BM25 document length
-	off    []int64 // text place in text.bin
-	size   []int32
-	norm   []float64
+	names []string  // the Items, each once
+	item  []uint16  // each chunk's Item, in names
+	dlen  []int32   // BM25 document length
+	norm  []float64 // vector norm; nil when the filing has no vectors
 }
 
-func (t *table) len() int { return len(t.idEnd) }
+func (t *table) len() int { return len(t.dlen) }
+
+func (t *table) itemOf(i int) string { return t.names[t.item[i]] }
+
+// A tableDetail is the rest of a shard's chunk table, in columns.
+type tableDetail struct {
+	idData []byte   // the chunk IDs one after the other
+	idEnd  []uint32 // the end of each in idData
+	titles []string // the titles, each once
+	title  []uint16 // each chunk's title, in titles
+	index  []int32
+	tokens []int32
+	off    []int64 // text place in text.bin
+	size   []int32
+}
 
 // id returns chunk i's ID; the bytes must not be changed.
-func (t *table) id(i int) []byte {
+func (t *tableDetail) id(i int) []byte {
 	start := uint32(0)
 	if i > 0 {
 		start = t.idEnd[i-1]
@@ -1004,71 +1020,115 @@ func (t *table) id(i int) []byte {
 	return t.idData[start:t.idEnd[i]]
 }
 
-func (t *table) itemOf(i int) string { return t.names[t.item[i]] }
-
-// newTable returns the columns of a record's chunk table.
-func newTable(chunks []chunkEntry) (table, error) {
-	n := len(chunks)
-	t := table{idEnd: make([]uint32, n), item: make([]uint16, n), title: make([]uint16, n), index: make([]int32, n),
-		tokens: make([]int32, n), dlen: make([]int32, n), off: make([]int64, n), size: make([]int32, n), norm: make([]float64, n)}
-	names := map[string]uint16{}
-	name := func(s string) (uint16, error) {
-		if x, ok := names[s]; ok {
+// namer numbers strings, each once, in names.
+func namer(names *[]string) func(string) (uint16, error) {
+	seen := map[string]uint16{}
+	return func(s string) (uint16, error) {
+		if x, ok := seen[s]; ok {
 			return x, nil
 		}
-		if len(t.names) >= math.MaxUint16 {
-			return 0, damagef("%s names too many Items", fileRecord)
+		if len(*names) >= math.MaxUint16 {
+			return 0, damagef("%s names too many Items or titles", fileRecord)
 		}
-		names[s] = uint16(len(t.names))
-		t.names = append(t.names, s)
-		return names[s], nil
+		seen[s] = uint16(len(*names))
+		*names = append(*names, s)
+		return seen[s], nil
 	}
+}
+
+// newTable returns the scanned columns of a record's chunk table.
+func newTable(chunks []chunkEntry, vectors bool) (table, error) {
+	n := len(chunks)
+	t := table{item: make([]uint16, n), dlen: make([]int32, n)}
+	if vectors {
+		t.norm = make([]float64, n)
+	}
+	name := namer(&t.names)
 	for i, c := range chunks {
-		t.idData = append(t.idData, c.ID...)
-		t.idEnd[i] = uint32(len(t.idData))
 		var err error
 		if t.item[i], err = name(c.Item); err != nil {
 			return t, err
 		}
-		if t.title[i], err = name(c.Title); err != nil {
-			return t, err
-		}
-		if c.Index > math.MaxInt32 || c.Tokens > math.MaxInt32 || c.Len > math.MaxInt32 || c.Size > math.MaxInt32 || c.Index < 0 {
+		if c.Len > math.MaxInt32 {
 			return t, damagef("%s: chunk %d is out of range", fileRecord, i)
 		}
-		t.index[i], t.tokens[i], t.dlen[i], t.off[i], t.size[i], t.norm[i] = int32(c.Index), int32(c.Tokens), int32(c.Len), c.Off, int32(c.Size), c.Norm
+		t.dlen[i] = int32(c.Len)
+		if vectors {
+			t.norm[i] = c.Norm
+		}
 	}
 	return t, nil
 }
 
-// readTable reads the chunk table of a shard from its filing.json, which
-// must still match its sum and the shard's record.
+// newDetail returns the other columns of a record's chunk table.
+func newDetail(chunks []chunkEntry) (*tableDetail, error) {
+	n := len(chunks)
+	t := &tableDetail{idEnd: make([]uint32, n), title: make([]uint16, n), index: make([]int32, n),
+		tokens: make([]int32, n), off: make([]int64, n), size: make([]int32, n)}
+	name := namer(&t.titles)
+	for i, c := range chunks {
+		t.idData = append(t.idData, c.ID...)
+		t.idEnd[i] = uint32(len(t.idData))
+		var err error
+		if t.title[i], err = name(c.Title); err != nil {
+			return t, err
+		}
+		if c.Index > math.MaxInt32 || c.Tokens > math.MaxInt32 || c.Size > math.MaxInt32 || c.Index < 0 {
+			return t, damagef("%s: chunk %d is out of range", fileRecord, i)
+		}
+		t.index[i], t.tokens[i], t.off[i], t.size[i] = int32(c.Index), int32(c.Tokens), c.Off, int32(c.Size)
+	}
+	return t, nil
+}
+
+// readTable reads the scanned part of a shard's chunk table from its
+// filing.json (see readRecord).
 func readTable(sh *shard) (table, error) {
+	r, err := readRecord(sh)
+	if err != nil {
+		return table{}, err
+	}
+	return newTable(r.Chunks, sh.rec.Meta.Dim > 0)
+}
+
+// readDetail reads the rest of a shard's chunk table from its filing.json
+// (see readRecord).
+func readDetail(sh *shard) (*tableDetail, error) {
+	r, err := readRecord(sh)
+	if err != nil {
+		return nil, err
+	}
+	return newDetail(r.Chunks)
+}
+
+// readRecord reads a shard's filing.json, which must still match its sum
+// and the shard's record.
+func readRecord(sh *shard) (record, error) {
 	rb, err := os.ReadFile(filepath.Join(sh.dir, fileRecord))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			if _, serr := os.Stat(sh.dir); errors.Is(serr, fs.ErrNotExist) {
-				return table{}, serr
+				return record{}, serr
 			}
-			return table{}, damagef("%s is missing", fileRecord)
+			return record{}, damagef("%s is missing", fileRecord)
 		}
-		return table{}, err
+		return record{}, err
 	}
 	s := sh.sums[fileRecord]
 	if s.size != int64(len(rb)) || s.crc != crc32.Checksum(rb, castagnoli) {
-		return table{}, damagef("%s does not match its sum", fileRecord)
+		return record{}, damagef("%s does not match its sum", fileRecord)
 	}
 	var r record
 	if err := json.Unmarshal(rb, &r); err != nil {
-		return table{}, damagef("%s: %v", fileRecord, err)
+		return record{}, damagef("%s: %v", fileRecord, err)
 	}
 	if r.Filing.Accession != sh.rec.Filing.Accession || r.Length != sh.rec.Length {
-		return table{}, damagef("%s changed", fileRecord)
+		return record{}, damagef("%s changed", fileRecord)
 	}
 	if _, err := checkTable(&r); err != nil {
-		return table{}, err
+		return record{}, err
 	}
-	return newTable(r.Chunks)
+	return r, nil
 }
 
 // openShard opens a verified shard's files.
@@ -1135,17 +1195,35 @@ func (h *handle) close() {
 	h.compact.close()
 }
 
-// chunk returns the i-th chunk of the shard.
-func (h *handle) chunk(i int) store.Chunk {
-	t := &h.tab
+// details returns the rest of the shard's chunk table, read the first
+// time it is asked for; an error is the same for every later call (the
+// query that meets it fails; see Store.detailsOf).
+func (h *handle) details() (*tableDetail, error) {
+	h.detailOnce.Do(func() { h.detail, h.detailErr = readDetail(h.sh) })
+	return h.detail, h.detailErr
+}
+
+// id returns chunk i's ID, nil when the table's detail cannot be read
+// (the query then fails when it asks for the chunks; see details).
+func (h *handle) id(i int) []byte {
+	d, err := h.details()
+	if err != nil {
+		return nil
+	}
+	return d.id(i)
+}
+
+// chunk returns the i-th chunk of the shard, its detail d being the
+// shard's (details).
+func (h *handle) chunk(d *tableDetail, i int) store.Chunk {
 	return store.Chunk{
-		ID:        string(t.id(i)),
+		ID:        string(d.id(i)),
 		Accession: h.sh.rec.Filing.Accession,
-		Item:      t.names[t.item[i]],
-		ItemTitle: t.names[t.title[i]],
-		Index:     int(t.index[i]),
-		Tokens:    int(t.tokens[i]),
-		Text:      string(h.text[t.off[i] : t.off[i]+int64(t.size[i])]),
+		Item:      h.tab.itemOf(i),
+		ItemTitle: d.titles[d.title[i]],
+		Index:     int(d.index[i]),
+		Tokens:    int(d.tokens[i]),
+		Text:      string(h.text[d.off[i] : d.off[i]+int64(d.size[i])]),
 	}
 }
 
