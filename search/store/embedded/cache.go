@@ -7,9 +7,10 @@ import (
 
 // A cache keeps recently used shards open, at most max of them when no
 // query holds more: each open shard costs a file descriptor and mappings.
-// The least recently used one that no query holds is closed first. A
-// shard's data files are checked against their sums the first time this
-// process opens it.
+// The least recently used one that no query holds is closed first. The
+// data files a query scans are checked against their sums the first time
+// this process opens the shard (the texts when they are read: see
+// handle.details).
 type cache struct {
 	mu       sync.Mutex
 	max      int
@@ -18,6 +19,7 @@ type cache struct {
 	verified map[string]bool // shard directories whose sums were checked
 	dropped  map[string]int  // how many times each directory was dropped
 	opens    int             // shards opened so far (for tests and benchmarks)
+	most     int             // the most shards open at once (for tests)
 }
 
 type cacheEntry struct {
@@ -66,6 +68,7 @@ func (c *cache) adopt(sh *shard, h *handle, drops int) (*handle, error) {
 	e.elem = c.lru.PushFront(e)
 	c.byDir[sh.dir] = e
 	c.trimLocked()
+	c.most = max(c.most, c.lru.Len())
 	return h, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -214,10 +215,17 @@ func TestTableDetailReadWhenAnswered(t *testing.T) {
 	}
 }
 
-// TestTableDetailDamaged: a filing.json damaged after its shard was
-// opened for scoring is found when a query reads the rest of its table:
-// the query is an error naming the filing, never an answer without it.
+// TestTableDetailDamaged: a filing.json or text.bin damaged after its
+// shard was opened for scoring is found when a query reads the rest of its
+// table and its texts: the query is an error naming the filing, never an
+// answer without it.
 func TestTableDetailDamaged(t *testing.T) {
+	for _, name := range []string{fileRecord, fileText} {
+		t.Run(name, func(t *testing.T) { testTableDetailDamaged(t, name) })
+	}
+}
+
+func testTableDetailDamaged(t *testing.T, name string) {
 	dir := t.TempDir()
 	lexStore(t, dir, 9, 12)
 	s, err := Open(dir)
@@ -246,10 +254,44 @@ func TestTableDetailDamaged(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := string(d.id(0))
-	flipByte(t, filepath.Join(victim.dir, fileRecord))
+	flipByte(t, filepath.Join(victim.dir, name))
 	_, _, ok, err := s.Chunk(ctx, id)
 	var de *DamagedError
 	if !errors.As(err, &de) || de.Accession != victim.rec.Filing.Accession {
 		t.Fatalf("Chunk(%s) of a damaged filing.json = %v, %v; want a *DamagedError naming %s", id, ok, err, victim.rec.Filing.Accession)
+	}
+}
+
+// TestBoundedScoringReleasesShards: a query that scores many filings by
+// their bounds holds open only those it is scoring, so the open-shard
+// cache stays near its size (at 10 million chunks a query of common terms
+// scored 19,000 filings, each held open, and its file descriptor, until
+// the query ended).
+func TestBoundedScoringReleasesShards(t *testing.T) {
+	defer SetLexGroup(8)()
+	dir := t.TempDir()
+	lexStore(t, dir, 5, 60)
+	const size = 4
+	s, err := Open(dir, OpenShards(size))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	f := store.Filter{AsOf: edgar13f.MustParseDate("2030-01-01")}
+	s.posts.limit = 0 // every filing scored is opened
+	for _, q := range []string{"supply chain risk", "interest rate", "supply"} {
+		if _, err := s.Lexical(ctx, q, f, 2); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Open at once: the cache's shards, one per worker, and the shards of
+	// the answers and their ties, opened again at the end.
+	limit := size + runtime.GOMAXPROCS(0) + 10
+	t.Logf("%d filings opened, at most %d at once", s.cache.opens, s.cache.most)
+	if s.cache.opens < 2*limit {
+		t.Fatalf("the queries opened %d filings; the test needs more than %d", s.cache.opens, 2*limit)
+	}
+	if s.cache.most > limit {
+		t.Errorf("%d filings were open at once (cache size %d, %d filings opened by the queries); want at most %d", s.cache.most, size, s.cache.opens, limit)
 	}
 }

@@ -140,7 +140,7 @@ func (s *Store) acquire(shards []*shard) ([]*handle, error) {
 				verify, drops := s.cache.prepare(sh)
 				var err error
 				if verify {
-					err = verifyShard(sh)
+					err = verifyScanned(sh)
 				}
 				var h *handle
 				if err == nil {
@@ -420,6 +420,7 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 	var next, scoredN atomic.Int64
 	for w := range workers {
 		lws[w] = sc.newWorker(s, k)
+		lws[w].bare = true
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -442,9 +443,6 @@ func (s *Store) lexical(v *view, terms [][]byte, f store.Filter, k int) ([]store
 		}()
 	}
 	wg.Wait()
-	for _, lw := range lws {
-		held = append(held, lw.held...)
-	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -569,7 +567,11 @@ type lexWorker struct {
 	it   segment.PostingsIterator
 	tbs  []termBound
 	post [][]uint32
-	held []*handle // the shards it opened, released by the query
+	// bare, in a worker scoring the shards set aside by their bounds,
+	// makes the chunks it keeps carry no handle: each shard is released
+	// once scored, so a query scoring thousands of filings holds open only
+	// those it is scoring (lexMatches opens the answers' again).
+	bare bool
 	// docs lists the chunks hit, in the order first hit; minor and order
 	// serve scorePosts.
 	docs  []int
@@ -581,13 +583,12 @@ func (sc *scorer) newWorker(s *Store, k int) *lexWorker {
 	return &lexWorker{s: s, sc: sc, top: newLexTop(k), tbs: make([]termBound, len(sc.idf)), post: make([][]uint32, len(sc.idf)), minor: make([]bool, len(sc.idf))}
 }
 
-// open acquires a shard for the query.
+// open acquires a shard for the query; the caller releases it.
 func (lw *lexWorker) open(sh *shard) (*handle, error) {
 	hs, err := lw.s.acquire([]*shard{sh})
 	if err != nil {
 		return nil, err
 	}
-	lw.held = append(lw.held, hs[0])
 	return hs[0], nil
 }
 
@@ -618,6 +619,9 @@ func (lw *lexWorker) keepItem(h *handle) []bool {
 func (lw *lexWorker) offer(sh *shard, h *handle) error {
 	top := lw.top
 	thr := lw.sc.threshold()
+	if lw.bare {
+		h = nil
+	}
 	for _, d := range lw.docs {
 		if !lw.hit[d] || lw.acc[d] < thr || !top.admits(lw.acc[d]) {
 			continue
@@ -648,6 +652,7 @@ func (lw *lexWorker) scoreBounded(b boundedShard, bs *boundedSet) error {
 		if h, err = lw.open(sh); err != nil {
 			return err
 		}
+		defer lw.s.releaseAll([]*handle{h})
 	}
 	if cached {
 		return lw.scorePosts(sh, h, posts, bs.best[b.at:b.at+bs.nt])

@@ -928,6 +928,14 @@ func verifyShard(sh *shard) error {
 	return verifyFiles(sh, fileText, fileVectors, fileIndex)
 }
 
+// verifyScanned checks the sums of the data files a query scans: not
+// text.bin, which is checked when the texts are read (see
+// handle.details). It is 60% of a filing's bytes, and a query of common
+// terms at 10 million chunks opens thousands of filings to score them.
+func verifyScanned(sh *shard) error {
+	return verifyFiles(sh, fileVectors, fileIndex)
+}
+
 // verifyFiles checks the sums of the named files of a shard (those SUMS
 // lists).
 func verifyFiles(sh *shard, names ...string) error {
@@ -971,8 +979,8 @@ type handle struct {
 	compactOnce sync.Once
 	compact     *compact
 
-	// detail is the rest of the chunk table, loaded by the first query
-	// that needs it (see details).
+	// detail is the rest of the chunk table, loaded with the texts (text)
+	// by the first query that needs them (see details).
 	detailOnce sync.Once
 	detail     *tableDetail
 	detailErr  error
@@ -1036,8 +1044,8 @@ func namer(names *[]string) func(string) (uint16, error) {
 	}
 }
 
-// newTable returns the scanned columns of a record's chunk table.
-func newTable(chunks []chunkEntry, vectors bool) (table, error) {
+// newTable returns the scanned columns of a chunk table.
+func newTable(chunks []scannedChunk, vectors bool) (table, error) {
 	n := len(chunks)
 	t := table{item: make([]uint16, n), dlen: make([]int32, n)}
 	if vectors {
@@ -1046,15 +1054,15 @@ func newTable(chunks []chunkEntry, vectors bool) (table, error) {
 	name := namer(&t.names)
 	for i, c := range chunks {
 		var err error
-		if t.item[i], err = name(c.Item); err != nil {
+		if t.item[i], err = name(c.item); err != nil {
 			return t, err
 		}
-		if c.Len > math.MaxInt32 {
+		if c.len < 0 || c.len > math.MaxInt32 {
 			return t, damagef("%s: chunk %d is out of range", fileRecord, i)
 		}
-		t.dlen[i] = int32(c.Len)
+		t.dlen[i] = int32(c.len)
 		if vectors {
-			t.norm[i] = c.Norm
+			t.norm[i] = c.norm
 		}
 	}
 	return t, nil
@@ -1082,13 +1090,33 @@ func newDetail(chunks []chunkEntry) (*tableDetail, error) {
 }
 
 // readTable reads the scanned part of a shard's chunk table from its
-// filing.json (see readRecord).
+// filing.json, which must still match its sum and the shard's record: by
+// scanRecord when that reads it and it agrees with the record, else as
+// readRecord does.
 func readTable(sh *shard) (table, error) {
-	r, err := readRecord(sh)
+	rb, err := readRecordBytes(sh)
 	if err != nil {
 		return table{}, err
 	}
-	return newTable(r.Chunks, sh.rec.Meta.Dim > 0)
+	if r, ok := scanRecord(rb); ok && r.accession == sh.rec.Filing.Accession && r.length == sh.rec.Length &&
+		r.chunks == int64(sh.rec.Filing.Chunks) && len(r.entries) == sh.rec.Filing.Chunks {
+		var length int64
+		for _, e := range r.entries {
+			length += e.len
+		}
+		if length == r.length {
+			return newTable(r.entries, sh.rec.Meta.Dim > 0)
+		}
+	}
+	r, err := decodeRecord(sh, rb)
+	if err != nil {
+		return table{}, err
+	}
+	cs := make([]scannedChunk, len(r.Chunks))
+	for i, c := range r.Chunks {
+		cs[i] = scannedChunk{item: c.Item, len: int64(c.Len), norm: c.Norm}
+	}
+	return newTable(cs, sh.rec.Meta.Dim > 0)
 }
 
 // readDetail reads the rest of a shard's chunk table from its filing.json
@@ -1104,20 +1132,36 @@ func readDetail(sh *shard) (*tableDetail, error) {
 // readRecord reads a shard's filing.json, which must still match its sum
 // and the shard's record.
 func readRecord(sh *shard) (record, error) {
+	rb, err := readRecordBytes(sh)
+	if err != nil {
+		return record{}, err
+	}
+	return decodeRecord(sh, rb)
+}
+
+// readRecordBytes reads a shard's filing.json, which must still match its
+// sum.
+func readRecordBytes(sh *shard) ([]byte, error) {
 	rb, err := os.ReadFile(filepath.Join(sh.dir, fileRecord))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			if _, serr := os.Stat(sh.dir); errors.Is(serr, fs.ErrNotExist) {
-				return record{}, serr
+				return nil, serr
 			}
-			return record{}, damagef("%s is missing", fileRecord)
+			return nil, damagef("%s is missing", fileRecord)
 		}
-		return record{}, err
+		return nil, err
 	}
 	s := sh.sums[fileRecord]
 	if s.size != int64(len(rb)) || s.crc != crc32.Checksum(rb, castagnoli) {
-		return record{}, damagef("%s does not match its sum", fileRecord)
+		return nil, damagef("%s does not match its sum", fileRecord)
 	}
+	return rb, nil
+}
+
+// decodeRecord decodes a shard's filing.json, which must match the shard's
+// record.
+func decodeRecord(sh *shard, rb []byte) (record, error) {
 	var r record
 	if err := json.Unmarshal(rb, &r); err != nil {
 		return record{}, damagef("%s: %v", fileRecord, err)
@@ -1155,9 +1199,6 @@ func openShard(sh *shard) (_ *handle, err error) {
 	h.seg = seg
 	if seg.Count() != uint64(h.tab.len()) {
 		return nil, damagef("%s holds %d documents, not %d", fileIndex, seg.Count(), h.tab.len())
-	}
-	if h.text, err = mapFile(filepath.Join(sh.dir, fileText)); err != nil {
-		return nil, err
 	}
 	if sh.rec.Meta.Dim > 0 {
 		if h.vectors, err = mapFile(filepath.Join(sh.dir, fileVectors)); err != nil {
@@ -1199,7 +1240,19 @@ func (h *handle) close() {
 // time it is asked for; an error is the same for every later call (the
 // query that meets it fails; see Store.detailsOf).
 func (h *handle) details() (*tableDetail, error) {
-	h.detailOnce.Do(func() { h.detail, h.detailErr = readDetail(h.sh) })
+	h.detailOnce.Do(func() {
+		d, err := readDetail(h.sh)
+		if err == nil {
+			err = verifyFiles(h.sh, fileText)
+		}
+		if err == nil {
+			h.text, err = mapFile(filepath.Join(h.sh.dir, fileText))
+		}
+		h.detail, h.detailErr = d, err
+		if err != nil {
+			h.detail = nil
+		}
+	})
 	return h.detail, h.detailErr
 }
 

@@ -103,8 +103,10 @@
 // moved to the quarantine directory, is no longer listed by
 // [Store.Filings], is reported by [Store.Damaged], and the query that
 // found it fails with a [*DamagedError]: index the filing again.
-// [Store.Check] reads every shard in full at once. A process checks a
-// shard's data only the first time it uses it (or in Check).
+// [Store.Check] reads every shard in full at once. A process checks the
+// data a query scans (the index, the vectors) the first time it uses a
+// shard, and its texts each time it opens the shard for a chunk to answer
+// (or in Check).
 //
 // Several processes may use one directory: writes are serialised by a
 // lock file, and every call sees the filings other processes committed
@@ -828,6 +830,7 @@ func (s *Store) Check(ctx context.Context) error {
 		if err == nil {
 			var h *handle
 			if h, err = openShard(sh); err == nil {
+				_, err = h.details()
 				h.close()
 			}
 		}
