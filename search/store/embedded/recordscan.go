@@ -9,16 +9,18 @@ import (
 	"unsafe"
 )
 
-// scanRecord reads from a filing.json the little a query scans: the
-// accession, the filing's chunk count and length, and each chunk's Item,
-// length and norm. It reads the JSON that record.MarshalJSON writes
-// without encoding/json's reflection, which took half the CPU of a query
-// that opened thousands of filings. ok is false when b holds anything it
-// does not read exactly as encoding/json would (a key in another case, a
-// number it would refuse, JSON it cannot follow): the caller then reads
-// the record with encoding/json, so scanRecord can make a query faster,
-// never different.
-func scanRecord(b []byte) (r scannedRecord, ok bool) {
+// scanRecord reads from a filing.json what a query needs: the accession,
+// the filing's chunk count and length, and each chunk's Item, length and
+// norm, and with full its ID, title, index, tokens and text place too. It
+// reads the JSON that record.MarshalJSON writes without encoding/json's
+// reflection, which took half the CPU of a query that opened thousands of
+// filings, and a millisecond for each filing an answer came from. ok is
+// false when b holds anything it does not read as encoding/json would (a
+// key in another case, a number it would refuse, JSON it cannot follow):
+// the caller then reads the record with encoding/json. On any JSON that
+// encoding/json reads, scanRecord reads the same or declines (see
+// FuzzScanRecord).
+func scanRecord(b []byte, full bool) (r scannedRecord, ok bool) {
 	p := &jsonScan{b: b}
 	ok = p.object(func(key string) bool {
 		switch {
@@ -48,29 +50,9 @@ func scanRecord(b []byte) (r scannedRecord, ok bool) {
 				return true
 			}
 			return p.array(func() bool {
-				var e scannedChunk
-				var item, dl bool
-				ok := p.object(func(key string) bool {
-					switch {
-					case key == "item":
-						e.item, item = p.str()
-						return item
-					case key == "len":
-						var n int64
-						n, dl = p.int()
-						e.len = n
-						return dl
-					case key == "norm":
-						var ok bool
-						e.norm, ok = p.float()
-						return ok
-					case strings.EqualFold(key, "item") || strings.EqualFold(key, "len") || strings.EqualFold(key, "norm"):
-						return false
-					}
-					return p.skip()
-				})
+				e, ok := p.chunk(full)
 				r.entries = append(r.entries, e)
-				return ok && item && dl
+				return ok
 			})
 		case strings.EqualFold(key, "filing") || strings.EqualFold(key, "length") || strings.EqualFold(key, "chunks"):
 			return false
@@ -81,18 +63,69 @@ func scanRecord(b []byte) (r scannedRecord, ok bool) {
 	return r, ok && p.i == len(b)
 }
 
+// chunk reads a chunk's entry, which must have its Item and length; with
+// full false it skips the ID, title, index, tokens and text place.
+func (p *jsonScan) chunk(full bool) (e chunkEntry, ok bool) {
+	var item, dl bool
+	num := func(v *int) bool {
+		n, ok := p.int()
+		*v = int(n)
+		return ok
+	}
+	ok = p.object(func(key string) bool {
+		switch key {
+		case "item":
+			e.Item, item = p.str()
+			return item
+		case "len":
+			dl = num(&e.Len)
+			return dl
+		case "norm":
+			var ok bool
+			e.Norm, ok = p.float()
+			return ok
+		}
+		if full {
+			switch key {
+			case "id":
+				var ok bool
+				e.ID, ok = p.str()
+				return ok
+			case "title":
+				var ok bool
+				e.Title, ok = p.str()
+				return ok
+			case "index":
+				return num(&e.Index)
+			case "tokens":
+				return num(&e.Tokens)
+			case "size":
+				return num(&e.Size)
+			case "off":
+				var ok bool
+				e.Off, ok = p.int()
+				return ok
+			}
+		}
+		for _, k := range chunkKeys {
+			if strings.EqualFold(key, k) && key != k {
+				return false
+			}
+		}
+		return p.skip()
+	})
+	return e, ok && item && dl
+}
+
+// chunkKeys are the keys of a chunkEntry.
+var chunkKeys = []string{"id", "item", "title", "index", "tokens", "len", "off", "size", "norm"}
+
 // A scannedRecord is what scanRecord reads.
 type scannedRecord struct {
 	accession string
 	chunks    int64 // the filing's count
 	length    int64
-	entries   []scannedChunk
-}
-
-type scannedChunk struct {
-	item string
-	len  int64
-	norm float64
+	entries   []chunkEntry
 }
 
 // jsonScan walks JSON text; each method reads one value at i, after any

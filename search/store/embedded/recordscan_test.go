@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -13,27 +14,37 @@ import (
 
 // scanAgrees reports how scanRecord's reading of b differs from
 // encoding/json's ("" when it does not, or when either declines: scanRecord
-// may decline what encoding/json reads, never read it otherwise).
+// may decline what encoding/json reads, never read it otherwise), with
+// full and without.
 func scanAgrees(b []byte) (diff string, scanned, decoded bool) {
-	got, ok := scanRecord(b)
 	var want recordJSON
 	err := json.Unmarshal(b, &want)
-	if !ok || err != nil {
-		return "", ok, err == nil
-	}
-	switch {
-	case got.accession != want.Filing.Accession:
-		return "accession " + got.accession + " against " + want.Filing.Accession, true, true
-	case got.chunks != int64(want.Filing.Chunks) || got.length != want.Length || len(got.entries) != len(want.Chunks):
-		return "counts", true, true
-	}
-	for i, e := range got.entries {
-		w := want.Chunks[i]
-		if e.item != w.Item || e.len != int64(w.Len) || math.Float64bits(e.norm) != math.Float64bits(w.Norm) {
-			return "chunk " + w.ID, true, true
+	decoded = err == nil
+	scanned = true
+	for _, full := range []bool{false, true} {
+		got, ok := scanRecord(b, full)
+		scanned = scanned && ok
+		if !ok || err != nil {
+			continue
+		}
+		switch {
+		case got.accession != want.Filing.Accession:
+			return "accession " + got.accession + " against " + want.Filing.Accession, true, true
+		case got.chunks != int64(want.Filing.Chunks) || got.length != want.Length || len(got.entries) != len(want.Chunks):
+			return "counts", true, true
+		}
+		for i, e := range got.entries {
+			w := want.Chunks[i]
+			if !full {
+				w = chunkEntry{Item: w.Item, Len: w.Len, Norm: w.Norm}
+			}
+			if e.ID != w.ID || e.Item != w.Item || e.Title != w.Title || e.Index != w.Index || e.Tokens != w.Tokens ||
+				e.Len != w.Len || e.Off != w.Off || e.Size != w.Size || math.Float64bits(e.Norm) != math.Float64bits(w.Norm) {
+				return fmt.Sprintf("chunk %d (full %v): %+v against %+v", i, full, e, w), true, true
+			}
 		}
 	}
-	return "", true, true
+	return "", scanned, decoded
 }
 
 // oddString is a string with what JSON escapes: quotes, backslashes,
@@ -129,8 +140,10 @@ func TestScanRecordDeclines(t *testing.T) {
 		`{"filing":{"accession":"a","chunks":1},"length":5,"chunks":[{"item":"1","len":05}]}`,
 		`{"filing":{"accession":"a","chunks":1},"length":5,"chunks":[{"item":"1","len":5}]} x`,
 		`{"filing":{"accession":"a","chunks":1},"length":5,"chunks":[{"item":"1"}]}`,
+		`{"filing":{"accession":"a","chunks":1},"length":5,"chunks":[{"item":"1","len":5,"ID":"x"}]}`,
+		`{"filing":{"accession":"a","chunks":1},"length":5,"chunks":[{"item":"1","len":5,"off":1.5}]}`,
 	} {
-		if r, ok := scanRecord([]byte(b)); ok {
+		if r, ok := scanRecord([]byte(b), true); ok {
 			t.Errorf("scanRecord(%s) = %+v; want it declined", b, r)
 		}
 	}

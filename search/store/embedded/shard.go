@@ -1070,7 +1070,7 @@ func namer(names *[]string) func(string) (uint16, error) {
 }
 
 // newTable returns the scanned columns of a chunk table.
-func newTable(chunks []scannedChunk, vectors bool) (table, error) {
+func newTable(chunks []chunkEntry, vectors bool) (table, error) {
 	n := len(chunks)
 	t := table{item: make([]uint16, n), dlen: make([]int32, n)}
 	if vectors {
@@ -1079,15 +1079,15 @@ func newTable(chunks []scannedChunk, vectors bool) (table, error) {
 	name := namer(&t.names)
 	for i, c := range chunks {
 		var err error
-		if t.item[i], err = name(c.item); err != nil {
+		if t.item[i], err = name(c.Item); err != nil {
 			return t, err
 		}
-		if c.len < 0 || c.len > math.MaxInt32 {
+		if c.Len < 0 || c.Len > math.MaxInt32 {
 			return t, damagef("%s: chunk %d is out of range", fileRecord, i)
 		}
-		t.dlen[i] = int32(c.len)
+		t.dlen[i] = int32(c.Len)
 		if vectors {
-			t.norm[i] = c.norm
+			t.norm[i] = c.Norm
 		}
 	}
 	return t, nil
@@ -1115,53 +1115,57 @@ func newDetail(chunks []chunkEntry) (*tableDetail, error) {
 }
 
 // readTable reads the scanned part of a shard's chunk table from its
-// filing.json, which must still match its sum and the shard's record: by
-// scanRecord when that reads it and it agrees with the record, else as
-// readRecord does.
+// filing.json, which must still match its sum and the shard's record.
 func readTable(sh *shard) (table, error) {
-	rb, err := readRecordBytes(sh)
+	cs, err := readChunks(sh, false)
 	if err != nil {
 		return table{}, err
-	}
-	if r, ok := scanRecord(rb); ok && r.accession == sh.rec.Filing.Accession && r.length == sh.rec.Length &&
-		r.chunks == int64(sh.rec.Filing.Chunks) && len(r.entries) == sh.rec.Filing.Chunks {
-		var length int64
-		for _, e := range r.entries {
-			length += e.len
-		}
-		if length == r.length {
-			return newTable(r.entries, sh.rec.Meta.Dim > 0)
-		}
-	}
-	r, err := decodeRecord(sh, rb)
-	if err != nil {
-		return table{}, err
-	}
-	cs := make([]scannedChunk, len(r.Chunks))
-	for i, c := range r.Chunks {
-		cs[i] = scannedChunk{item: c.Item, len: int64(c.Len), norm: c.Norm}
 	}
 	return newTable(cs, sh.rec.Meta.Dim > 0)
 }
 
 // readDetail reads the rest of a shard's chunk table from its filing.json
-// (see readRecord).
+// (see readTable).
 func readDetail(sh *shard) (*tableDetail, error) {
-	r, err := readRecord(sh)
+	cs, err := readChunks(sh, true)
 	if err != nil {
 		return nil, err
 	}
-	return newDetail(r.Chunks)
+	return newDetail(cs)
 }
 
-// readRecord reads a shard's filing.json, which must still match its sum
-// and the shard's record.
-func readRecord(sh *shard) (record, error) {
+// readChunks reads the chunk table of a shard's filing.json, which must
+// still match its sum and the shard's record: by scanRecord when that
+// reads it (with full, every field, checked as checkTable checks them;
+// else the Items, lengths and norms, and their sum), else with encoding/json
+// (decodeRecord).
+func readChunks(sh *shard, full bool) ([]chunkEntry, error) {
 	rb, err := readRecordBytes(sh)
 	if err != nil {
-		return record{}, err
+		return nil, err
 	}
-	return decodeRecord(sh, rb)
+	if r, ok := scanRecord(rb, full); ok && r.accession == sh.rec.Filing.Accession && r.length == sh.rec.Length &&
+		r.chunks == int64(len(r.entries)) && len(r.entries) == sh.rec.Filing.Chunks {
+		if full {
+			rec := record{Filing: store.Filing{Chunks: int(r.chunks)}, Meta: sh.rec.Meta, Length: r.length, Chunks: r.entries}
+			if _, err := checkTable(&rec); err == nil {
+				return r.entries, nil
+			}
+		} else {
+			var length int64
+			for _, e := range r.entries {
+				length += int64(e.Len)
+			}
+			if length == r.length {
+				return r.entries, nil
+			}
+		}
+	}
+	r, err := decodeRecord(sh, rb)
+	if err != nil {
+		return nil, err
+	}
+	return r.Chunks, nil
 }
 
 // readRecordBytes reads a shard's filing.json, which must still match its
