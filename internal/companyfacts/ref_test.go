@@ -12,6 +12,7 @@ import (
 
 	"github.com/edgar13f/edgar13f/internal/civil"
 	"github.com/edgar13f/edgar13f/internal/edgartest/edgarfiles"
+	"github.com/edgar13f/edgar13f/internal/jsonscan"
 )
 
 // This file holds an independent reference for Decode, built on
@@ -127,7 +128,7 @@ func refSummary(data []byte) (summary, error) {
 					if !AnnualForm(*x.Form) {
 						continue
 					}
-					if x.End == nil || x.Accn == nil || x.Val == nil || !isNumber(x.Val) {
+					if x.End == nil || x.Accn == nil || x.Val == nil || !jsonscan.IsNumber(x.Val) {
 						return s, errors.New("bad kept fact")
 					}
 					ed, ok := civil.ParseISO((*x.End))
