@@ -45,7 +45,8 @@ func scanRecord(b []byte, full bool) (r scannedRecord, ok bool) {
 			r.length, err = scanInt(&s)
 			return err
 		case k == "chunks":
-			r.entries = r.entries[:0]
+			// MarshalJSON writes the filing, and its count, first.
+			r.entries = make([]chunkEntry, 0, min(max(r.chunks, 0), 1<<16))
 			return s.Array(func() error {
 				e, err := scanChunk(&s, full)
 				r.entries = append(r.entries, e)
@@ -80,7 +81,7 @@ func scanChunk(s *jsonscan.Scanner, full bool) (e chunkEntry, err error) {
 		return e, errDeclined
 	}
 	err = s.Object(func(key []byte) error {
-		switch k := string(key); k {
+		switch string(key) {
 		case "item":
 			item = true
 			return str(&e.Item)
@@ -94,8 +95,10 @@ func scanChunk(s *jsonscan.Scanner, full bool) (e chunkEntry, err error) {
 			}
 			e.Norm, err = strconv.ParseFloat(string(raw), 64)
 			return err
-		}
-		if full {
+		case "id", "title", "index", "tokens", "size", "off":
+			if !full {
+				return s.Skip()
+			}
 			switch string(key) {
 			case "id":
 				return str(&e.ID)
@@ -107,14 +110,14 @@ func scanChunk(s *jsonscan.Scanner, full bool) (e chunkEntry, err error) {
 				return num(&e.Tokens)
 			case "size":
 				return num(&e.Size)
-			case "off":
-				var err error
-				e.Off, err = scanInt(s)
-				return err
 			}
+			var err error
+			e.Off, err = scanInt(s)
+			return err
 		}
+		// encoding/json matches keys without regard to case.
 		for _, k := range chunkKeys {
-			if strings.EqualFold(string(key), k) && string(key) != k {
+			if strings.EqualFold(string(key), k) {
 				return errDeclined
 			}
 		}

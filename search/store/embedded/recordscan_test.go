@@ -166,3 +166,42 @@ func FuzzScanRecord(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkScanRecord reads a filing.json of 400 chunks as a query opening
+// the filing does (full false), as an answer from it does (full true),
+// and with encoding/json.
+func BenchmarkScanRecord(b *testing.B) {
+	rec := record{Format: recordFormat, Filing: store.Filing{Accession: "0000100000-15-000000", CIK: "100000", Form: "10-K",
+		FilingDate: edgar13f.MustParseDate("2015-01-01"), Chunks: 400}}
+	var off int64
+	for i := range 400 {
+		c := chunkEntry{ID: fmt.Sprintf("%016x", uint64(i)*0x9e3779b97f4a7c15), Item: []string{"1", "1A", "7", "8"}[i/100], Index: i % 100,
+			Tokens: 350 + i%50, Len: 170 + i%40, Off: off, Size: 1800 + i%90}
+		off += int64(c.Size)
+		rec.Length += int64(c.Len)
+		rec.Chunks = append(rec.Chunks, c)
+	}
+	data, err := json.Marshal(rec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, full := range []bool{false, true} {
+		b.Run(fmt.Sprintf("full=%v", full), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, ok := scanRecord(data, full); !ok {
+					b.Fatal("declined")
+				}
+			}
+		})
+	}
+	b.Run("encoding/json", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			var r record
+			if err := json.Unmarshal(data, &r); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
