@@ -140,25 +140,33 @@ func TestLexiconMemoHoldsOnlyPostings(t *testing.T) {
 	}
 }
 
-// openDetails returns how many shards the store has open and how many of
+// openDetails returns how many shards the store has open and which of
 // them have read the detail of their chunk table, by accession.
 func openDetails(s *Store) (open int, loaded map[string]bool) {
-	loaded = map[string]bool{}
+	open, loaded, _ = openShards(s)
+	return open, loaded
+}
+
+// openShards is openDetails with the accessions of the open shards.
+func openShards(s *Store) (open int, loaded, isOpen map[string]bool) {
+	loaded, isOpen = map[string]bool{}, map[string]bool{}
 	s.cache.mu.Lock()
 	defer s.cache.mu.Unlock()
 	for _, e := range s.cache.byDir {
 		open++
+		isOpen[e.h.sh.rec.Filing.Accession] = true
 		if e.h.detail != nil || e.h.detailErr != nil {
 			loaded[e.h.sh.rec.Filing.Accession] = true
 		}
 	}
-	return open, loaded
+	return open, loaded, isOpen
 }
 
-// TestTableDetailReadWhenAnswered: a shard a query opens keeps only what
-// scoring reads; the rest of its chunk table (IDs, titles, text places)
-// is read for the shards of the answers and of the chunks tied with the
-// last, not for every shard scored.
+// TestTableDetailReadWhenAnswered: in a store of more filings than it
+// keeps open, a shard a query opens keeps only what scoring reads; the
+// rest of its chunk table (IDs, titles, text places) is read for the
+// shards of the answers and of the chunks tied with the last, not for
+// every shard scored.
 func TestTableDetailReadWhenAnswered(t *testing.T) {
 	dir := t.TempDir()
 	queries := lexStore(t, dir, 5, 30)
@@ -186,7 +194,7 @@ func TestTableDetailReadWhenAnswered(t *testing.T) {
 			}
 		}
 
-		s, err := Open(dir)
+		s, err := Open(dir, OpenShards(20)) // of 30
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -195,13 +203,13 @@ func TestTableDetailReadWhenAnswered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		open, loaded := openDetails(s)
+		open, loaded, isOpen := openShards(s)
 		s.Close()
 		if len(tied) >= open/2 {
 			continue // too many ties to tell
 		}
 		tested++
-		if !loaded[ms[0].Filing.Accession] {
+		if acc := ms[0].Filing.Accession; isOpen[acc] && !loaded[acc] {
 			t.Errorf("%q: the answer's filing %s has not read its table's detail", q, ms[0].Filing.Accession)
 		}
 		for acc := range loaded {
@@ -212,6 +220,27 @@ func TestTableDetailReadWhenAnswered(t *testing.T) {
 	}
 	if tested == 0 {
 		t.Fatal("no query had few enough ties to test")
+	}
+}
+
+// TestTableDetailKeptWhenAllFit: in a store whose filings all fit in the
+// open-shard cache, a shard a query opens reads its whole chunk table and
+// its texts at once, so that an answer from it costs no reading.
+func TestTableDetailKeptWhenAllFit(t *testing.T) {
+	dir := t.TempDir()
+	lexStore(t, dir, 5, 30)
+	s, err := Open(dir, OpenShards(30))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.noPrune = true
+	if _, err := s.Lexical(ctx, "supply", store.Filter{AsOf: edgar13f.MustParseDate("2030-01-01")}, 1); err != nil {
+		t.Fatal(err)
+	}
+	open, loaded := openDetails(s)
+	if open != 30 || len(loaded) != open {
+		t.Errorf("%d filings open, %d of them with their whole tables; want 30, all", open, len(loaded))
 	}
 }
 
@@ -228,7 +257,7 @@ func TestTableDetailDamaged(t *testing.T) {
 func testTableDetailDamaged(t *testing.T, name string) {
 	dir := t.TempDir()
 	lexStore(t, dir, 9, 12)
-	s, err := Open(dir)
+	s, err := Open(dir, OpenShards(8))
 	if err != nil {
 		t.Fatal(err)
 	}
