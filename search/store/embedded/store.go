@@ -14,10 +14,11 @@
 // BM25 length) and a 32-bit print of each chunk ID's hash. When a shard is
 // opened the store reads, in columns, what a query scans of its chunk
 // table (each chunk's Item, length and vector norm), and keeps it while
-// the shard stays open (see [OpenShards]); the rest (the chunk IDs,
-// titles and places of the texts) and the texts themselves are read, and
-// the texts checked against their sum, when one of its chunks is among
-// an answer or tied with its last. A query opens only the shards of the filings
+// the shard stays open (see [OpenShards]). The rest (the chunk IDs,
+// titles and places of the texts) and the texts themselves, checked
+// against their sum, are read with it while every filing of the store
+// fits in the cache (a million chunks by default), else when one of its
+// chunks is among an answer or tied with its last. A query opens only the shards of the filings
 // visible on its asOf, and BM25 needs no shard to count its statistics:
 // each shard holds a term table (every term of its segment with its
 // document frequency, its largest frequency in a chunk and the smallest
