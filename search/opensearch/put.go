@@ -131,10 +131,13 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 		return s.abort(ctx, f.Accession, gen, epoch, answered(err), err)
 	}
 
-	// 3. The generation it replaces: the visible filing document of the
-	// accession, searchable or committed since the last refresh. No other
-	// Put can commit the accession while this one holds its lock.
-	old, err := s.visibleGens(ctx, index, f.Accession, gen)
+	// 3. The generations it may replace: the searchable filing documents
+	// of the accession not hidden when this Put took its lock. No other
+	// Put can commit the accession while this one holds the lock, so none
+	// of the generations hidden then can become visible; the commit keeps
+	// those still visible and adds the ones committed since the last
+	// refresh.
+	found, err := s.filingGens(ctx, index, f.Accession, gen, st.hiddenGens())
 	if err != nil {
 		return s.abort(ctx, f.Accession, gen, epoch, true, err)
 	}
@@ -154,7 +157,7 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 			return false, ErrReplacedConcurrently
 		}
 		st.unhide(gen)
-		for _, g := range old {
+		for _, g := range st.visibleGens(f.Accession, gen, found) {
 			st.hide(g, true)
 		}
 		st.unlock(f.Accession, gen)
@@ -172,9 +175,10 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 		return s.abort(ctx, f.Accession, gen, epoch, true, err)
 	}
 
-	// 5. Delete what no query can see any more. A failure leaves garbage
-	// that is hidden; the next Put deletes it.
-	s.vacuum(ctx, epoch)
+	// 5. Delete what no query can see any more (the state as committed
+	// lists it). A failure leaves garbage that is hidden; the next Put
+	// deletes it.
+	s.vacuum(ctx, epoch, committed)
 
 	// 6. Keep the list of generations committed since the last refresh
 	// short: refresh once every maxUnrefreshed commits when no query does.
@@ -236,7 +240,7 @@ const abortTimeout = 30 * time.Second
 func (s *Store) abort(ctx context.Context, accession, gen string, epoch int, done bool, cause error) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abortTimeout)
 	defer cancel()
-	_, err := s.update(ctx, func(st *state) (bool, error) {
+	st, err := s.update(ctx, func(st *state) (bool, error) {
 		if st.Epoch != epoch {
 			return true, nil
 		}
@@ -247,17 +251,17 @@ func (s *Store) abort(ctx context.Context, accession, gen string, epoch int, don
 		return false, nil
 	})
 	if err == nil && done {
-		s.vacuum(ctx, epoch)
+		s.vacuum(ctx, epoch, st)
 	}
 	return cause
 }
 
-// vacuum deletes the documents of the hidden generations marked done and
-// then takes them off the hidden list. Its errors are dropped: what it
-// leaves is hidden, and the next vacuum tries again.
-func (s *Store) vacuum(ctx context.Context, epoch int) {
-	st, err := s.readState(ctx)
-	if err != nil || st.Epoch != epoch {
+// vacuum deletes the documents of the hidden generations that st, a state
+// this Put read or wrote, marks done, and then takes them off the hidden
+// list. Its errors are dropped: what it leaves is hidden, and the next
+// vacuum tries again.
+func (s *Store) vacuum(ctx context.Context, epoch int, st *state) {
+	if st.Epoch != epoch {
 		return
 	}
 	var gone []string
@@ -316,19 +320,15 @@ func (s *Store) deleteGens(ctx context.Context, index string, gens []string) err
 	return nil
 }
 
-// visibleGens returns the generations of accession's visible filing
-// documents other than gen.
-func (s *Store) visibleGens(ctx context.Context, index, accession, gen string) ([]string, error) {
-	st, err := s.readState(ctx)
-	if err != nil {
-		return nil, err
-	}
+// filingGens returns the generations other than gen of the accession's
+// searchable filing documents, except the hidden ones.
+func (s *Store) filingGens(ctx context.Context, index, accession, gen string, hidden []string) ([]string, error) {
 	body := map[string]any{
 		"size":    100,
 		"_source": []string{"gen"},
 		"query": boolQuery(
 			[]any{term("kind", kindFiling), term("accession", accession)},
-			nil, hiddenFilter(st.hiddenGens()),
+			nil, hiddenFilter(hidden),
 		),
 		"sort": []any{map[string]any{"gen": "asc"}},
 	}
@@ -342,14 +342,25 @@ func (s *Store) visibleGens(ctx context.Context, index, accession, gen string) (
 			out = append(out, h.Source.Gen)
 		}
 	}
-	// Generations committed since the last refresh may not be searchable
-	// yet.
+	return out, nil
+}
+
+// visibleGens returns the visible generations of accession other than
+// gen: those of found (its searchable filing documents) not hidden, and
+// those committed since the last refresh, which a search may not find.
+func (st *state) visibleGens(accession, gen string, found []string) []string {
+	var out []string
+	for _, g := range found {
+		if !st.hidden(g) {
+			out = append(out, g)
+		}
+	}
 	for _, u := range st.Unrefreshed {
 		if u.Accession == accession && u.Gen != gen && !st.hidden(u.Gen) && !slices.Contains(out, u.Gen) {
 			out = append(out, u.Gen)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // A bulkDoc is a document to index under an id.
