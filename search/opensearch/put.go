@@ -118,16 +118,19 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 	if err := s.ensureDataIndex(ctx, epoch, meta); err != nil {
 		return s.abort(ctx, f.Accession, gen, epoch, true, err)
 	}
-	docs := make([]bulkDoc, 0, len(chunks)+1)
-	for i, c := range chunks {
+	// The documents, made (analysed and encoded) by the bulk workers: the
+	// chunks, then the filing.
+	docAt := func(i int) bulkDoc {
+		if i == len(chunks) {
+			return bulkDoc{id: gen, doc: filingDoc(gen, f)}
+		}
 		var v []float32
 		if vectors != nil {
 			v = vectors[i]
 		}
-		docs = append(docs, bulkDoc{id: gen + ":" + c.ID, doc: chunkDoc(gen, f, c, v)})
+		return bulkDoc{id: gen + ":" + chunks[i].ID, doc: chunkDoc(gen, f, chunks[i], v)}
 	}
-	docs = append(docs, bulkDoc{id: gen, doc: filingDoc(gen, f)})
-	if err := s.bulkIndex(ctx, index, docs); err != nil {
+	if err := s.bulkIndex(ctx, index, len(chunks)+1, docAt); err != nil {
 		return s.abort(ctx, f.Accession, gen, epoch, answered(err), err)
 	}
 
@@ -382,45 +385,32 @@ type bulkResponse struct {
 	} `json:"items"`
 }
 
-// bulkIndex indexes docs with the _bulk API in calls of at most
-// opts.bulkBytes. It does not refresh: a generation is searched only once
-// committed, and a query refreshes the data index before it searches when
-// the state lists a generation committed since the last refresh.
-// Documents the cluster rejects with 429 (its write queue is full) are
-// sent again after a backoff; any other rejected document fails the whole.
-func (s *Store) bulkIndex(ctx context.Context, index string, docs []bulkDoc) error {
-	lines, err := bulkLines(docs)
-	if err != nil {
-		return err
+// bulkIndex indexes the n documents docAt makes with the _bulk API, in
+// calls of at most opts.bulkBytes. It does not refresh: a generation is
+// searched only once committed, and a query refreshes the data index
+// before it searches when the state lists a generation committed since the
+// last refresh. Documents the cluster rejects with 429 (its write queue is
+// full) are sent again after a backoff; any other rejected document fails
+// the whole.
+//
+// A Put of many documents is split into bulkWorkers parts side by side,
+// so that the cluster indexes it on as many threads; each part's worker
+// makes and encodes its documents (the analysis of their text, the JSON of
+// their vectors) and then sends them, so that the client's share of a Put
+// runs on as many cores too.
+func (s *Store) bulkIndex(ctx context.Context, index string, n int, docAt func(i int) bulkDoc) error {
+	parts := 1
+	if n >= bulkWorkers*minBulkDocs {
+		parts = bulkWorkers
 	}
-	// A Put of many documents is sent in bulkWorkers calls side by side at
-	// least, so that the cluster indexes it on as many threads.
-	most := len(docs)
-	if len(docs) >= bulkWorkers*minBulkDocs {
-		most = (len(docs) + bulkWorkers - 1) / bulkWorkers
-	}
-	var batches [][2]int
-	for start := 0; start < len(lines); {
-		end, size := start, 0
-		for end < len(lines) && end-start < most && (end == start || size+len(lines[end]) <= s.opts.bulkBytes) {
-			size += len(lines[end])
-			end++
-		}
-		batches = append(batches, [2]int{start, end})
-		start = end
-	}
-	if len(batches) == 1 {
-		return s.bulkBatch(ctx, index, docs, lines)
-	}
-	errs := make([]error, len(batches))
-	sem := make(chan struct{}, bulkWorkers)
+	errs := make([]error, parts)
 	var wg sync.WaitGroup
-	for i, b := range batches {
-		sem <- struct{}{}
+	for p := range parts {
+		start, end := p*n/parts, (p+1)*n/parts
 		wg.Add(1)
 		go func() {
-			defer func() { <-sem; wg.Done() }()
-			errs[i] = s.bulkBatch(ctx, index, docs[b[0]:b[1]], lines[b[0]:b[1]])
+			defer wg.Done()
+			errs[p] = s.bulkPart(ctx, index, start, end, docAt)
 		}()
 	}
 	wg.Wait()
@@ -435,6 +425,31 @@ func (s *Store) bulkIndex(ctx context.Context, index string, docs []bulkDoc) err
 		if err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// bulkPart makes and encodes the documents start to end of a Put and
+// sends them in calls of at most opts.bulkBytes, one after another.
+func (s *Store) bulkPart(ctx context.Context, index string, start, end int, docAt func(i int) bulkDoc) error {
+	docs := make([]bulkDoc, end-start)
+	for i := range docs {
+		docs[i] = docAt(start + i)
+	}
+	lines, err := bulkLines(docs)
+	if err != nil {
+		return err
+	}
+	for from := 0; from < len(lines); {
+		to, size := from, 0
+		for to < len(lines) && (to == from || size+len(lines[to]) <= s.opts.bulkBytes) {
+			size += len(lines[to])
+			to++
+		}
+		if err := s.bulkBatch(ctx, index, docs[from:to], lines[from:to]); err != nil {
+			return err
+		}
+		from = to
 	}
 	return nil
 }
