@@ -192,6 +192,11 @@ func (s *Store) dataIndexBody(meta store.Meta, epoch int) map[string]any {
 			tfSimilarity: map[string]any{"type": "scripted", "script": map[string]any{"source": "return query.boost * doc.freq;"}},
 		},
 	}
+	// No scheduled refresh: the store refreshes when a query or a Put
+	// needs it (see refreshCommitted). A refresh every second made a
+	// segment of about a second of Puts, and merging those rebuilt their
+	// HNSW graphs again and again.
+	index["refresh_interval"] = "-1"
 	if s.opts.shards > 0 {
 		index["number_of_shards"] = s.opts.shards
 	}

@@ -118,23 +118,29 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 	if err := s.ensureDataIndex(ctx, epoch, meta); err != nil {
 		return s.abort(ctx, f.Accession, gen, epoch, true, err)
 	}
-	docs := make([]bulkDoc, 0, len(chunks)+1)
-	for i, c := range chunks {
+	// The documents, made (analysed and encoded) by the bulk workers: the
+	// chunks, then the filing.
+	docAt := func(i int) bulkDoc {
+		if i == len(chunks) {
+			return bulkDoc{id: gen, doc: filingDoc(gen, f)}
+		}
 		var v []float32
 		if vectors != nil {
 			v = vectors[i]
 		}
-		docs = append(docs, bulkDoc{id: gen + ":" + c.ID, doc: chunkDoc(gen, f, c, v)})
+		return bulkDoc{id: gen + ":" + chunks[i].ID, doc: chunkDoc(gen, f, chunks[i], v)}
 	}
-	docs = append(docs, bulkDoc{id: gen, doc: filingDoc(gen, f)})
-	if err := s.bulkIndex(ctx, index, docs); err != nil {
+	if err := s.bulkIndex(ctx, index, len(chunks)+1, docAt); err != nil {
 		return s.abort(ctx, f.Accession, gen, epoch, answered(err), err)
 	}
 
-	// 3. The generation it replaces: the visible filing document of the
-	// accession, searchable or committed since the last refresh. No other
-	// Put can commit the accession while this one holds its lock.
-	old, err := s.visibleGens(ctx, index, f.Accession, gen)
+	// 3. The generations it may replace: the searchable filing documents
+	// of the accession not hidden when this Put took its lock. No other
+	// Put can commit the accession while this one holds the lock, so none
+	// of the generations hidden then can become visible; the commit keeps
+	// those still visible and adds the ones committed since the last
+	// refresh.
+	found, err := s.filingGens(ctx, index, f.Accession, gen, st.hiddenGens())
 	if err != nil {
 		return s.abort(ctx, f.Accession, gen, epoch, true, err)
 	}
@@ -154,7 +160,7 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 			return false, ErrReplacedConcurrently
 		}
 		st.unhide(gen)
-		for _, g := range old {
+		for _, g := range st.visibleGens(f.Accession, gen, found) {
 			st.hide(g, true)
 		}
 		st.unlock(f.Accession, gen)
@@ -172,9 +178,10 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 		return s.abort(ctx, f.Accession, gen, epoch, true, err)
 	}
 
-	// 5. Delete what no query can see any more. A failure leaves garbage
-	// that is hidden; the next Put deletes it.
-	s.vacuum(ctx, epoch)
+	// 5. Delete what no query can see any more (the state as committed
+	// lists it). A failure leaves garbage that is hidden; the next Put
+	// deletes it.
+	s.vacuum(ctx, epoch, committed)
 
 	// 6. Keep the list of generations committed since the last refresh
 	// short: refresh once every maxUnrefreshed commits when no query does.
@@ -236,7 +243,7 @@ const abortTimeout = 30 * time.Second
 func (s *Store) abort(ctx context.Context, accession, gen string, epoch int, done bool, cause error) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abortTimeout)
 	defer cancel()
-	_, err := s.update(ctx, func(st *state) (bool, error) {
+	st, err := s.update(ctx, func(st *state) (bool, error) {
 		if st.Epoch != epoch {
 			return true, nil
 		}
@@ -247,17 +254,17 @@ func (s *Store) abort(ctx context.Context, accession, gen string, epoch int, don
 		return false, nil
 	})
 	if err == nil && done {
-		s.vacuum(ctx, epoch)
+		s.vacuum(ctx, epoch, st)
 	}
 	return cause
 }
 
-// vacuum deletes the documents of the hidden generations marked done and
-// then takes them off the hidden list. Its errors are dropped: what it
-// leaves is hidden, and the next vacuum tries again.
-func (s *Store) vacuum(ctx context.Context, epoch int) {
-	st, err := s.readState(ctx)
-	if err != nil || st.Epoch != epoch {
+// vacuum deletes the documents of the hidden generations that st, a state
+// this Put read or wrote, marks done, and then takes them off the hidden
+// list. Its errors are dropped: what it leaves is hidden, and the next
+// vacuum tries again.
+func (s *Store) vacuum(ctx context.Context, epoch int, st *state) {
+	if st.Epoch != epoch {
 		return
 	}
 	var gone []string
@@ -316,19 +323,15 @@ func (s *Store) deleteGens(ctx context.Context, index string, gens []string) err
 	return nil
 }
 
-// visibleGens returns the generations of accession's visible filing
-// documents other than gen.
-func (s *Store) visibleGens(ctx context.Context, index, accession, gen string) ([]string, error) {
-	st, err := s.readState(ctx)
-	if err != nil {
-		return nil, err
-	}
+// filingGens returns the generations other than gen of the accession's
+// searchable filing documents, except the hidden ones.
+func (s *Store) filingGens(ctx context.Context, index, accession, gen string, hidden []string) ([]string, error) {
 	body := map[string]any{
 		"size":    100,
 		"_source": []string{"gen"},
 		"query": boolQuery(
 			[]any{term("kind", kindFiling), term("accession", accession)},
-			nil, hiddenFilter(st.hiddenGens()),
+			nil, hiddenFilter(hidden),
 		),
 		"sort": []any{map[string]any{"gen": "asc"}},
 	}
@@ -342,14 +345,25 @@ func (s *Store) visibleGens(ctx context.Context, index, accession, gen string) (
 			out = append(out, h.Source.Gen)
 		}
 	}
-	// Generations committed since the last refresh may not be searchable
-	// yet.
+	return out, nil
+}
+
+// visibleGens returns the visible generations of accession other than
+// gen: those of found (its searchable filing documents) not hidden, and
+// those committed since the last refresh, which a search may not find.
+func (st *state) visibleGens(accession, gen string, found []string) []string {
+	var out []string
+	for _, g := range found {
+		if !st.hidden(g) {
+			out = append(out, g)
+		}
+	}
 	for _, u := range st.Unrefreshed {
 		if u.Accession == accession && u.Gen != gen && !st.hidden(u.Gen) && !slices.Contains(out, u.Gen) {
 			out = append(out, u.Gen)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // A bulkDoc is a document to index under an id.
@@ -371,45 +385,32 @@ type bulkResponse struct {
 	} `json:"items"`
 }
 
-// bulkIndex indexes docs with the _bulk API in calls of at most
-// opts.bulkBytes. It does not refresh: a generation is searched only once
-// committed, and a query refreshes the data index before it searches when
-// the state lists a generation committed since the last refresh.
-// Documents the cluster rejects with 429 (its write queue is full) are
-// sent again after a backoff; any other rejected document fails the whole.
-func (s *Store) bulkIndex(ctx context.Context, index string, docs []bulkDoc) error {
-	lines, err := bulkLines(docs)
-	if err != nil {
-		return err
+// bulkIndex indexes the n documents docAt makes with the _bulk API, in
+// calls of at most opts.bulkBytes. It does not refresh: a generation is
+// searched only once committed, and a query refreshes the data index
+// before it searches when the state lists a generation committed since the
+// last refresh. Documents the cluster rejects with 429 (its write queue is
+// full) are sent again after a backoff; any other rejected document fails
+// the whole.
+//
+// A Put of many documents is split into bulkWorkers parts side by side,
+// so that the cluster indexes it on as many threads; each part's worker
+// makes and encodes its documents (the analysis of their text, the JSON of
+// their vectors) and then sends them, so that the client's share of a Put
+// runs on as many cores too.
+func (s *Store) bulkIndex(ctx context.Context, index string, n int, docAt func(i int) bulkDoc) error {
+	parts := 1
+	if n >= bulkWorkers*minBulkDocs {
+		parts = bulkWorkers
 	}
-	// A Put of many documents is sent in bulkWorkers calls side by side at
-	// least, so that the cluster indexes it on as many threads.
-	most := len(docs)
-	if len(docs) >= bulkWorkers*minBulkDocs {
-		most = (len(docs) + bulkWorkers - 1) / bulkWorkers
-	}
-	var batches [][2]int
-	for start := 0; start < len(lines); {
-		end, size := start, 0
-		for end < len(lines) && end-start < most && (end == start || size+len(lines[end]) <= s.opts.bulkBytes) {
-			size += len(lines[end])
-			end++
-		}
-		batches = append(batches, [2]int{start, end})
-		start = end
-	}
-	if len(batches) == 1 {
-		return s.bulkBatch(ctx, index, docs, lines)
-	}
-	errs := make([]error, len(batches))
-	sem := make(chan struct{}, bulkWorkers)
+	errs := make([]error, parts)
 	var wg sync.WaitGroup
-	for i, b := range batches {
-		sem <- struct{}{}
+	for p := range parts {
+		start, end := p*n/parts, (p+1)*n/parts
 		wg.Add(1)
 		go func() {
-			defer func() { <-sem; wg.Done() }()
-			errs[i] = s.bulkBatch(ctx, index, docs[b[0]:b[1]], lines[b[0]:b[1]])
+			defer wg.Done()
+			errs[p] = s.bulkPart(ctx, index, start, end, docAt)
 		}()
 	}
 	wg.Wait()
@@ -424,6 +425,31 @@ func (s *Store) bulkIndex(ctx context.Context, index string, docs []bulkDoc) err
 		if err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// bulkPart makes and encodes the documents start to end of a Put and
+// sends them in calls of at most opts.bulkBytes, one after another.
+func (s *Store) bulkPart(ctx context.Context, index string, start, end int, docAt func(i int) bulkDoc) error {
+	docs := make([]bulkDoc, end-start)
+	for i := range docs {
+		docs[i] = docAt(start + i)
+	}
+	lines, err := bulkLines(docs)
+	if err != nil {
+		return err
+	}
+	for from := 0; from < len(lines); {
+		to, size := from, 0
+		for to < len(lines) && (to == from || size+len(lines[to]) <= s.opts.bulkBytes) {
+			size += len(lines[to])
+			to++
+		}
+		if err := s.bulkBatch(ctx, index, docs[from:to], lines[from:to]); err != nil {
+			return err
+		}
+		from = to
 	}
 	return nil
 }

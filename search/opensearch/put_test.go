@@ -63,6 +63,11 @@ func TestPutNewStore(t *testing.T) {
 	if diff := cmp.Diff(map[string]any{"type": "custom", "tokenizer": "whitespace"}, analyzer); diff != "" {
 		t.Errorf("analyzer %s mismatch (-want +got):\n%s", termsAnalyzer, diff)
 	}
+	// No scheduled refresh: the store refreshes when it needs to, and a
+	// refresh a second made a segment of each second of Puts.
+	if ri := path(mapping, "settings", "index", "refresh_interval"); ri != "-1" {
+		t.Errorf("data index refresh_interval = %v; want \"-1\" (the store refreshes when a query or a Put needs it)", ri)
+	}
 	if text := props["text"].(map[string]any); text["index"] != false {
 		t.Errorf("text mapping = %v; want kept, not indexed (lexical is scored)", text)
 	}
@@ -109,7 +114,7 @@ func TestPutNewStore(t *testing.T) {
 
 	// The commit keeps the other writer's generation hidden and its lock,
 	// and lists its own generation as committed since the last refresh.
-	commit := stateIn(t, r, 12)
+	commit := stateIn(t, r, 11)
 	want := state{
 		Format: 1, Epoch: 0, Model: "test-embed", Dim: 3, Sealed: true, Hides: 3,
 		Hidden:      []hiddenGen{{Gen: "0000789019-24-000099.x9"}},
@@ -198,15 +203,15 @@ func TestPutReplace(t *testing.T) {
 		t.Fatal(err)
 	}
 	old := "0000320193-24-000123.old"
-	commit := stateIn(t, r, 9)
+	commit := stateIn(t, r, 8)
 	if diff := cmp.Diff([]hiddenGen{{Gen: old, Done: true}}, commit.Hidden); diff != "" || !commit.Sealed || commit.Hides != 6 || len(commit.Locks) != 0 {
 		t.Errorf("commit = %+v; want only %s hidden (done), hides 6, no lock", commit, old)
 	}
-	del := r.sent(12)
+	del := r.sent(10)
 	if diff := cmp.Diff(map[string]any{"terms": map[string]any{"gen": []any{old}}}, del["query"]); diff != "" {
 		t.Errorf("delete_by_query mismatch (-want +got):\n%s", diff)
 	}
-	if final := stateIn(t, r, 14); len(final.Hidden) != 0 || final.Hides != 6 {
+	if final := stateIn(t, r, 12); len(final.Hidden) != 0 || final.Hides != 6 {
 		t.Errorf("state after the vacuum = %+v; want nothing hidden, hides unchanged", final)
 	}
 }
@@ -226,7 +231,7 @@ func TestPutBulkError(t *testing.T) {
 	if diff := cmp.Diff([]hiddenGen{{Gen: gen, Done: true}}, abort.Hidden); diff != "" || len(abort.Locks) != 0 || abort.Sealed != true {
 		t.Errorf("abort = %+v; want %s hidden and done, unlocked", abort, gen)
 	}
-	if del := r.sent(10); !cmp.Equal(map[string]any{"terms": map[string]any{"gen": []any{gen}}}, del["query"]) {
+	if del := r.sent(9); !cmp.Equal(map[string]any{"terms": map[string]any{"gen": []any{gen}}}, del["query"]) {
 		t.Errorf("delete_by_query = %v", del)
 	}
 }
@@ -239,7 +244,7 @@ func TestPutTakenOver(t *testing.T) {
 	if !errors.Is(err, ErrReplacedConcurrently) {
 		t.Fatalf("Put = %v; want ErrReplacedConcurrently", err)
 	}
-	abort := stateIn(t, r, 10)
+	abort := stateIn(t, r, 9)
 	want := []lock{{Accession: "0000320193-24-000123", Gen: "0000320193-24-000123.x7"}}
 	if diff := cmp.Diff(want, abort.Locks); diff != "" {
 		t.Errorf("abort changed the other Put's lock (-want +got):\n%s", diff)
@@ -258,7 +263,7 @@ func TestPutCommitAnswerLost(t *testing.T) {
 	if err := s.Put(ctx, apple(), appleChunks(), appleVectors(), meta3); err != nil {
 		t.Fatal(err)
 	}
-	if del := r.sent(13); !cmp.Equal(map[string]any{"terms": map[string]any{"gen": []any{"0000320193-24-000123.old"}}}, del["query"]) {
+	if del := r.sent(11); !cmp.Equal(map[string]any{"terms": map[string]any{"gen": []any{"0000320193-24-000123.old"}}}, del["query"]) {
 		t.Errorf("delete_by_query = %v; want the replaced generation", del)
 	}
 }

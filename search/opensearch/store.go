@@ -39,7 +39,9 @@
 // without a refresh: the commit lists the generation as unrefreshed in the
 // state document, and a query that finds the list not empty refreshes the
 // data index before it searches (a Put refreshes once the list is 64
-// long). Visibility is decided by the state document alone:
+// long). The data index has no scheduled refresh (refresh_interval -1):
+// it is refreshed only when the store needs it, so a bulk load writes a
+// few large segments instead of one a second. Visibility is decided by the state document alone:
 // it lists the hidden generations, and every query excludes them with a
 // must_not terms filter. A generation is hidden from before its first
 // document is written (so that a crash leaves it hidden for good) until

@@ -52,6 +52,7 @@ func main() {
 	index := flag.String("index", "", "OpenSearch: the store's name (default: a new one, dropped at the end unless -keep)")
 	keep := flag.Bool("keep", false, "OpenSearch: keep a new store's indices")
 	dir := flag.String("dir", "", "embedded: the store's directory (default: a new temporary directory, removed at the end)")
+	shards := flag.Int("shards", 0, "OpenSearch: primary shards of a new store's data index (default: the store's default)")
 	flag.Parse()
 
 	ctx := context.Background()
@@ -61,7 +62,7 @@ func main() {
 	case "embedded":
 		res, err = runEmbedded(ctx, cfg, *dir)
 	case "opensearch":
-		res, err = runOpenSearch(ctx, cfg, *addr, *index, *keep)
+		res, err = runOpenSearch(ctx, cfg, *addr, *index, *keep, *shards)
 	default:
 		err = fmt.Errorf("-store %q: want opensearch or embedded", *kind)
 	}
@@ -85,7 +86,7 @@ func runEmbedded(ctx context.Context, cfg storebench.Config, dir string) (storeb
 	return storebench.Run(ctx, "embedded", cfg, open, dir, os.Stderr)
 }
 
-func runOpenSearch(ctx context.Context, cfg storebench.Config, addr, name string, keep bool) (storebench.Result, error) {
+func runOpenSearch(ctx context.Context, cfg storebench.Config, addr, name string, keep bool, shards int) (storebench.Result, error) {
 	if addr == "" {
 		return storebench.Result{}, fmt.Errorf("-url (or EDGAR13F_OPENSEARCH_URL) is required for -store opensearch")
 	}
@@ -97,7 +98,11 @@ func runOpenSearch(ctx context.Context, cfg storebench.Config, addr, name string
 	if name == "" {
 		name, drop = "edgar13f-scalebench-"+strconv.FormatInt(time.Now().UnixNano(), 36), !keep
 	}
-	open := func() (store.Store, error) { return opensearch.Open(c, name) }
+	var opts []opensearch.Option
+	if shards > 0 {
+		opts = append(opts, opensearch.Shards(shards))
+	}
+	open := func() (store.Store, error) { return opensearch.Open(c, name, opts...) }
 	res, err := storebench.Run(ctx, "opensearch", cfg, open, "", os.Stderr)
 	if err == nil {
 		res.DiskMB, err = diskMB(ctx, addr, name)
