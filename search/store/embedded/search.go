@@ -181,9 +181,9 @@ func (s *Store) acquire(shards []*shard) ([]*handle, error) {
 // the store fits in the open-shard cache, so that the heap can hold them
 // all (about 40 MB at a million chunks) and an answer from any of them
 // costs no reading: a store of 2,500 filings answers one ticker in 1.6 ms
-// (5 to 17 ms when each answer read them). A larger store reads them when
-// a query answers from the shard: at 10 million chunks, a query of common
-// terms opens thousands.
+// (5 to 17 ms on a loaded machine when each answer read them). A larger
+// store reads them when a query answers from the shard: at 10 million
+// chunks, a query of common terms opens thousands.
 func (s *Store) keepDetails() bool {
 	v := s.view.Load()
 	return v != nil && len(v.shards) <= s.cache.max
