@@ -32,7 +32,11 @@ func TestManifestVersion1(t *testing.T) {
 	m := manifestFile{Version: 1, Shards: map[string]manifestEntry{}}
 	var ids []string
 	for _, sh := range s.view.Load().shards {
-		tab, err := readDetail(sh)
+		cs, err := readChunks(sh, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab, err := newDetail(cs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -278,7 +282,11 @@ func testTableDetailDamaged(t *testing.T, name string) {
 	if victim == nil {
 		t.Fatal("every filing read its table's detail")
 	}
-	d, err := readDetail(victim)
+	cs, err := readChunks(victim, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := newDetail(cs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -145,12 +145,7 @@ func (s *Store) acquire(shards []*shard) ([]*handle, error) {
 				}
 				var h *handle
 				if err == nil {
-					h, err = openShard(sh)
-				}
-				if err == nil && eager {
-					if _, err = h.details(); err != nil {
-						h.close()
-					}
+					h, err = openShard(sh, eager)
 				}
 				if err == nil {
 					h, err = s.cache.adopt(sh, h, drops)

@@ -1124,16 +1124,6 @@ func readTable(sh *shard) (table, error) {
 	return newTable(cs, sh.rec.Meta.Dim > 0)
 }
 
-// readDetail reads the rest of a shard's chunk table from its filing.json
-// (see readTable).
-func readDetail(sh *shard) (*tableDetail, error) {
-	cs, err := readChunks(sh, true)
-	if err != nil {
-		return nil, err
-	}
-	return newDetail(cs)
-}
-
 // readChunks reads the chunk table of a shard's filing.json, which must
 // still match its sum and the shard's record: by scanRecord when that
 // reads it (with full, every field, checked as checkTable checks them;
@@ -1204,8 +1194,10 @@ func decodeRecord(sh *shard, rb []byte) (record, error) {
 	return r, nil
 }
 
-// openShard opens a verified shard's files.
-func openShard(sh *shard) (_ *handle, err error) {
+// openShard opens a verified shard's files; with whole, it reads the
+// rest of the chunk table and the texts too (see handle.details), from
+// the one reading of filing.json.
+func openShard(sh *shard, whole bool) (_ *handle, err error) {
 	h := &handle{sh: sh}
 	defer func() {
 		if r := recover(); r != nil { // a segment that passed its sum but not zap's reader
@@ -1215,8 +1207,17 @@ func openShard(sh *shard) (_ *handle, err error) {
 			h.close()
 		}
 	}()
-	if h.tab, err = readTable(sh); err != nil {
+	cs, err := readChunks(sh, whole)
+	if err != nil {
 		return nil, err
+	}
+	if h.tab, err = newTable(cs, sh.rec.Meta.Dim > 0); err != nil {
+		return nil, err
+	}
+	if whole {
+		if _, err := h.detailsFrom(cs); err != nil {
+			return nil, err
+		}
 	}
 	seg, err := zapPlugin.Open(filepath.Join(sh.dir, fileIndex))
 	if err != nil {
@@ -1268,9 +1269,20 @@ func (h *handle) close() {
 // details returns the rest of the shard's chunk table, read the first
 // time it is asked for; an error is the same for every later call (the
 // query that meets it fails; see Store.detailsOf).
-func (h *handle) details() (*tableDetail, error) {
+func (h *handle) details() (*tableDetail, error) { return h.detailsFrom(nil) }
+
+// detailsFrom is details with the shard's chunk table, when cs is not nil,
+// already read whole (see openShard).
+func (h *handle) detailsFrom(cs []chunkEntry) (*tableDetail, error) {
 	h.detailOnce.Do(func() {
-		d, err := readDetail(h.sh)
+		var err error
+		if cs == nil {
+			cs, err = readChunks(h.sh, true)
+		}
+		var d *tableDetail
+		if err == nil {
+			d, err = newDetail(cs)
+		}
 		if err == nil {
 			err = verifyFiles(h.sh, fileText)
 		}

@@ -837,8 +837,7 @@ func (s *Store) Check(ctx context.Context) error {
 		err := verifyShard(sh)
 		if err == nil {
 			var h *handle
-			if h, err = openShard(sh); err == nil {
-				_, err = h.details()
+			if h, err = openShard(sh, true); err == nil {
 				h.close()
 			}
 		}
