@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,7 +49,7 @@ func BenchmarkLexiconStats(b *testing.B) {
 			}
 			stats = append(stats, *ts)
 		}
-		slices.SortFunc(stats, func(a, b termStat) int { return cmpString(a.term, b.term) })
+		slices.SortFunc(stats, func(a, b termStat) int { return strings.Compare(a.term, b.term) })
 		body, _ := termsBody(encodeTerms(stats, fileSum{}), fileSum{})
 		bodies = append(bodies, body)
 	}
@@ -109,14 +110,4 @@ func BenchmarkLexiconStats(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(firstView.Microseconds())/1000, "first-view-ms")
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
