@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/edgar13f/edgar13f"
-	"github.com/edgar13f/edgar13f/internal/helperproc"
 	"github.com/edgar13f/edgar13f/search/internal/vecmath"
 	"github.com/edgar13f/edgar13f/search/store"
 )
@@ -583,29 +582,12 @@ const compactCrashEnv = "EMBEDDED_COMPACT_CRASH_DIR"
 // whose compact copies are missing, and stops once a copy is written but
 // not yet in place, printing "step", until it is killed.
 func TestCompactCrashHelper(t *testing.T) {
-	dir := os.Getenv(compactCrashEnv)
-	if dir == "" {
-		t.Skip("helper process for TestCompactKilledLeavesNothing")
-	}
-	s, err := Open(dir)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	s.step = func(name string) {
-		if name == "compact written" {
-			fmt.Println("step")
-			select {} // until killed
-		}
-	}
-	q := make([]float32, 37)
-	q[0] = 1
-	if _, err := s.Nearest(ctx, q, store.Filter{AsOf: edgar13f.MustParseDate("2030-01-01")}, 5); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	fmt.Println("no copy was made")
-	os.Exit(2)
+	stopAtStep(t, compactCrashEnv, "TestCompactKilledLeavesNothing", "compact written", func(s *Store) error {
+		q := make([]float32, 37)
+		q[0] = 1
+		_, err := s.Nearest(ctx, q, store.Filter{AsOf: edgar13f.MustParseDate("2030-01-01")}, 5)
+		return err
+	}, "no copy was made")
 }
 
 // TestCompactKilledLeavesNothing kills a process while it writes a
@@ -620,23 +602,7 @@ func TestCompactKilledLeavesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p := helperproc.Start(t, "TestCompactCrashHelper", "", compactCrashEnv+"="+kc.dir)
-	line, err := p.Stdout.ReadString('\n')
-	p.Kill()
-	if err != nil || line != "step\n" {
-		t.Fatalf("helper: %q, %v; stderr: %s", line, err, p.Stderr)
-	}
-	for _, sh := range copies {
-		names, err := os.ReadDir(filepath.Dir(sh))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, n := range names {
-			if strings.HasPrefix(n.Name(), fileCompact) {
-				t.Errorf("the killed process left %s in %s", n.Name(), filepath.Dir(sh))
-			}
-		}
-	}
+	killAtStep(t, "TestCompactCrashHelper", compactCrashEnv, kc.dir, copies, fileCompact)
 	s, err := Open(kc.dir)
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/edgar13f/edgar13f"
-	"github.com/edgar13f/edgar13f/internal/helperproc"
 	"github.com/edgar13f/edgar13f/search/store"
 )
 
@@ -306,24 +305,10 @@ const termsCrashEnv = "EMBEDDED_TERMS_CRASH_DIR"
 // it makes the store's missing term tables and stops for good once the
 // first is written, before its rename.
 func TestTermsCrashHelper(t *testing.T) {
-	dir := os.Getenv(termsCrashEnv)
-	if dir == "" {
-		t.Skip("helper process for TestTermsKilledLeavesNothing")
-	}
-	s, err := Open(dir)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	s.step = func(name string) {
-		if name == "terms written" {
-			fmt.Println("step")
-			select {} // until killed
-		}
-	}
-	s.makeTerms(s.view.Load(), func(OpenProgress) {})
-	fmt.Println("no term table was made")
-	os.Exit(2)
+	stopAtStep(t, termsCrashEnv, "TestTermsKilledLeavesNothing", "terms written", func(s *Store) error {
+		s.makeTerms(s.view.Load(), func(OpenProgress) {})
+		return nil
+	}, "no term table was made")
 }
 
 // TestTermsKilledLeavesNothing kills a process while it writes a
@@ -347,23 +332,7 @@ func TestTermsKilledLeavesNothing(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(dir, dirLexicon)); err != nil {
 		t.Fatal(err)
 	}
-	p := helperproc.Start(t, "TestTermsCrashHelper", "", termsCrashEnv+"="+dir)
-	line, err := p.Stdout.ReadString('\n')
-	p.Kill()
-	if err != nil || line != "step\n" {
-		t.Fatalf("helper: %q, %v; stderr: %s", line, err, p.Stderr)
-	}
-	for _, tp := range tables {
-		names, err := os.ReadDir(filepath.Dir(tp))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, n := range names {
-			if strings.HasPrefix(n.Name(), fileTerms) {
-				t.Errorf("the killed process left %s in %s", n.Name(), filepath.Dir(tp))
-			}
-		}
-	}
+	killAtStep(t, "TestTermsCrashHelper", termsCrashEnv, dir, tables, fileTerms)
 	var stages []string
 	s, err := Open(dir, Progress(func(p OpenProgress) { stages = append(stages, p.String()) }))
 	if err != nil {
