@@ -23,26 +23,8 @@ func lexStore(t *testing.T, dir string, seed uint64, filings int) []string {
 		t.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(seed, 11))
-	vocab := []string{"supply", "chain", "risk", "interest", "rate", "currency", "litigation", "patent",
-		"climate", "regulation", "export", "china", "pricing", "tax", "credit", "cyber", "incident", "repurchase"}
-	word := func() string { return vocab[min(len(vocab)-1, int(r.ExpFloat64()*4))] }
-	put := func(i, version int) {
-		acc := fmt.Sprintf("%010d-24-%06d", i+1, i+1)
-		f := store.Filing{Accession: acc, CIK: fmt.Sprint(i%5 + 1), Ticker: fmt.Sprintf("T%d", i%5), Form: "10-K",
-			FilingDate: edgar13f.MustParseDate("2015-01-01").AddDays(i * 60)}
-		var cs []store.Chunk
-		for j := range 5 + r.IntN(30) {
-			var words []string
-			for range 3 + r.IntN(4+(i+version)%7*6) {
-				words = append(words, word())
-			}
-			cs = append(cs, store.Chunk{ID: fmt.Sprintf("%d-%d-%d", i, version, j), Accession: acc, Item: []string{"1", "1A", "7"}[r.IntN(3)],
-				Index: j, Text: strings.Join(words, " ")})
-		}
-		if err := s.Put(ctx, f, cs, nil, store.Meta{}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	word := skewedWords(r)
+	put := func(i, version int) { putRandomFiling(t, s, r, word, i, version, fmt.Sprintf("%d-%d", i, version)) }
 	for i := range filings {
 		put(i, 0)
 	}
@@ -55,15 +37,7 @@ func lexStore(t *testing.T, dir string, seed uint64, filings int) []string {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	var queries []string
-	for range 10 {
-		var q []string
-		for range 1 + r.IntN(4) {
-			q = append(q, word())
-		}
-		queries = append(queries, strings.Join(q, " "))
-	}
-	return queries
+	return randomQueries(r, word, 10)
 }
 
 func lexFiles(t *testing.T, dir string) []string {

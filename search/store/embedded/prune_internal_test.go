@@ -21,40 +21,55 @@ func pruneStore(t *testing.T, seed uint64) (*Store, []string) {
 	}
 	t.Cleanup(func() { s.Close() })
 	r := rand.New(rand.NewPCG(seed, 7))
+	word := skewedWords(r)
+	filings := 30 + r.IntN(20)
+	for i := range filings {
+		putRandomFiling(t, s, r, word, i, 0, fmt.Sprint(i))
+	}
+	return s, randomQueries(r, word, 12)
+}
+
+// skewedWords returns a source of words from a small vocabulary, the
+// first ones more often (Zipf-like).
+func skewedWords(r *rand.Rand) func() string {
 	vocab := []string{"supply", "chain", "risk", "interest", "rate", "currency", "litigation", "patent",
 		"climate", "regulation", "export", "china", "pricing", "tax", "credit", "cyber", "incident", "repurchase"}
-	word := func() string {
-		// Zipf-like: low indices more often.
-		return vocab[min(len(vocab)-1, int(r.ExpFloat64()*4))]
-	}
-	filings := 30 + r.IntN(20)
+	return func() string { return vocab[min(len(vocab)-1, int(r.ExpFloat64()*4))] }
+}
+
+// putRandomFiling puts filing i (its version-th text) of 5 to 34 chunks of
+// random words, whose IDs begin with idPrefix.
+func putRandomFiling(t *testing.T, s *Store, r *rand.Rand, word func() string, i, version int, idPrefix string) {
+	t.Helper()
+	acc := fmt.Sprintf("%010d-24-%06d", i+1, i+1)
+	f := store.Filing{Accession: acc, CIK: fmt.Sprint(i%5 + 1), Ticker: fmt.Sprintf("T%d", i%5), Form: "10-K",
+		FilingDate: edgar13f.MustParseDate("2015-01-01").AddDays(i * 60)}
 	items := []string{"1", "1A", "7"}
-	for i := range filings {
-		acc := fmt.Sprintf("%010d-24-%06d", i+1, i+1)
-		f := store.Filing{Accession: acc, CIK: fmt.Sprint(i%5 + 1), Ticker: fmt.Sprintf("T%d", i%5), Form: "10-K",
-			FilingDate: edgar13f.MustParseDate("2015-01-01").AddDays(i * 60)}
-		var cs []store.Chunk
-		for j := range 5 + r.IntN(30) {
-			var words []string
-			for range 3 + r.IntN(4+i%7*6) {
-				words = append(words, word())
-			}
-			cs = append(cs, store.Chunk{ID: fmt.Sprintf("%d-%d", i, j), Accession: acc, Item: items[r.IntN(len(items))], Index: j,
-				Text: strings.Join(words, " ")})
+	var cs []store.Chunk
+	for j := range 5 + r.IntN(30) {
+		var words []string
+		for range 3 + r.IntN(4+(i+version)%7*6) {
+			words = append(words, word())
 		}
-		if err := s.Put(ctx, f, cs, nil, store.Meta{}); err != nil {
-			t.Fatal(err)
-		}
+		cs = append(cs, store.Chunk{ID: fmt.Sprintf("%s-%d", idPrefix, j), Accession: acc, Item: items[r.IntN(len(items))], Index: j,
+			Text: strings.Join(words, " ")})
 	}
+	if err := s.Put(ctx, f, cs, nil, store.Meta{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// randomQueries returns n queries of one to four words.
+func randomQueries(r *rand.Rand, word func() string, n int) []string {
 	var queries []string
-	for range 12 {
+	for range n {
 		var q []string
 		for range 1 + r.IntN(4) {
 			q = append(q, word())
 		}
 		queries = append(queries, strings.Join(q, " "))
 	}
-	return s, queries
+	return queries
 }
 
 // pruneDiff runs each query with each filter three times (the first
