@@ -818,9 +818,10 @@ func damagef(format string, args ...any) error {
 // filing.json matching its sum and consistent with its name and with the
 // sizes of the other files. It takes the record from man, the manifest,
 // when an entry there describes this filing.json, else parses it (parsed
-// true). It does not read the other files (see verifyShard). A shard
-// directory that vanished (replaced meanwhile) returns an error satisfying
-// errors.Is(err, fs.ErrNotExist); any other fault is a *damage.
+// true). It does not read the other files (see verifyScanned and
+// handle.details). A shard directory that vanished (replaced meanwhile)
+// returns an error satisfying errors.Is(err, fs.ErrNotExist); any other
+// fault is a *damage.
 func loadShard(dir string, man map[string]manifestEntry) (sh *shard, parsed bool, err error) {
 	name := filepath.Base(dir)
 	acc, gen, ok := parseShardName(name)
@@ -921,11 +922,6 @@ func checkTable(rec *record) (int64, error) {
 		return 0, damagef("%s is inconsistent", fileRecord)
 	}
 	return off, nil
-}
-
-// verifyShard checks the sums of the shard's data files.
-func verifyShard(sh *shard) error {
-	return verifyFiles(sh, fileText, fileVectors, fileIndex)
 }
 
 // verifyScanned checks the sums of the data files a query scans: not
