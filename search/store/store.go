@@ -112,8 +112,9 @@ func (m Meta) String() string {
 }
 
 // A Store keeps indexed filings and answers queries over them. It is safe
-// for concurrent use. A store that other writers share (OpenSearch) may
-// fail a read that Puts kept overlapping with an error matching [ErrBusy]
+// for concurrent use. A store may fail a read that Puts kept overlapping
+// (OpenSearch's writers, or Puts replacing the filings an embedded store's
+// read needs, for about two seconds) with an error matching [ErrBusy]
 // rather than answer from a mix of versions; the read can be tried again.
 type Store interface {
 	// Meta returns the embedder recorded in the store, or the zero Meta

@@ -8,14 +8,17 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 
+	"github.com/edgar13f/edgar13f/internal/sleep"
 	"github.com/edgar13f/edgar13f/search/store"
 )
 
@@ -73,13 +76,20 @@ func checkQuery(op string, f store.Filter, k int) error {
 }
 
 // retry runs a query on the current view, again on a newer one if a shard
-// it needed was replaced meanwhile.
+// it needed was replaced meanwhile: at once, then after a pause that
+// doubles each time (a random part of it, so that queries that collided
+// do not collide again), to let the Puts that keep replacing shards
+// finish. When Puts overlap every attempt, it fails with an error
+// matching store.ErrBusy, as the OpenSearch store does. (Five attempts
+// without a pause were too few: three writers replacing filings without
+// a break failed one query in a hundred under the race detector.)
 func (s *Store) retry(ctx context.Context, query func(v *view) ([]store.Match, error)) ([]store.Match, error) {
 	if err := s.enter(); err != nil {
 		return nil, err
 	}
 	defer s.leave()
-	for attempt := 0; ; attempt++ {
+	var pause time.Duration
+	for attempt := 1; ; attempt++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -88,12 +98,28 @@ func (s *Store) retry(ctx context.Context, query func(v *view) ([]store.Match, e
 			return nil, err
 		}
 		ms, err := query(v)
-		if errors.Is(err, fs.ErrNotExist) && attempt < 5 {
-			continue
+		if !errors.Is(err, fs.ErrNotExist) {
+			return ms, err
 		}
-		return ms, err
+		if attempt == maxAttempts {
+			return nil, fmt.Errorf("edgar13f/search/store/embedded: %d reads in a row found a filing replaced meanwhile (%w): %w", attempt, err, store.ErrBusy)
+		}
+		if pause > 0 {
+			if err := sleep.For(ctx, pause/2+rand.N(pause/2+1)); err != nil {
+				return nil, err
+			}
+		}
+		pause = min(max(2*pause, firstPause), longestPause)
 	}
 }
+
+// The attempts of retry and its pauses between them (about two seconds in
+// all).
+const (
+	maxAttempts  = 20
+	firstPause   = time.Millisecond
+	longestPause = 128 * time.Millisecond
+)
 
 // visible returns the shards of filings made on or before f.AsOf.
 func (v *view) visible(f store.Filter) []*shard {

@@ -1,13 +1,16 @@
 package embedded
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/edgar13f/edgar13f/internal/helperproc"
+	"github.com/edgar13f/edgar13f/search/store"
 )
 
 // stopAtStep is the body of a helper process that test killer kills: it
@@ -59,5 +62,37 @@ func killAtStep(t *testing.T, helper, env, dir string, files []string, prefix st
 				t.Errorf("the killed process left %s in %s", n.Name(), filepath.Dir(f))
 			}
 		}
+	}
+}
+
+// TestRetryOutlastsReplacements: a query that keeps finding a filing
+// replaced meanwhile runs again, with pauses, until the Puts let it
+// through (ten times is more than the store used to try); one that never
+// gets through fails with an error matching store.ErrBusy, never an
+// answer from a mix of versions.
+func TestRetryOutlastsReplacements(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	want := []store.Match{{Score: 1}}
+	runs := 0
+	ms, err := s.retry(ctx, func(*view) ([]store.Match, error) {
+		if runs++; runs <= 10 {
+			return nil, fs.ErrNotExist
+		}
+		return want, nil
+	})
+	if err != nil || len(ms) != 1 || runs != 11 {
+		t.Fatalf("a query replaced ten times: %v, %v after %d runs; want its answer after 11", ms, err, runs)
+	}
+	runs = 0
+	ms, err = s.retry(ctx, func(*view) ([]store.Match, error) {
+		runs++
+		return want, fs.ErrNotExist
+	})
+	if !errors.Is(err, store.ErrBusy) || !errors.Is(err, fs.ErrNotExist) || ms != nil || runs != maxAttempts {
+		t.Fatalf("a query always replaced: %v, %v after %d runs; want nothing and an error matching store.ErrBusy after %d", ms, err, runs, maxAttempts)
 	}
 }
