@@ -206,6 +206,11 @@ func TestNearest(t *testing.T) {
 	if b := r.sent(2); b["size"] != 3.0+firstWindow || !cmp.Equal(b["sort"], []any{map[string]any{"_score": "desc"}, map[string]any{"chunk_id": "asc"}}) {
 		t.Errorf("size %v, sort %v; want k + %d and score, then chunk id", b["size"], b["sort"], firstWindow)
 	}
+	// A hit sorted by _score carries its score; track_scores would make
+	// the fetch phase run the graph search again.
+	if v, ok := r.sent(2)["track_scores"]; ok {
+		t.Errorf("track_scores = %v; want it left out", v)
+	}
 }
 
 // checkNearest checks the matches of the nearest conversations.
