@@ -228,3 +228,20 @@ func TestHelpFlagsTrue(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpUsageLine: the first line of every command's --help is
+// "Usage: edgar13f COMMAND ARGS [flags]", with no doubled space where a
+// command takes no arguments (panel).
+func TestHelpUsageLine(t *testing.T) {
+	for _, cmd := range commands {
+		var stdout, stderr strings.Builder
+		if code := run(t.Context(), append(strings.Fields(cmd.name), "--help"), &stdout, &stderr, func(string) string { return "" }); code != exitOK {
+			t.Fatalf("%s --help: exit %d", cmd.name, code)
+		}
+		first, _, _ := strings.Cut(stdout.String(), "\n")
+		want := strings.Join(strings.Fields("Usage: edgar13f "+cmd.name+" "+cmd.args+" [flags]"), " ")
+		if first != want {
+			t.Errorf("%s --help begins %q, want %q", cmd.name, first, want)
+		}
+	}
+}

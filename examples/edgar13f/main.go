@@ -291,7 +291,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	var parseOut strings.Builder
 	fs.SetOutput(&parseOut)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: edgar13f %s %s [flags]\n\n%s\n\nExamples:\n%s\nFlags:\n", cmd.name, cmd.args, cmd.about, cmd.examples)
+		line := strings.Join(strings.Fields("edgar13f "+cmd.name+" "+cmd.args+" [flags]"), " ")
+		fmt.Fprintf(fs.Output(), "Usage: %s\n\n%s\n\nExamples:\n%s\nFlags:\n", line, cmd.about, cmd.examples)
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args[1:])
