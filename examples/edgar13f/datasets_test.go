@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -198,6 +199,16 @@ func TestAskImport(t *testing.T) {
 		want := "holders needs 2 Form 13F Data Sets windows that are not imported yet (2022q4 to 2023q1, filings of 2022-10-01 to 2023-03-31), about 200 MB from EDGAR. Download them? [y/N] "
 		if out.String() != want {
 			t.Errorf("asked %q, want %q", out.String(), want)
+		}
+	}
+	// Off a terminal, holders sends the user to datasets sync as well;
+	// datasets sync, the import itself, does not send the user to itself.
+	for _, tt := range []struct{ name, want string }{
+		{"holders", `: run again with --yes to download them, or import them first with "edgar13f datasets sync --from 2022-10-01 --to 2023-03-31 --yes"`},
+		{"datasets sync", "filings of 2022-10-01 to 2023-03-31), about 200 MB from EDGAR: run again with --yes to download them"},
+	} {
+		if err := askImport(tt.name, ws, strings.NewReader(""), io.Discard, false); err == nil || !strings.HasSuffix(err.Error(), tt.want) {
+			t.Errorf("%s, not interactive: %v, want it to end %q", tt.name, err, tt.want)
 		}
 	}
 }
