@@ -264,7 +264,12 @@ func TestSyncCompaniesEqualsZip(t *testing.T) {
 	if _, err := s.SyncCompanies(ctx, []string{"12345678901"}); edgartest.Reason(err) != edgar13f.InvalidArgument {
 		t.Errorf("malformed CIK: %v", err)
 	}
-	if _, err := s.SyncCompanies(ctx, []string{"320193", "42"}); err == nil || !strings.Contains(err.Error(), "CIK 42") {
+	// The failure names the CIK and the document, with the package's
+	// prefix once (not "edgar13f: CIK 42: edgar13f: fetch ..."), and is
+	// still the fetch failure.
+	_, err = s.SyncCompanies(ctx, []string{"320193", "42"})
+	if err == nil || !strings.HasPrefix(err.Error(), "edgar13f: CIK 42: fetch ") || strings.Count(err.Error(), "edgar13f: ") != 1 ||
+		!errors.Is(err, edgar13f.ErrNotFound) {
 		t.Errorf("a CIK without company facts: %v", err)
 	}
 }

@@ -235,7 +235,7 @@ func (s *Store) SyncCompanies(ctx context.Context, ciks []string, opts ...Import
 		}
 		f, err := s.layer.Download(ctx, CompanyURL+doc, true)
 		if err != nil {
-			return ImportResult{}, fmt.Errorf("%sCIK %d: %w", docerr.Prefix, n, err)
+			return ImportResult{}, docerr.Wrap(fmt.Sprintf("CIK %d", n), err)
 		}
 		files = append(files, f.Path)
 		path := f.Path

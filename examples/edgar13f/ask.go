@@ -34,7 +34,7 @@ func init() { commands = append(commands, askCommands...) }
 
 var askCommands = []command{
 	{
-		name: "ask", args: "QUESTION...", positional: -1, disclaimer: &askDisclaimer, search: true,
+		name: "ask", args: "QUESTION...", positional: -1, required: []string{"as-of"}, disclaimer: &askDisclaimer, search: true,
 		about: "Answer a question about companies' 10-K and 10-Q reports as it could have been answered on\n" +
 			"--as-of (required): a language model searches the indexed filings, reads chunks and XBRL\n" +
 			"facts, every tool bound to --as-of, and answers citing them. The companies of --ticker have\n" +
@@ -101,9 +101,6 @@ func noCSV(o *opts, cmd string) error {
 func runAsk(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
 	if err := noCSV(o, "ask"); err != nil {
 		return nil, err
-	}
-	if o.asOf == "" {
-		return nil, usagef("missing --as-of: the date the question is asked on")
 	}
 	model, err := o.model()
 	if err != nil {
@@ -194,9 +191,6 @@ func (r askResult) table(w io.Writer) error {
 func runAskEval(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
 	if err := noCSV(o, "ask-eval"); err != nil {
 		return nil, err
-	}
-	if o.asOf != "" {
-		return nil, usagef("--as-of does not apply: each question is asked as of its own as_of")
 	}
 	f, err := os.Open(args[0])
 	if err != nil {

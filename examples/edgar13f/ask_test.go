@@ -49,11 +49,13 @@ func TestAskAnswered(t *testing.T) {
 		t.Errorf("grounding %v", g)
 	}
 	// Progress: the filing indexed, then the tool call with its company
-	// and query, one line each.
+	// and query, one line each (not a line before the filing is read and
+	// another after), the query written once.
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
 	last := lines[len(lines)-1]
-	if len(lines) < 2 || !strings.HasPrefix(lines[0], "[1] index_filings NVDA: filing "+nvidiaAccession) ||
-		!strings.HasPrefix(last, fmt.Sprintf("[%d] search_filings NVDA %q: ", len(lines), "revenue for fiscal year 2025 was")) || !strings.HasSuffix(last, "5 hits NVDA 10-K FY2025 Item 7") {
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "[1] index_filings NVDA: filing "+nvidiaAccession) ||
+		!strings.HasPrefix(last, fmt.Sprintf("[%d] search_filings NVDA %q: ", len(lines), "revenue for fiscal year 2025 was")) || !strings.HasSuffix(last, "5 hits NVDA 10-K FY2025 Item 7") ||
+		strings.Count(last, `"revenue for fiscal year 2025 was"`) != 1 {
 		t.Errorf("progress on stderr:\n%s", stderr)
 	}
 

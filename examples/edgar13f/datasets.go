@@ -102,6 +102,9 @@ func askImport(name string, ws []datasets.Window, in io.Reader, out io.Writer, i
 	plan := fmt.Sprintf("%s needs %d Form 13F Data Sets windows that are not imported yet (%s to %s, filings of %s to %s), about %s from EDGAR",
 		name, len(ws), first.Name, last.Name, first.From, last.To, size(int64(len(ws))*windowBytes))
 	if !interactive {
+		if name == "datasets sync" { // the import itself
+			return usagef("%s: run again with --yes to download them", plan)
+		}
 		return usagef("%s: run again with --yes to download them, or import them first with \"edgar13f datasets sync --from %s --to %s --yes\"",
 			plan, first.From, last.To)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -160,7 +161,8 @@ func TestImportAsked(t *testing.T) {
 		{[]string{"datasets", "sync", "--from", "2013-01-01"}, "edgar13f datasets: datasets sync needs 53 Form 13F Data Sets windows that are not imported yet (2013q3 to 01jun2026-31aug2026, filings of 2013-07-01 to 2026-08-31), about 5.2 GB from EDGAR"},
 	} {
 		_, stderr, code := exe(t, env, append(tt.args, "--format", "json")...)
-		if code != 2 || !strings.HasPrefix(stderr, tt.plan) || !strings.Contains(stderr, "edgar13f datasets sync --from ") {
+		// holders and panel name the import command; datasets sync is it.
+		if code != 2 || !strings.HasPrefix(stderr, tt.plan) || strings.Contains(stderr, "edgar13f datasets sync --from ") == (tt.args[0] == "datasets") {
 			t.Errorf("%v: exit %d, stderr %q; want 2, %q...", tt.args, code, stderr, tt.plan)
 		}
 		if n := taken(); n != 0 {
@@ -198,6 +200,16 @@ func TestAskImport(t *testing.T) {
 		want := "holders needs 2 Form 13F Data Sets windows that are not imported yet (2022q4 to 2023q1, filings of 2022-10-01 to 2023-03-31), about 200 MB from EDGAR. Download them? [y/N] "
 		if out.String() != want {
 			t.Errorf("asked %q, want %q", out.String(), want)
+		}
+	}
+	// Off a terminal, holders sends the user to datasets sync as well;
+	// datasets sync, the import itself, does not send the user to itself.
+	for _, tt := range []struct{ name, want string }{
+		{"holders", `: run again with --yes to download them, or import them first with "edgar13f datasets sync --from 2022-10-01 --to 2023-03-31 --yes"`},
+		{"datasets sync", "filings of 2022-10-01 to 2023-03-31), about 200 MB from EDGAR: run again with --yes to download them"},
+	} {
+		if err := askImport(tt.name, ws, strings.NewReader(""), io.Discard, false); err == nil || !strings.HasSuffix(err.Error(), tt.want) {
+			t.Errorf("%s, not interactive: %v, want it to end %q", tt.name, err, tt.want)
 		}
 	}
 }

@@ -154,3 +154,94 @@ func TestFlagsRead(t *testing.T) {
 		})
 	}
 }
+
+// TestHelpFlagsTrue: what a command's --help says of the common flags is
+// what the command does. ask needs --as-of (it has no default); ask-eval
+// refuses --as-of (each question has its own date), so its help does not
+// list it; the agent commands answer no 13F rows, so they take no
+// --no-redact; --format names the formats the command writes (csv not for
+// the agent commands, parquet for panel and frame) and its real default
+// (eval and ask-eval print a table also off a terminal). A common flag a
+// command does not take is refused saying why.
+func TestHelpFlagsTrue(t *testing.T) {
+	usage := func(cmd, name string) (string, bool) {
+		for i := range commands {
+			if commands[i].name != cmd {
+				continue
+			}
+			var o opts
+			f := flagSet(&commands[i], &o).Lookup(name)
+			if f == nil {
+				return "", false
+			}
+			return f.Usage, true
+		}
+		t.Fatalf("no command %s", cmd)
+		return "", false
+	}
+	for _, c := range []struct {
+		cmd, flag string
+		listed    bool
+		has, not  []string
+	}{
+		{"ask", "as-of", true, []string{"(required)"}, []string{"default today"}},
+		{"ask-eval", "as-of", false, nil, nil},
+		{"ask", "no-redact", false, nil, nil},
+		{"ask-eval", "no-redact", false, nil, nil},
+		{"holdings", "as-of", true, []string{"(default today)"}, nil},
+		{"ask", "format", true, []string{"table or json", "(default table on a terminal, else json)"}, []string{"csv"}},
+		{"ask-eval", "format", true, []string{"table or json", "(default table)"}, []string{"csv", "else json"}},
+		{"eval", "format", true, []string{"table, json or csv", "(default table)"}, []string{"else json"}},
+		{"panel", "format", true, []string{"parquet"}, nil},
+		{"frame", "format", true, []string{"parquet"}, nil},
+		{"holdings", "format", true, []string{"table, json or csv (default table on a terminal, else json)"}, []string{"parquet"}},
+	} {
+		u, ok := usage(c.cmd, c.flag)
+		if ok != c.listed {
+			t.Errorf("%s --help lists --%s: %v, want %v", c.cmd, c.flag, ok, c.listed)
+			continue
+		}
+		for _, s := range c.has {
+			if !strings.Contains(u, s) {
+				t.Errorf("%s --%s: help %q lacks %q", c.cmd, c.flag, u, s)
+			}
+		}
+		for _, s := range c.not {
+			if strings.Contains(u, s) {
+				t.Errorf("%s --%s: help %q says %q", c.cmd, c.flag, u, s)
+			}
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ask-eval", "q.json", "--dry-run", "--as-of", "2025-01-01"}, "edgar13f ask-eval: --as-of does not apply: each question is asked as of its own as_of\n"},
+		{[]string{"ask", "why?", "--as-of", "2025-01-01", "--no-redact"}, "edgar13f ask: --no-redact does not apply:"},
+		{[]string{"company", "apple", "--as-of", "2025-01-01"}, "edgar13f company: --as-of does not apply:"},
+		{[]string{"ask", "why?"}, "edgar13f ask: missing --as-of"},
+	} {
+		var stdout, stderr strings.Builder
+		code := run(t.Context(), c.args, &stdout, &stderr, func(string) string { return "" })
+		if code != exitUsage || !strings.HasPrefix(stderr.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d, stderr starting %q", c.args, code, stderr.String(), exitUsage, c.want)
+		}
+	}
+}
+
+// TestHelpUsageLine: the first line of every command's --help is
+// "Usage: edgar13f COMMAND ARGS [flags]", with no doubled space where a
+// command takes no arguments (panel).
+func TestHelpUsageLine(t *testing.T) {
+	for _, cmd := range commands {
+		var stdout, stderr strings.Builder
+		if code := run(t.Context(), append(strings.Fields(cmd.name), "--help"), &stdout, &stderr, func(string) string { return "" }); code != exitOK {
+			t.Fatalf("%s --help: exit %d", cmd.name, code)
+		}
+		first, _, _ := strings.Cut(stdout.String(), "\n")
+		want := strings.Join(strings.Fields("Usage: edgar13f "+cmd.name+" "+cmd.args+" [flags]"), " ")
+		if first != want {
+			t.Errorf("%s --help begins %q, want %q", cmd.name, first, want)
+		}
+	}
+}

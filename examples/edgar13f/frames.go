@@ -77,6 +77,9 @@ func confirmFrames(name string, o *opts) frames.ImportOption {
 // interactive; otherwise it fails, saying how to go on.
 func askFrames(name, what string, in io.Reader, out io.Writer, interactive bool) error {
 	if !interactive {
+		if name == "frames sync" { // the import itself
+			return usagef("%s needs %s: run again with --yes to download it", name, what)
+		}
 		return usagef("%s needs %s: run again with --yes to download it, or import it first with \"edgar13f frames sync --yes\"", name, what)
 	}
 	fmt.Fprintf(out, "%s needs %s. Download it? [y/N] ", name, what)

@@ -96,7 +96,13 @@ func TestAskFrames(t *testing.T) {
 	if err := askFrames("frame", "EDGAR's bulk XBRL file (about 1.3 GB)", strings.NewReader("n\n"), &out, true); err == nil {
 		t.Error("no: downloaded")
 	}
-	if err := askFrames("frame", "EDGAR's bulk XBRL file (about 1.3 GB)", strings.NewReader(""), &out, false); err == nil || !strings.Contains(err.Error(), "--yes") {
+	if err := askFrames("frame", "EDGAR's bulk XBRL file (about 1.3 GB)", strings.NewReader(""), &out, false); err == nil || !strings.Contains(err.Error(), "--yes") ||
+		!strings.Contains(err.Error(), `import it first with "edgar13f frames sync --yes"`) {
 		t.Errorf("not interactive: %v", err)
+	}
+	// frames sync is the import: it does not send the user to itself.
+	if err := askFrames("frames sync", "EDGAR's bulk XBRL file (about 1.3 GB)", strings.NewReader(""), &out, false); err == nil ||
+		!strings.HasSuffix(err.Error(), ": frames sync needs EDGAR's bulk XBRL file (about 1.3 GB): run again with --yes to download it") {
+		t.Errorf("frames sync, not interactive: %v", err)
 	}
 }

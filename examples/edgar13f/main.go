@@ -27,6 +27,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"os/signal"
@@ -219,16 +220,38 @@ func (l listFlag) Set(s string) error {
 	return nil
 }
 
-// commonFlags registers the flags every command has, but those named in
-// skip: --as-of, --format and the CLI's settings of wire.Settings.
-func commonFlags(fs *flag.FlagSet, o *opts, skip []string) {
+// commonFlags registers the flags cmd has of those every command may
+// have: --as-of, --format and the CLI's settings of wire.Settings, but
+// those of notUsed.
+func commonFlags(fs *flag.FlagSet, o *opts, cmd *command) {
+	skip := slices.Collect(maps.Keys(notUsed[cmd.name]))
 	if !slices.Contains(skip, "as-of") {
-		fs.StringVar(&o.asOf, "as-of", "", "knowledge date YYYY-MM-DD: only filings made on or before it count (default today)")
+		asOf := "knowledge date YYYY-MM-DD: only filings made on or before it count (default today)"
+		if slices.Contains(cmd.required, "as-of") {
+			asOf = "knowledge date YYYY-MM-DD: only filings made on or before it count (required)"
+		}
+		fs.StringVar(&o.asOf, "as-of", "", asOf)
 	}
 	if !slices.Contains(skip, "format") {
-		fs.StringVar(&o.format, "format", "", "output: table, json or csv (default table on a terminal, else json)")
+		fs.StringVar(&o.format, "format", "", formatUsage(cmd))
 	}
 	o.settings = wire.RegisterFlags(fs, wire.CLI, skip...)
+}
+
+// formatUsage is the help of cmd's --format: the formats it writes and
+// its default.
+func formatUsage(cmd *command) string {
+	formats := "table, json or csv"
+	switch cmd.name {
+	case "panel", "frame":
+		formats = "table, json, csv or parquet"
+	case "ask", "ask-eval":
+		formats = "table or json"
+	}
+	if cmd.tableDefault {
+		return "output: " + formats + " (default table)"
+	}
+	return "output: " + formats + " (default table on a terminal, else json)"
 }
 
 func filterFlags(fs *flag.FlagSet, o *opts) {
@@ -268,13 +291,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	var parseOut strings.Builder
 	fs.SetOutput(&parseOut)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: edgar13f %s %s [flags]\n\n%s\n\nExamples:\n%s\nFlags:\n", cmd.name, cmd.args, cmd.about, cmd.examples)
+		line := strings.Join(strings.Fields("edgar13f "+cmd.name+" "+cmd.args+" [flags]"), " ")
+		fmt.Fprintf(fs.Output(), "Usage: %s\n\n%s\n\nExamples:\n%s\nFlags:\n", line, cmd.about, cmd.examples)
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args[1:])
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, parseOut.String())
 		return exitOK
+	}
+	if err != nil {
+		err = notUsedError(cmd, err)
 	}
 	if err == nil {
 		o.set = map[string]bool{}
@@ -357,31 +384,50 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	return exitOK
 }
 
-// notUsed are the common flags a command does not read: they are not its
-// flags, and its help does not list them. --no-redact is for the commands
-// whose answers are 13F information-table rows (holdings, diff, holders,
-// panel, datasets sync), the only rows redaction removes.
-var notUsed = map[string][]string{
-	"company":     {"as-of", "no-redact"}, // names and tickers are EDGAR's current ones
-	"datasets":    {"as-of"},              // --from and --to say what to import
-	"frame":       {"no-redact"},
-	"frames":      {"as-of", "no-redact"}, // an import holds every filing date
-	"find":        {"no-redact"},
-	"13f-filings": {"no-redact"},
-	"filings":     {"no-redact"},
-	"facts":       {"no-redact"},
-	"section":     {"no-redact"},
-	"index":       {"no-redact"},
-	"search":      {"no-redact"},
-	"chunk":       {"no-redact"},
-	"eval":        {"no-redact"},
+// notUsed are the common flags a command does not read, each with why:
+// they are not its flags, its help does not list them, and giving one is
+// a usage error saying why. --no-redact is for the commands whose answers
+// are 13F information-table rows (holdings, diff, holders, panel,
+// datasets sync), the only rows redaction removes.
+var notUsed = map[string]map[string]string{
+	"company":     {"as-of": "names and tickers are EDGAR's current ones, not as of any date", "no-redact": noRows},
+	"datasets":    {"as-of": "--from and --to say what to import"},
+	"frame":       {"no-redact": noRows},
+	"frames":      {"as-of": "an import holds every filing date", "no-redact": noRows},
+	"find":        {"no-redact": noRows},
+	"13f-filings": {"no-redact": noRows},
+	"filings":     {"no-redact": noRows},
+	"facts":       {"no-redact": noRows},
+	"section":     {"no-redact": noRows},
+	"index":       {"no-redact": noRows},
+	"search":      {"no-redact": noRows},
+	"chunk":       {"no-redact": noRows},
+	"eval":        {"no-redact": noRows},
+	"ask":         {"no-redact": noRows},
+	"ask-eval":    {"as-of": "each question is asked as of its own as_of", "no-redact": noRows},
+}
+
+// noRows is why --no-redact does not apply to a command.
+const noRows = "redaction removes only 13F information-table rows, and this command answers with none"
+
+// notUsedError explains the error of a flag that cmd does not take, if it
+// is one of notUsed; otherwise it returns err.
+func notUsedError(cmd *command, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !ok {
+		return err
+	}
+	if why, ok := notUsed[cmd.name][strings.TrimPrefix(name, "-")]; ok {
+		return fmt.Errorf("--%s does not apply: %s", strings.TrimPrefix(name, "-"), why)
+	}
+	return err
 }
 
 // flagSet returns the flags of cmd, writing into o: the common flags it
 // reads, then its own.
 func flagSet(cmd *command, o *opts) *flag.FlagSet {
 	fs := flag.NewFlagSet("edgar13f "+cmd.name, flag.ContinueOnError)
-	commonFlags(fs, o, notUsed[cmd.name])
+	commonFlags(fs, o, cmd)
 	if cmd.flags != nil {
 		cmd.flags(fs, o)
 	}
@@ -501,7 +547,7 @@ func (o *opts) parseDates() error {
 
 func missingFlag(o *opts, names []string) string {
 	for _, n := range names {
-		v := map[string]string{"period": o.period, "period-a": o.periodA, "period-b": o.periodB}[n]
+		v := map[string]string{"period": o.period, "period-a": o.periodA, "period-b": o.periodB, "as-of": o.asOf}[n]
 		if v == "" {
 			return n
 		}

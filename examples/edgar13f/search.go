@@ -74,7 +74,7 @@ var searchCommands = []command{
 		name: "chunk", args: "CHUNK_ID", positional: 1, disclaimer: &searchDisclaimer, search: true, offline: true,
 		about: "Print one chunk of an indexed filing (a search hit's id) with up to --span chunks\n" +
 			"before and after it in the same Item, if its filing was made by --as-of.",
-		examples: "  edgar13f chunk 3f2a9c0d1e4b5a67 --as-of 2025-03-01\n  edgar13f chunk 3f2a9c0d1e4b5a67 --span 0 --format json\n",
+		examples: "  edgar13f chunk f68c9722f86f2732 --as-of 2025-03-01\n  edgar13f chunk f68c9722f86f2732 --span 0 --format json\n",
 		flags: func(fs *flag.FlagSet, o *opts) {
 			fs.IntVar(&o.span, "span", search.DefaultSpan, "neighbouring chunks on each side (0-5)")
 		},

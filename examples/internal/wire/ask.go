@@ -109,7 +109,10 @@ func nonNil(s []string) []string {
 
 // StepLine says in a line what a tool step of the agent did, for progress
 // notes: the tool, the company it concerned when its arguments name one,
-// and what it returned.
+// and what it returned. The summary of a tool that answered restates its
+// arguments (the query, the name, the chunk id, the CIK and concept), so
+// they are written once, by it; a failed step's summary says only how it
+// failed, so the arguments come first.
 func StepLine(st agent.ToolStep) string {
 	var a struct {
 		Query   string `json:"query"`
@@ -121,6 +124,12 @@ func StepLine(st agent.ToolStep) string {
 	}
 	_ = json.Unmarshal(st.Arguments, &a)
 	line := st.Name
+	if st.Summary != "" && !st.Error {
+		if a.Ticker != "" {
+			line += " " + a.Ticker
+		}
+		return line + " " + st.Summary
+	}
 	for _, who := range []string{a.Ticker, a.Name, a.CIK} {
 		if who != "" {
 			line += " " + who
@@ -165,8 +174,12 @@ func Ask(ctx context.Context, c *edgar13f.Client, cs *companies.Companies, e *se
 		}
 	}
 	if len(tickers) > 0 {
+		done := 0
 		_, err := e.Index(ctx, tickers, asOf, search.ReportProgress(func(p search.Progress) {
-			if p.Accession != "" {
+			// Index reports before and after each filing: one line, once
+			// it is indexed.
+			if p.Accession != "" && p.Filings > done {
+				done = p.Filings
 				note(fmt.Sprintf("index_filings %s: filing %s", p.Company, p.Accession))
 			}
 		}))
