@@ -24,7 +24,7 @@ var commands = []command{
 		about: "Find a manager's CIK by a part of its current or former EDGAR name (3-100 characters).\n" +
 			"13F filers come first. Names are current, not as of --as-of; with --as-of, only\n" +
 			"the 13F column is point in time. The first run reads EDGAR's name and form indexes\n" +
-			"(about 140 requests, a few minutes); later runs are instant.",
+			"(about 140 requests, some 35 s at the default request spacing); later runs are instant.",
 		examples: "  edgar13f find berkshire hathaway\n  edgar13f find 'fresh start' --as-of 2025-05-14 --limit 5\n",
 		flags:    func(fs *flag.FlagSet, o *opts) { fs.IntVar(&o.limit, "limit", 0, "most candidates (1-20, default 10)") },
 		run:      runFind,
