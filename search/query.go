@@ -151,7 +151,7 @@ func (e *Engine) mode(o searchOptions) (Mode, error) {
 	case BM25:
 	case KNN, Hybrid:
 		if e.embedder == nil {
-			return "", decline(edgar13f.InvalidArgument, "mode %s needs an embedder, and none is configured: set EDGAR13F_EMBED_URL (and EDGAR13F_EMBED_MODEL) for the MCP server and CLI, or pass search.WithEmbedder to search.New; mode bm25 needs none", m)
+			return "", decline(edgar13f.InvalidArgument, "mode %s needs an embedder, and none is configured: set EDGAR13F_EMBED_URL and EDGAR13F_EMBED_MODEL, or EDGAR13F_EMBED_MODEL=local:MODEL alone, for the example programs (CLI, MCP server, HTTP API), or pass search.WithEmbedder to search.New; mode bm25 needs none", m)
 		}
 	default:
 		return "", decline(edgar13f.InvalidArgument, "mode %q is none of bm25, knn, hybrid", o.mode)

@@ -143,6 +143,9 @@ func TestSearchDeclines(t *testing.T) {
 		{"unknown mode", "export", asOf, []SearchOption{Mode("semantic")}, "semantic"},
 		{"knn without embedder", "export", asOf, []SearchOption{KNN}, "EDGAR13F_EMBED_URL"},
 		{"hybrid without embedder", "export", asOf, []SearchOption{Hybrid}, "WithEmbedder"},
+		// The way out for each example program, the local model included.
+		{"knn without embedder: every program", "export", asOf, []SearchOption{KNN}, "(CLI, MCP server, HTTP API)"},
+		{"knn without embedder: local model", "export", asOf, []SearchOption{KNN}, "EDGAR13F_EMBED_MODEL=local:MODEL"},
 		{"bad cik", "export", asOf, []SearchOption{CIK("12x")}, "CIK"},
 		{"long cik", "export", asOf, []SearchOption{CIK("12345678901")}, "CIK"},
 		{"empty ticker", "export", asOf, []SearchOption{Ticker("")}, "ticker"},
