@@ -43,7 +43,9 @@ var commands = []command{
 		name: "holdings", args: "CIK", positional: 1, required: []string{"period"},
 		about: "Print a manager's 13F holdings for --period as EDGAR had them on --as-of: the base\n" +
 			"report plus any new-holdings amendments filed by then, each row citing its filing.\n" +
-			"Values are as filed: thousands of dollars before 2023-01-03, whole dollars since.",
+			"json and csv give each value as filed (thousands of dollars before 2023-01-03, whole\n" +
+			"dollars since) and value_usd in dollars; the table shows dollars, marking with * the\n" +
+			"rows filed in thousands.",
 		examples: "  edgar13f holdings 1067983 --period 2023-09-30 --as-of 2024-05-15 --top 10\n" +
 			"  edgar13f holdings 1067983 --period 2023-09-30 --issuer apple --format csv\n" +
 			"  edgar13f holdings 1067983 --period 2023-09-30 --cusip 037833100,023135106 --format json\n",
