@@ -90,18 +90,7 @@ func (o *opts) model() (model.Model, error) {
 	return m, nil
 }
 
-// noCSV refuses --format csv, which the agent commands do not write.
-func noCSV(o *opts, cmd string) error {
-	if o.format == "csv" {
-		return usagef("%s writes a table or json, not csv", cmd)
-	}
-	return nil
-}
-
 func runAsk(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
-	if err := noCSV(o, "ask"); err != nil {
-		return nil, err
-	}
 	model, err := o.model()
 	if err != nil {
 		return nil, err
@@ -189,9 +178,6 @@ func (r askResult) table(w io.Writer) error {
 }
 
 func runAskEval(ctx context.Context, c *edgar13f.Client, o *opts, args []string) (result, error) {
-	if err := noCSV(o, "ask-eval"); err != nil {
-		return nil, err
-	}
 	f, err := os.Open(args[0])
 	if err != nil {
 		return nil, usagef("%v", err)

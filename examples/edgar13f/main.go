@@ -238,16 +238,23 @@ func commonFlags(fs *flag.FlagSet, o *opts, cmd *command) {
 	o.settings = wire.RegisterFlags(fs, wire.CLI, skip...)
 }
 
+// formatsOf returns the output formats cmd writes: its help lists them
+// and checkUsage refuses the others.
+func formatsOf(cmd *command) []string {
+	switch cmd.name {
+	case "panel", "frame":
+		return []string{"table", "json", "csv", "parquet"}
+	case "ask", "ask-eval":
+		return []string{"table", "json"}
+	}
+	return []string{"table", "json", "csv"}
+}
+
 // formatUsage is the help of cmd's --format: the formats it writes and
 // its default.
 func formatUsage(cmd *command) string {
-	formats := "table, json or csv"
-	switch cmd.name {
-	case "panel", "frame":
-		formats = "table, json, csv or parquet"
-	case "ask", "ask-eval":
-		formats = "table or json"
-	}
+	fs := formatsOf(cmd)
+	formats := strings.Join(fs[:len(fs)-1], ", ") + " or " + fs[len(fs)-1]
 	if cmd.tableDefault {
 		return "output: " + formats + " (default table)"
 	}
@@ -499,8 +506,10 @@ func checkUsage(cmd *command, o *opts, pos []string) error {
 		return arityError(cmd, pos)
 	case missingFlag(o, cmd.required) != "":
 		return fmt.Errorf("missing --%s", missingFlag(o, cmd.required))
-	case o.format == "parquet" && cmd.name != "panel" && cmd.name != "frame":
+	case o.format == "parquet" && !slices.Contains(formatsOf(cmd), "parquet"):
 		return errors.New("--format parquet is for panel and frame only")
+	case o.format == "csv" && !slices.Contains(formatsOf(cmd), "csv"):
+		return fmt.Errorf("%s writes a table or json, not csv", cmd.name)
 	case o.format != "" && o.format != "table" && o.format != "json" && o.format != "csv" && o.format != "parquet":
 		return fmt.Errorf("--format must be table, json or csv, not %q", o.format)
 	}
