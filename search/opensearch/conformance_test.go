@@ -126,7 +126,8 @@ func testURL(t *testing.T) string {
 
 // TestConformance runs the conformance cases of every store against a
 // real OpenSearch node (2.10 or later) at EDGAR13F_OPENSEARCH_TEST_URL,
-// once with the HNSW Nearest and once with ExactNearest. Each store gets
+// once with the HNSW Nearest on one shard and once with ExactNearest on
+// two. Each store gets
 // indices of its own name, deleted when it is closed.
 func TestConformance(t *testing.T) {
 	c, err := osgo.NewClient(osgo.Config{Addresses: []string{testURL(t)}})
@@ -160,7 +161,14 @@ func runConformance(t *testing.T, c *osgo.Client, prefix string, d *dropper) {
 	for _, mode := range []struct {
 		name string
 		opts []Option
-	}{{"hnsw", nil}, {"exact", []Option{ExactNearest()}}} {
+	}{
+		{"hnsw", nil},
+		// Two primary shards, as a node of two cores or more wants
+		// (README, "Shards and cores"): each shard ranks its own
+		// chunks, and the exact Nearest must still answer as the
+		// embedded store does.
+		{"exact", []Option{ExactNearest(), Shards(2)}},
+	} {
 		t.Run(mode.name, func(t *testing.T) {
 			t.Parallel()
 			// Every call waits on the cluster: the cases run side by
