@@ -157,9 +157,9 @@ type options struct {
 
 // Shards sets the number of primary shards of the data index the Store
 // creates (default: the cluster's, 1 on OpenSearch 2.x). A node searches
-// a query's shards side by side, one a core: one shard per core a query
-// may use makes large stores answer faster (see the README's "Shards and
-// cores").
+// a query's shards side by side, each on a search thread of its own:
+// one shard per core a query may use makes large stores answer faster
+// (see the README's "Shards and cores").
 func Shards(n int) Option { return func(o *options) { o.shards = n } }
 
 // Replicas sets the number of replicas of the indices the Store creates

@@ -52,7 +52,7 @@ func main() {
 	index := flag.String("index", "", "OpenSearch: the store's name (default: a new one, dropped at the end unless -keep)")
 	keep := flag.Bool("keep", false, "OpenSearch: keep a new store's indices")
 	dir := flag.String("dir", "", "embedded: the store's directory (default: a new temporary directory, removed at the end)")
-	shards := flag.Int("shards", 0, "OpenSearch: primary shards of a new store's data index, one a core of the node for a query to use them all (default: the cluster's)")
+	shards := flag.Int("shards", 0, "OpenSearch: primary shards of a new store's data index: one per core of the node lets a query use them all (default: the cluster's)")
 	flag.Parse()
 
 	ctx := context.Background()
