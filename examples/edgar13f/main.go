@@ -253,8 +253,8 @@ func formatsOf(cmd *command) []string {
 // formatUsage is the help of cmd's --format: the formats it writes and
 // its default.
 func formatUsage(cmd *command) string {
-	fs := formatsOf(cmd)
-	formats := strings.Join(fs[:len(fs)-1], ", ") + " or " + fs[len(fs)-1]
+	all := formatsOf(cmd)
+	formats := strings.Join(all[:len(all)-1], ", ") + " or " + all[len(all)-1]
 	if cmd.tableDefault {
 		return "output: " + formats + " (default table)"
 	}

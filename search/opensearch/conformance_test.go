@@ -127,8 +127,7 @@ func testURL(t *testing.T) string {
 // TestConformance runs the conformance cases of every store against a
 // real OpenSearch node (2.10 or later) at EDGAR13F_OPENSEARCH_TEST_URL,
 // once with the HNSW Nearest on one shard and once with ExactNearest on
-// two. Each store gets
-// indices of its own name, deleted when it is closed.
+// two. Each store gets indices of its own name, deleted when it is closed.
 func TestConformance(t *testing.T) {
 	c, err := osgo.NewClient(osgo.Config{Addresses: []string{testURL(t)}})
 	if err != nil {
