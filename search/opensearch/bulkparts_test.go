@@ -25,7 +25,7 @@ func TestBulkPartsSideBySide(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.opts.bulkBytes = 8 << 10
-	if err := s.ensureDataIndex(ctx, 0, store.Meta{}); err != nil {
+	if _, err := s.ensureDataIndex(ctx, 0, store.Meta{}); err != nil {
 		t.Fatal(err)
 	}
 	firstBulk := make(chan struct{})

@@ -203,7 +203,15 @@ func (s *Store) dataIndexBody(meta store.Meta, epoch int) map[string]any {
 	if s.opts.replicasSet {
 		index["number_of_replicas"] = s.opts.replicas
 	}
-	if meta.Dim > 0 {
+	_meta := map[string]any{"edgar13f_format": mappingFormat, "model": meta.Model, "dim": meta.Dim, "epoch": epoch}
+	switch {
+	case meta.Dim > 0 && s.opts.exact:
+		// The exact search reads the vectors from their doc values; an
+		// HNSW graph would cost each Put about as much CPU as the rest
+		// of it, for a search that never uses it.
+		props["vector"] = map[string]any{"type": "knn_vector", "dimension": meta.Dim}
+		_meta["no_graph"] = true
+	case meta.Dim > 0:
 		index["knn"] = true
 		props["vector"] = map[string]any{
 			"type":      "knn_vector",
@@ -220,7 +228,7 @@ func (s *Store) dataIndexBody(meta store.Meta, epoch int) map[string]any {
 		"settings": map[string]any{"index": index},
 		"mappings": map[string]any{
 			"dynamic":    "strict",
-			"_meta":      map[string]any{"edgar13f_format": mappingFormat, "model": meta.Model, "dim": meta.Dim, "epoch": epoch},
+			"_meta":      _meta,
 			"properties": props,
 		},
 	}
@@ -228,54 +236,60 @@ func (s *Store) dataIndexBody(meta store.Meta, epoch int) map[string]any {
 
 // ensureDataIndex creates the data index of an epoch unless it exists. An
 // index that exists must be one this store made for the same embedder.
-func (s *Store) ensureDataIndex(ctx context.Context, epoch int, meta store.Meta) error {
+// noGraph reports whether the index keeps its vectors without an HNSW
+// graph: as this Store creates it (ExactNearest), or as its _meta says
+// when it exists.
+func (s *Store) ensureDataIndex(ctx context.Context, epoch int, meta store.Meta) (noGraph bool, err error) {
 	s.mu.Lock()
-	done := s.ensured[epoch]
+	noGraph, done := s.ensured[epoch]
 	s.mu.Unlock()
 	if done {
-		return nil
+		return noGraph, nil
 	}
 	name := s.dataIndex(epoch)
-	_, err := s.do(ctx, "create index", http.MethodPut, "/"+name, nil, s.dataIndexBody(meta, epoch))
+	noGraph = s.opts.exact && meta.Dim > 0
+	_, err = s.do(ctx, "create index", http.MethodPut, "/"+name, nil, s.dataIndexBody(meta, epoch))
 	if isStatus(err, http.StatusBadRequest, "resource_already_exists_exception") {
-		err = s.checkDataIndex(ctx, name, meta)
+		noGraph, err = s.checkDataIndex(ctx, name, meta)
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	s.mu.Lock()
-	s.ensured[epoch] = true
+	s.ensured[epoch] = noGraph
 	s.mu.Unlock()
-	return nil
+	return noGraph, nil
 }
 
-// checkDataIndex reads an existing data index's _meta.
-func (s *Store) checkDataIndex(ctx context.Context, name string, meta store.Meta) error {
+// checkDataIndex reads an existing data index's _meta, and whether it
+// keeps its vectors without an HNSW graph.
+func (s *Store) checkDataIndex(ctx context.Context, name string, meta store.Meta) (noGraph bool, err error) {
 	data, err := s.do(ctx, "read mapping", http.MethodGet, "/"+name+"/_mapping", nil, nil)
 	if err != nil {
-		return err
+		return false, err
 	}
 	var resp map[string]struct {
 		Mappings struct {
 			Meta struct {
-				Format int    `json:"edgar13f_format"`
-				Model  string `json:"model"`
-				Dim    int    `json:"dim"`
+				Format  int    `json:"edgar13f_format"`
+				Model   string `json:"model"`
+				Dim     int    `json:"dim"`
+				NoGraph bool   `json:"no_graph"`
 			} `json:"_meta"`
 		} `json:"mappings"`
 	}
 	if err := json.Unmarshal(data, &resp); err != nil {
-		return fmt.Errorf("edgar13f/search/opensearch: read mapping of %s: %w", name, err)
+		return false, fmt.Errorf("edgar13f/search/opensearch: read mapping of %s: %w", name, err)
 	}
 	m, ok := resp[name]
 	if !ok || m.Mappings.Meta.Format != mappingFormat {
 		if ok && m.Mappings.Meta.Format > 0 {
-			return fmt.Errorf("edgar13f/search/opensearch: index %s was made by another version of this store (format %d, this one reads %d): drop the store (Store.Drop) and index again", name, m.Mappings.Meta.Format, mappingFormat)
+			return false, fmt.Errorf("edgar13f/search/opensearch: index %s was made by another version of this store (format %d, this one reads %d): drop the store (Store.Drop) and index again", name, m.Mappings.Meta.Format, mappingFormat)
 		}
-		return fmt.Errorf("edgar13f/search/opensearch: index %s exists but was not made by this store (no edgar13f _meta of format %d in its mapping)", name, mappingFormat)
+		return false, fmt.Errorf("edgar13f/search/opensearch: index %s exists but was not made by this store (no edgar13f _meta of format %d in its mapping)", name, mappingFormat)
 	}
 	if got := (store.Meta{Model: m.Mappings.Meta.Model, Dim: m.Mappings.Meta.Dim}); got != meta {
-		return &store.MismatchError{Stored: got, Given: meta}
+		return false, &store.MismatchError{Stored: got, Given: meta}
 	}
-	return nil
+	return m.Mappings.Meta.NoGraph, nil
 }

@@ -156,6 +156,15 @@ func (c *fakeCluster) route(method string, u *url.URL, body []byte) (int, any) {
 	return fakeError(400, "illegal_argument_exception", "the simulator does not know "+method+" "+u.Path)
 }
 
+// hasGraph reports whether the index maps field as a knn_vector with a
+// method: one with an HNSW graph, which a knn query needs.
+func (ix *fakeIndex) hasGraph(field string) bool {
+	props, _ := ix.mapping["properties"].(map[string]any)
+	f, _ := props[field].(map[string]any)
+	_, ok := f["method"]
+	return ok
+}
+
 func (c *fakeCluster) createIndex(name string, body []byte) (int, any) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -367,6 +376,11 @@ func (c *fakeCluster) search(index string, body []byte) (int, any) {
 	}
 	var hits []fakeHit
 	if knn, ok := req.Query["knn"].(map[string]any); ok {
+		if !ix.hasGraph("vector") {
+			// What OpenSearch answers for a knn_vector field mapped
+			// without a method (an index without index.knn).
+			return fakeError(400, "query_shard_exception", "failed to create query: Field 'vector' is not built for ANN search.")
+		}
 		hits = knnSearch(ix, knn["vector"].(map[string]any))
 	} else {
 		for _, id := range ix.seenOrder {

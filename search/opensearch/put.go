@@ -115,7 +115,8 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 
 	// 2. Write the generation's documents, searchable on every copy when
 	// the bulk calls return.
-	if err := s.ensureDataIndex(ctx, epoch, meta); err != nil {
+	noGraph, err := s.ensureDataIndex(ctx, epoch, meta)
+	if err != nil {
 		return s.abort(ctx, f.Accession, gen, epoch, true, err)
 	}
 	// The documents, made (analysed and encoded) by the bulk workers: the
@@ -165,6 +166,12 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 		}
 		st.unlock(f.Accession, gen)
 		st.Unrefreshed = append(st.Unrefreshed, lock{Accession: f.Accession, Gen: gen})
+		if !st.Sealed {
+			// The first commit fixes the embedder, and so the data
+			// index: queries learn from the state whether it has an
+			// HNSW graph.
+			st.NoGraph = noGraph
+		}
 		st.Sealed = true
 		st.Hides++
 		return false, nil

@@ -611,7 +611,9 @@ func (s *Store) Nearest(ctx context.Context, vector []float32, f store.Filter, k
 			return nil
 		}
 		var err error
-		out, err = s.nearest(ctx, index, vector, f, k, st.hiddenGens())
+		// A store without an HNSW graph is searched exactly.
+		exact := s.opts.exact || st.NoGraph
+		out, err = s.nearest(ctx, index, vector, f, k, exact, st.hiddenGens())
 		return err
 	})
 	if err == nil && !ran {
@@ -624,27 +626,27 @@ func (s *Store) Nearest(ctx context.Context, vector []float32, f store.Filter, k
 // as the embedded store computes it (vecmath), from the vectors of the
 // chunks the cluster returns: the cluster computes in floats, so its
 // scores may tie or swap chunks whose similarities differ by less than
-// its rounding. It asks for k + firstWindow chunks. With ExactNearest,
+// its rounding. It asks for k + firstWindow chunks. With exact set,
 // whose script computes 1 + the cosine within cosError of the Go cosine,
 // a chunk whose Go cosine is at least the k-th best one's, c_k, scores at
 // least 1 + c_k − cosError; when the last chunk returned scores below
 // that, no other chunk can be among the best k, else a second search with
-// that min_score returns every chunk that can. The HNSW search is
-// approximate anyway: its best k + firstWindow are rescored.
-func (s *Store) nearest(ctx context.Context, index string, vector []float32, f store.Filter, k int, hidden []string) ([]store.Match, error) {
+// that min_score returns every chunk that can. The HNSW search (exact
+// unset) is approximate anyway: its best k + firstWindow are rescored.
+func (s *Store) nearest(ctx context.Context, index string, vector []float32, f store.Filter, k int, exact bool, hidden []string) ([]store.Match, error) {
 	q := make([]float64, len(vector))
 	for i, x := range vector {
 		q[i] = float64(x)
 	}
 	qn := vecmath.Norm(vector)
 	size := min(k+firstWindow, maxK)
-	body := s.nearestBody(vector, f, size, hidden)
+	body := s.nearestBody(vector, f, size, exact, hidden)
 	var r searchResponse
 	if err := s.search(ctx, index, body, &r); err != nil {
 		return nil, err
 	}
 	ms, err := cosines(&r, q, qn)
-	if err != nil || !s.opts.exact || len(r.Hits.Hits) < size {
+	if err != nil || !exact || len(r.Hits.Hits) < size {
 		return best(ms, k), err
 	}
 	floor := 1 + ms[k-1].Score - cosError(len(vector))
@@ -690,11 +692,12 @@ func cosines(r *searchResponse, q []float64, qn float64) ([]store.Match, error) 
 // to the query's (the k-NN plugin's Painless function).
 const exactScript = `1.0 + cosineSimilarity(params.query_value, doc[params.field])`
 
-// nearestBody is the search of Nearest.
-func (s *Store) nearestBody(vector []float32, f store.Filter, k int, hidden []string) map[string]any {
+// nearestBody is the search of Nearest: a script_score when exact, else
+// a knn query on the HNSW graph.
+func (s *Store) nearestBody(vector []float32, f store.Filter, k int, exact bool, hidden []string) map[string]any {
 	filter := append(filterClauses(f), map[string]any{"exists": map[string]any{"field": "vector"}})
 	var query map[string]any
-	if s.opts.exact {
+	if exact {
 		query = map[string]any{"script_score": map[string]any{
 			"query": boolQuery(filter, nil, hiddenFilter(hidden)),
 			"script": map[string]any{

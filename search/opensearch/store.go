@@ -23,7 +23,8 @@
 // chunk_index, tokens and chunks integers; filing_date and report_date
 // dates; and, when the store has an embedder, vector is a knn_vector of
 // its dimension, indexed as an HNSW graph by the lucene engine with the
-// cosinesimil space. The lucene engine is the one valid choice on every
+// cosinesimil space, unless the store was made by [ExactNearest] (then it
+// is kept for the exact search only, without a graph). The lucene engine is the one valid choice on every
 // OpenSearch 2.x from 2.4 on: it filters inside the graph search (efficient
 // k-NN filtering), switches to exact search when the filter leaves few
 // chunks, and supports cosinesimil; nmslib only filters after the search
@@ -97,7 +98,8 @@
 // answer differently than one that does not, though it never returns a
 // chunk of a filing made after asOf. [ExactNearest] makes every Nearest an
 // exact search (a script_score over the filtered chunks), point in time
-// and deterministic at any size. Scores are cosine similarities, computed
+// and deterministic at any size; a store whose data index it creates has
+// no HNSW graph, and every Nearest on such a store is exact. Scores are cosine similarities, computed
 // in Go from the returned chunks' vectors as the embedded store computes
 // them (the cluster's float scores only rank), asking for more chunks
 // when those leave the best k in doubt (ExactNearest).
@@ -134,8 +136,10 @@ type Store struct {
 	name   string
 	opts   options
 
-	mu      sync.Mutex
-	ensured map[int]bool // data indices known to exist, by epoch
+	mu sync.Mutex
+	// ensured holds the data indices known to exist, by epoch: whether
+	// the index has no HNSW graph (see noGraphFormat).
+	ensured map[int]bool
 }
 
 var _ store.Store = (*Store)(nil)
@@ -176,6 +180,13 @@ func NearestCandidates(n int) Option { return func(o *options) { o.candidates = 
 // filter (a script_score with the k-NN plugin's cosineSimilarity) instead
 // of an HNSW search: slower on large corpora, exact and point in time at
 // any size.
+//
+// A data index the Store creates with this option (on the store's first
+// Put) keeps the vectors without an HNSW graph, which an exact search does
+// not use: Puts then take about half the node's CPU (see the README's
+// Figures). A store keeps the layout its first Put gave it, and Nearest on
+// a store without a graph is exact whatever the options of the Store that
+// queries it; on a store with a graph, this option makes it exact too.
 func ExactNearest() Option { return func(o *options) { o.exact = true } }
 
 // validName is what the Store accepts as a name: its indices are named
@@ -257,6 +268,13 @@ func (s *Store) Meta(ctx context.Context) (store.Meta, error) {
 // stateFormat is the version of the state document's layout.
 const stateFormat = 1
 
+// noGraphFormat is the format of the state document of a store without an
+// HNSW graph (made by ExactNearest): stateFormat's layout with no_graph
+// set. A version of the store that knows only format 1 would query such a
+// store's graph, which is not there, and would drop no_graph when it
+// writes the state: it refuses the store instead.
+const noGraphFormat = 2
+
 // state is the store's state document: the embedder, the epoch (which
 // data index is current), whether a filing was ever committed, the hidden
 // generations and who is writing which accession.
@@ -280,9 +298,21 @@ type state struct {
 	// clears the list (if the state is unchanged), as does a Put that
 	// finds it maxUnrefreshed long.
 	Unrefreshed []lock `json:"unrefreshed,omitempty"`
+	// NoGraph is set by the first commit when the data index keeps its
+	// vectors without an HNSW graph: Nearest then searches exactly.
+	NoGraph bool `json:"no_graph,omitempty"`
 
 	exists           bool
 	seqNo, primaryTm int64
+}
+
+// format is the format the state document's layout has: noGraphFormat
+// for a store without an HNSW graph, else stateFormat.
+func (st *state) format() int {
+	if st.NoGraph {
+		return noGraphFormat
+	}
+	return stateFormat
 }
 
 // A hiddenGen is a generation queries must not see. Done says that no
@@ -390,8 +420,8 @@ func (s *Store) readState(ctx context.Context) (*state, error) {
 	if err := json.Unmarshal(g.Source, st); err != nil {
 		return nil, fmt.Errorf("edgar13f/search/opensearch: read state: %w", err)
 	}
-	if st.Format != stateFormat {
-		return nil, fmt.Errorf("edgar13f/search/opensearch: the state document of %s has format %d; this version reads format %d", s.stateIndex(), st.Format, stateFormat)
+	if st.Format != st.format() {
+		return nil, fmt.Errorf("edgar13f/search/opensearch: the state document of %s has format %d; this version reads formats %d and %d (no_graph)", s.stateIndex(), st.Format, stateFormat, noGraphFormat)
 	}
 	st.exists, st.seqNo, st.primaryTm = true, g.SeqNo, g.PrimaryTerm
 	return st, nil
@@ -400,7 +430,7 @@ func (s *Store) readState(ctx context.Context) (*state, error) {
 // writeState writes st if the state document is still the one st was read
 // from; ok is false when another writer came first.
 func (s *Store) writeState(ctx context.Context, st *state) (ok bool, err error) {
-	st.Format = stateFormat
+	st.Format = st.format()
 	if st.Hidden == nil {
 		st.Hidden = []hiddenGen{}
 	}

@@ -11,7 +11,9 @@
 //
 // On OpenSearch the store's indices are named by -index (default: a new
 // name, dropped at the end unless -keep); a store that already holds the
-// N filings is measured without being built again. The size on disk is
+// N filings is measured without being built again. -shards and -exact set
+// a new store's primary shards and ExactNearest (its vectors kept without
+// an HNSW graph, kNN searched exactly). The size on disk is
 // then the primaries' store size of its indices, and the heap the
 // client's (the node's JVM heap is printed to stderr). Progress goes to
 // stderr. The command sends no credentials: for a secured cluster, measure
@@ -52,6 +54,7 @@ func main() {
 	index := flag.String("index", "", "OpenSearch: the store's name (default: a new one, dropped at the end unless -keep)")
 	keep := flag.Bool("keep", false, "OpenSearch: keep a new store's indices")
 	dir := flag.String("dir", "", "embedded: the store's directory (default: a new temporary directory, removed at the end)")
+	exact := flag.Bool("exact", false, "OpenSearch: ExactNearest: a new store keeps its vectors without an HNSW graph, and kNN searches exactly")
 	shards := flag.Int("shards", 0, "OpenSearch: primary shards of a new store's data index: one per core of the node lets a query use them all (default: the cluster's)")
 	flag.Parse()
 
@@ -62,7 +65,7 @@ func main() {
 	case "embedded":
 		res, err = runEmbedded(ctx, cfg, *dir)
 	case "opensearch":
-		res, err = runOpenSearch(ctx, cfg, *addr, *index, *keep, *shards)
+		res, err = runOpenSearch(ctx, cfg, *addr, *index, *keep, *shards, *exact)
 	default:
 		err = fmt.Errorf("-store %q: want opensearch or embedded", *kind)
 	}
@@ -86,7 +89,7 @@ func runEmbedded(ctx context.Context, cfg storebench.Config, dir string) (storeb
 	return storebench.Run(ctx, "embedded", cfg, open, dir, os.Stderr)
 }
 
-func runOpenSearch(ctx context.Context, cfg storebench.Config, addr, name string, keep bool, shards int) (storebench.Result, error) {
+func runOpenSearch(ctx context.Context, cfg storebench.Config, addr, name string, keep bool, shards int, exact bool) (storebench.Result, error) {
 	if addr == "" {
 		return storebench.Result{}, fmt.Errorf("-url (or EDGAR13F_OPENSEARCH_URL) is required for -store opensearch")
 	}
@@ -101,6 +104,9 @@ func runOpenSearch(ctx context.Context, cfg storebench.Config, addr, name string
 	var opts []opensearch.Option
 	if shards > 0 {
 		opts = append(opts, opensearch.Shards(shards))
+	}
+	if exact {
+		opts = append(opts, opensearch.ExactNearest())
 	}
 	open := func() (store.Store, error) { return opensearch.Open(c, name, opts...) }
 	res, err := storebench.Run(ctx, "opensearch", cfg, open, "", os.Stderr)

@@ -1,0 +1,174 @@
+package opensearch
+
+import (
+	"encoding/json"
+	"math"
+	"net/http"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	osgo "github.com/opensearch-project/opensearch-go/v4"
+
+	"github.com/edgar13f/edgar13f"
+	"github.com/edgar13f/edgar13f/search/store"
+)
+
+// TestNoGraph checks the two layouts of the vectors, on the simulator and
+// on the real node at EDGAR13F_OPENSEARCH_TEST_URL: a store whose first
+// Put is made with ExactNearest keeps its vectors without an HNSW graph
+// (a knn_vector without a method, _meta no_graph, a state document of
+// format 2 with no_graph), and a Store opened on it without the option
+// answers Nearest exactly (a knn query would fail: the graph is not
+// there), also after a Put of its own, and also when a Put made with the
+// option created the index but was killed before its commit; a store with
+// a graph answers a Store with ExactNearest as it answers one without.
+func TestNoGraph(t *testing.T) {
+	t.Run("simulated", func(t *testing.T) {
+		c, _ := fakeClient(t)
+		testNoGraph(t, c, "sim")
+	})
+	t.Run("node", func(t *testing.T) {
+		c, err := osgo.NewClient(osgo.Config{Addresses: []string{testURL(t)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		testNoGraph(t, c, "edgar13f-test-nograph-"+strconv.FormatInt(time.Now().UnixNano(), 36))
+	})
+}
+
+func testNoGraph(t *testing.T, c *osgo.Client, prefix string) {
+	open := func(name string, opts ...Option) *Store {
+		t.Helper()
+		s, err := Open(c, prefix+"-"+name, append([]Option{Replicas(0)}, opts...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	all := store.Filter{AsOf: edgar13f.MustParseDate("2024-12-31")}
+	q := []float32{0.5, -0.25, 1}
+	chunks := appleChunks()
+	// The second chunk's vector is zero: it is stored without one.
+	wantIDs := []string{chunks[2].ID, chunks[0].ID}
+	nearest := func(s *Store, what string) []store.Match {
+		t.Helper()
+		ms, err := s.Nearest(ctx, q, all, 3)
+		if err != nil {
+			t.Fatalf("%s: Nearest: %v", what, err)
+		}
+		var ids []string
+		for _, m := range ms {
+			ids = append(ids, m.Chunk.ID)
+		}
+		if !cmp.Equal(ids, wantIDs) || math.Abs(ms[0].Score-1) > 1e-12 {
+			t.Errorf("%s: Nearest = %v, first score %g; want %v, the first at cosine 1", what, ids, ms[0].Score, wantIDs)
+		}
+		return ms
+	}
+
+	// A store made with ExactNearest.
+	exact := open("flat", ExactNearest())
+	t.Cleanup(func() {
+		if err := exact.Drop(ctx); err != nil {
+			t.Error(err)
+		}
+	})
+	if err := exact.Put(ctx, apple(), chunks, appleVectors(), meta3); err != nil {
+		t.Fatal(err)
+	}
+	vector, noGraph := vectorMapping(t, exact)
+	if _, ok := vector["method"]; ok || !noGraph || vector["type"] != "knn_vector" {
+		t.Errorf("mapping of a store made with ExactNearest: vector %v, _meta no_graph %v; want a knn_vector without a method, no_graph true", vector, noGraph)
+	}
+	st, err := exact.readState(ctx)
+	if err != nil || !st.NoGraph || st.Format != noGraphFormat {
+		t.Errorf("state of a store made with ExactNearest: format %d, no_graph %v (%v); want format %d, no_graph", st.Format, st.NoGraph, err, noGraphFormat)
+	}
+	want := nearest(exact, "ExactNearest on the store without a graph")
+	other := open("flat")
+	if got := nearest(other, "no option, on the store without a graph"); !cmp.Equal(got, want) {
+		t.Errorf("Nearest without the option = %+v; want %+v (ExactNearest's)", got, want)
+	}
+	// A Put without the option adds to the store as it is.
+	if err := other.Put(ctx, apple(), chunks, appleVectors(), meta3); err != nil {
+		t.Fatal(err)
+	}
+	if got := nearest(other, "no option, after its own Put"); !cmp.Equal(got, want) {
+		t.Errorf("Nearest after a Put without the option = %+v; want %+v", got, want)
+	}
+	if st, err := other.readState(ctx); err != nil || !st.NoGraph {
+		t.Errorf("state after a Put without the option: no_graph %v (%v); want it kept", st.NoGraph, err)
+	}
+
+	// A Put made with ExactNearest that created the data index and was
+	// killed before its commit: the Put that commits first, without the
+	// option, records the index's layout as its _meta gives it.
+	killed := open("killed", ExactNearest())
+	t.Cleanup(func() {
+		if err := killed.Drop(ctx); err != nil {
+			t.Error(err)
+		}
+	})
+	if _, err := killed.ensureDataIndex(ctx, 0, meta3); err != nil {
+		t.Fatal(err)
+	}
+	later := open("killed")
+	if err := later.Put(ctx, apple(), chunks, appleVectors(), meta3); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := later.readState(ctx); err != nil || !st.NoGraph {
+		t.Errorf("state after the first commit into an index without a graph, by a Store without the option: no_graph %v (%v); want true", st.NoGraph, err)
+	}
+	if got := nearest(later, "no option, on the index a killed Put made"); !cmp.Equal(got, want) {
+		t.Errorf("Nearest = %+v; want %+v", got, want)
+	}
+
+	// A store made without the option has a graph; ExactNearest queries
+	// it exactly.
+	graph := open("hnsw")
+	t.Cleanup(func() {
+		if err := graph.Drop(ctx); err != nil {
+			t.Error(err)
+		}
+	})
+	if err := graph.Put(ctx, apple(), chunks, appleVectors(), meta3); err != nil {
+		t.Fatal(err)
+	}
+	vector, noGraph = vectorMapping(t, graph)
+	if _, ok := vector["method"]; !ok || noGraph {
+		t.Errorf("mapping of a store made without ExactNearest: vector %v, _meta no_graph %v; want an HNSW method", vector, noGraph)
+	}
+	if st, err := graph.readState(ctx); err != nil || st.NoGraph || st.Format != stateFormat {
+		t.Errorf("state of a store with a graph: format %d, no_graph %v (%v); want format %d", st.Format, st.NoGraph, err, stateFormat)
+	}
+	want = nearest(graph, "no option, on the store with a graph")
+	if got := nearest(open("hnsw", ExactNearest()), "ExactNearest on the store with a graph"); !cmp.Equal(got, want) {
+		t.Errorf("Nearest with ExactNearest = %+v; want %+v", got, want)
+	}
+}
+
+// vectorMapping returns the mapping of the vector field of s's data index
+// and its _meta's no_graph.
+func vectorMapping(t *testing.T, s *Store) (vector map[string]any, noGraph bool) {
+	t.Helper()
+	name := s.dataIndex(0)
+	data, err := s.do(ctx, "read mapping", http.MethodGet, "/"+name+"/_mapping", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r map[string]struct {
+		Mappings struct {
+			Meta       map[string]any            `json:"_meta"`
+			Properties map[string]map[string]any `json:"properties"`
+		} `json:"mappings"`
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	m := r[name].Mappings
+	noGraph, _ = m.Meta["no_graph"].(bool)
+	return m.Properties["vector"], noGraph
+}
