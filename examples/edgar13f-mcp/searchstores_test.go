@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"net"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -15,11 +17,29 @@ import (
 // two servers with the same hashing embedder, and checks that every search
 // tool gives the same answer on both, member for member, scores included:
 // index_filings, get_chunk and the bm25, knn and hybrid modes (both stores
-// compute BM25 and cosine similarity alike, to the last bit).
+// compute BM25 and cosine similarity alike, to the last bit). It does so
+// for both layouts of the OpenSearch store's vectors: the HNSW graph, and
+// none (EDGAR13F_OPENSEARCH_EXACT=on, kNN compared with every chunk).
 func TestSearchSameOnBothStores(t *testing.T) {
+	for _, layout := range []struct {
+		name string
+		env  []string
+	}{
+		{"hnsw", nil},
+		{"exact", []string{"EDGAR13F_OPENSEARCH_EXACT=on"}},
+	} {
+		t.Run(layout.name, func(t *testing.T) {
+			testSearchSameOnBothStores(t, layout.env)
+		})
+	}
+}
+
+func testSearchSameOnBothStores(t *testing.T, layout []string) {
 	base := []string{"EDGAR13F_FIXTURE_DIR=" + mirror, "EDGAR13F_EMBED_URL=hash:64"}
 	emb := testkit.Connect(t, command(t, base...))
-	ops := testkit.Connect(t, command(t, append(base, testkit.OpenSearchEnv(t)...)...))
+	cluster := testkit.OpenSearchEnv(t)
+	ops := testkit.Connect(t, command(t, append(append(base, cluster...), layout...)...))
+	defer checkGraph(t, cluster, len(layout) == 0)
 
 	calls := []struct{ tool, args string }{
 		{"search_filings", `{"query":"export controls","as_of":"2025-03-01"}`},
@@ -82,6 +102,45 @@ func TestSearchClusterDown(t *testing.T) {
 			if !strings.Contains(m, want) {
 				t.Errorf("%s with the cluster down: message %q does not say %q", c.tool, m, want)
 			}
+		}
+	}
+}
+
+// checkGraph checks that the data indices the test's programs made on the
+// cluster (the EDGAR13F_OPENSEARCH_URL and _INDEX of env) have an HNSW
+// graph on their vector field, or none, as want says.
+func checkGraph(t *testing.T, env []string, want bool) {
+	t.Helper()
+	var addr, prefix string
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "EDGAR13F_OPENSEARCH_URL":
+			addr = v
+		case "EDGAR13F_OPENSEARCH_INDEX":
+			prefix = v
+		}
+	}
+	resp, err := http.Get(addr + "/" + prefix + "-*-data-*/_mapping")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var m map[string]struct {
+		Mappings struct {
+			Properties map[string]map[string]any `json:"properties"`
+		} `json:"mappings"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("mappings of %s-*-data-*: %s, %v", prefix, resp.Status, err)
+	}
+	if len(m) == 0 {
+		t.Fatalf("no data index under %s", prefix)
+	}
+	for name, ix := range m {
+		_, graph := ix.Mappings.Properties["vector"]["method"]
+		if graph != want {
+			t.Errorf("%s: vector %v; want an HNSW graph: %v", name, ix.Mappings.Properties["vector"], want)
 		}
 	}
 }

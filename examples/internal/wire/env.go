@@ -132,6 +132,7 @@ func configOf(value func(env string) string) Config {
 			Insecure: value("EDGAR13F_OPENSEARCH_INSECURE") == "on",
 			Shards:   value("EDGAR13F_OPENSEARCH_SHARDS"),
 			Replicas: value("EDGAR13F_OPENSEARCH_REPLICAS"),
+			Exact:    value("EDGAR13F_OPENSEARCH_EXACT") == "on",
 		},
 
 		Model: model.FromEnv(value),

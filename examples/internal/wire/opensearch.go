@@ -35,6 +35,7 @@ type OpenSearchConfig struct {
 	Insecure bool   // EDGAR13F_OPENSEARCH_INSECURE is exactly "on"
 	Shards   string // EDGAR13F_OPENSEARCH_SHARDS; "" for the cluster's default
 	Replicas string // EDGAR13F_OPENSEARCH_REPLICAS; "" for the cluster's default
+	Exact    bool   // EDGAR13F_OPENSEARCH_EXACT is exactly "on": opensearch.ExactNearest
 }
 
 // count returns the value of a shards or replicas setting, -1 for none.
@@ -61,7 +62,7 @@ func (o OpenSearchConfig) prefix() string {
 // cluster without one.
 func (o OpenSearchConfig) check() error {
 	if o.URL == "" {
-		if o.User != "" || o.Password != "" || o.CAFile != "" || o.Insecure || o.Index != "" || o.Shards != "" || o.Replicas != "" {
+		if o.User != "" || o.Password != "" || o.CAFile != "" || o.Insecure || o.Index != "" || o.Shards != "" || o.Replicas != "" || o.Exact {
 			return fmt.Errorf("the OpenSearch settings need %s", label("EDGAR13F_OPENSEARCH_URL"))
 		}
 		return nil
@@ -137,6 +138,9 @@ func (c Config) openOpenSearch() (store.Store, string, error) {
 		return nil, "", err
 	} else if n >= 0 {
 		opts = append(opts, opensearch.Replicas(n))
+	}
+	if o.Exact {
+		opts = append(opts, opensearch.ExactNearest())
 	}
 	st, err := opensearch.Open(cl, name, opts...)
 	if err != nil {

@@ -21,10 +21,10 @@ func TestOpenSearchSettings(t *testing.T) {
 		"EDGAR13F_OPENSEARCH_URL": "https://search.example.com:9200", "EDGAR13F_OPENSEARCH_INDEX": "filings",
 		"EDGAR13F_OPENSEARCH_USER": "reader", "EDGAR13F_OPENSEARCH_PASSWORD": "secret",
 		"EDGAR13F_OPENSEARCH_CA_FILE": "/etc/ca.pem", "EDGAR13F_OPENSEARCH_INSECURE": "on",
-		"EDGAR13F_OPENSEARCH_SHARDS": "3", "EDGAR13F_OPENSEARCH_REPLICAS": "0",
+		"EDGAR13F_OPENSEARCH_SHARDS": "3", "EDGAR13F_OPENSEARCH_REPLICAS": "0", "EDGAR13F_OPENSEARCH_EXACT": "on",
 	}
 	c := ConfigFromEnv(func(k string) string { return env[k] })
-	want := OpenSearchConfig{URL: "https://search.example.com:9200", Index: "filings", User: "reader", Password: "secret", CAFile: "/etc/ca.pem", Insecure: true, Shards: "3", Replicas: "0"}
+	want := OpenSearchConfig{URL: "https://search.example.com:9200", Index: "filings", User: "reader", Password: "secret", CAFile: "/etc/ca.pem", Insecure: true, Shards: "3", Replicas: "0", Exact: true}
 	if c.OpenSearch != want {
 		t.Errorf("OpenSearch settings %+v, want %+v", c.OpenSearch, want)
 	}
@@ -39,6 +39,7 @@ func TestOpenSearchSettings(t *testing.T) {
 		{OpenSearchConfig{URL: "http://h:9200", Shards: "0"}, "EDGAR13F_OPENSEARCH_SHARDS"},
 		{OpenSearchConfig{URL: "http://h:9200", Replicas: "-1"}, "EDGAR13F_OPENSEARCH_REPLICAS"},
 		{OpenSearchConfig{Replicas: "0"}, "EDGAR13F_OPENSEARCH_URL"},
+		{OpenSearchConfig{Exact: true}, "EDGAR13F_OPENSEARCH_URL"},
 	} {
 		err := Config{OpenSearch: tt.o}.Check()
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

@@ -104,6 +104,8 @@ var Settings = []Setting{
 		"primary shards of the data index the first index command creates (default: the cluster's, 1 on OpenSearch 2.x)"},
 	{"OpenSearch replicas", "EDGAR13F_OPENSEARCH_REPLICAS", "", "", AllPrograms,
 		"replicas of the indices the first index command creates (default: the cluster's, 1; a single node needs 0 for a green index)"},
+	{"OpenSearch exact kNN", "EDGAR13F_OPENSEARCH_EXACT", "", "", AllPrograms,
+		`exactly "on": kNN compares the query with every chunk that passes the filter instead of searching the HNSW graph, and the data index the first index command creates has no graph (indexing about twice as fast, kNN slower on large stores)`},
 	{"Anthropic API key", model.EnvAnthropicAPIKey, "", "", AllPrograms,
 		"the question-answering agent's model: the Anthropic Messages API"},
 	{"agent model", model.EnvModel, "", "", AllPrograms,
