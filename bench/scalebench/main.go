@@ -7,7 +7,9 @@
 //	go run ./bench/scalebench -filings 2500 -chunks 400 -dir /tmp/store-1m
 //
 // A directory that already holds the N filings is measured without being
-// built again, so one build serves many runs. Progress goes to stderr.
+// built again, so one build serves many runs. -puts N runs N Puts side by
+// side (the rate is then the chunks over the build's wall time). Progress
+// goes to stderr.
 package main
 
 import (
@@ -30,6 +32,7 @@ func main() {
 	flag.IntVar(&cfg.Dim, "dim", 384, "vector dimension; -1 for none (BM25 only)")
 	flag.IntVar(&cfg.Companies, "companies", 500, "companies the filings are spread over")
 	flag.IntVar(&cfg.Rounds, "rounds", 5, "rounds of the 10 queries of each kind")
+	flag.IntVar(&cfg.Puts, "puts", 1, "Puts side by side while building (1: one after another, as the published figures; more: the rate over the build's wall time, as an indexer sees it)")
 	flag.StringVar(&cfg.Corpus, "corpus", "", "directory of 10-K/10-Q HTML documents (default: the repository's testdata/mirror)")
 	dir := flag.String("dir", "", "the store's directory (default: a new temporary directory, removed at the end)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")

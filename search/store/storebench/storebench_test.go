@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/search/store"
 	"github.com/edgar13f/edgar13f/search/store/embedded"
 	"github.com/edgar13f/edgar13f/search/store/storebench"
@@ -49,6 +51,43 @@ func TestRun(t *testing.T) {
 	fs, err := s.Filings(context.Background(), last.FilingDate)
 	if err != nil || len(fs) != 6 {
 		t.Errorf("the store holds %d filings, %v; want 6", len(fs), err)
+	}
+}
+
+// TestRunSideBySide builds with three Puts side by side: every filing is
+// put once, and the result says how it was built.
+func TestRunSideBySide(t *testing.T) {
+	dir := t.TempDir()
+	open := func() (store.Store, error) { return embedded.Open(dir) }
+	cfg := storebench.Config{Filings: 7, Chunks: 5, Dim: 8, Companies: 3, Rounds: 1, Words: 30, Puts: 3}
+	res, err := storebench.Run(context.Background(), "embedded", cfg, open, dir, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Built || res.PutChunksPerS <= 0 || res.PutsSideBySide != 3 || res.Chunks != 35 {
+		t.Errorf("result %s; want built with 3 Puts side by side, 35 chunks", res.JSON())
+	}
+	s, err := open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	fs, err := s.Filings(context.Background(), edgar13f.MustParseDate("2030-01-01"))
+	if err != nil || len(fs) != 7 {
+		t.Fatalf("the store holds %d filings, %v; want 7", len(fs), err)
+	}
+	var got, want []string
+	for i, f := range fs {
+		w, _, _ := storebench.Filing(cfg.Defaults(), []string{"a b c"}, i)
+		got, want = append(got, f.Accession), append(want, w.Accession)
+		if f.Chunks != 5 {
+			t.Errorf("filing %s: %d chunks; want 5", f.Accession, f.Chunks)
+		}
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("the store holds %v; want %v", got, want)
 	}
 }
 

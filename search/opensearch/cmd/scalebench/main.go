@@ -13,8 +13,9 @@
 // name, dropped at the end unless -keep); a store that already holds the
 // N filings is measured without being built again. -shards and -exact set
 // a new store's primary shards and ExactNearest (its vectors kept without
-// an HNSW graph, kNN searched exactly). The size on disk is
-// then the primaries' store size of its indices, and the heap the
+// an HNSW graph, kNN searched exactly). -puts N runs N Puts side by side
+// (the rate is then the chunks over the build's wall time). The size on
+// disk is then the primaries' store size of its indices, and the heap the
 // client's (the node's JVM heap is printed to stderr). Progress goes to
 // stderr. The command sends no credentials: for a secured cluster, measure
 // a test node (search/opensearch/node/run.sh start).
@@ -49,6 +50,7 @@ func main() {
 	flag.IntVar(&cfg.Dim, "dim", 384, "vector dimension; -1 for none (BM25 only)")
 	flag.IntVar(&cfg.Companies, "companies", 500, "companies the filings are spread over")
 	flag.IntVar(&cfg.Rounds, "rounds", 5, "rounds of the 10 queries of each kind")
+	flag.IntVar(&cfg.Puts, "puts", 1, "Puts side by side while building (1: one after another, as the published figures; more: the rate over the build's wall time, as an indexer sees it)")
 	flag.StringVar(&cfg.Corpus, "corpus", "", "directory of 10-K/10-Q HTML documents (default: the repository's testdata/mirror)")
 	addr := flag.String("url", os.Getenv("EDGAR13F_OPENSEARCH_URL"), "OpenSearch: the cluster's URL (default $EDGAR13F_OPENSEARCH_URL)")
 	index := flag.String("index", "", "OpenSearch: the store's name (default: a new one, dropped at the end unless -keep)")
