@@ -64,7 +64,7 @@ func testNoGraph(t *testing.T, c *osgo.Client, prefix string) {
 			ids = append(ids, m.Chunk.ID)
 		}
 		if !cmp.Equal(ids, wantIDs) || math.Abs(ms[0].Score-1) > 1e-12 {
-			t.Errorf("%s: Nearest = %v, first score %g; want %v, the first at cosine 1", what, ids, ms[0].Score, wantIDs)
+			t.Errorf("%s: Nearest = %+v; want %v, the first at cosine 1", what, ms, wantIDs)
 		}
 		return ms
 	}
@@ -83,9 +83,16 @@ func testNoGraph(t *testing.T, c *osgo.Client, prefix string) {
 	if _, ok := vector["method"]; ok || !noGraph || vector["type"] != "knn_vector" {
 		t.Errorf("mapping of a store made with ExactNearest: vector %v, _meta no_graph %v; want a knn_vector without a method, no_graph true", vector, noGraph)
 	}
-	st, err := exact.readState(ctx)
-	if err != nil || !st.NoGraph || st.Format != noGraphFormat {
-		t.Errorf("state of a store made with ExactNearest: format %d, no_graph %v (%v); want format %d, no_graph", st.Format, st.NoGraph, err, noGraphFormat)
+	stateOf := func(s *Store) *state {
+		t.Helper()
+		st, err := s.readState(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	if st := stateOf(exact); !st.NoGraph || st.Format != noGraphFormat {
+		t.Errorf("state of a store made with ExactNearest: format %d, no_graph %v; want format %d, no_graph", st.Format, st.NoGraph, noGraphFormat)
 	}
 	want := nearest(exact, "ExactNearest on the store without a graph")
 	other := open("flat")
@@ -99,8 +106,8 @@ func testNoGraph(t *testing.T, c *osgo.Client, prefix string) {
 	if got := nearest(other, "no option, after its own Put"); !cmp.Equal(got, want) {
 		t.Errorf("Nearest after a Put without the option = %+v; want %+v", got, want)
 	}
-	if st, err := other.readState(ctx); err != nil || !st.NoGraph {
-		t.Errorf("state after a Put without the option: no_graph %v (%v); want it kept", st.NoGraph, err)
+	if st := stateOf(other); !st.NoGraph {
+		t.Errorf("state after a Put without the option: no_graph %v; want it kept", st.NoGraph)
 	}
 
 	// A Put made with ExactNearest that created the data index and was
@@ -119,8 +126,8 @@ func testNoGraph(t *testing.T, c *osgo.Client, prefix string) {
 	if err := later.Put(ctx, apple(), chunks, appleVectors(), meta3); err != nil {
 		t.Fatal(err)
 	}
-	if st, err := later.readState(ctx); err != nil || !st.NoGraph {
-		t.Errorf("state after the first commit into an index without a graph, by a Store without the option: no_graph %v (%v); want true", st.NoGraph, err)
+	if st := stateOf(later); !st.NoGraph {
+		t.Errorf("state after the first commit into an index without a graph, by a Store without the option: no_graph %v; want true", st.NoGraph)
 	}
 	if got := nearest(later, "no option, on the index a killed Put made"); !cmp.Equal(got, want) {
 		t.Errorf("Nearest = %+v; want %+v", got, want)
@@ -141,8 +148,8 @@ func testNoGraph(t *testing.T, c *osgo.Client, prefix string) {
 	if _, ok := vector["method"]; !ok || noGraph {
 		t.Errorf("mapping of a store made without ExactNearest: vector %v, _meta no_graph %v; want an HNSW method", vector, noGraph)
 	}
-	if st, err := graph.readState(ctx); err != nil || st.NoGraph || st.Format != stateFormat {
-		t.Errorf("state of a store with a graph: format %d, no_graph %v (%v); want format %d", st.Format, st.NoGraph, err, stateFormat)
+	if st := stateOf(graph); st.NoGraph || st.Format != stateFormat {
+		t.Errorf("state of a store with a graph: format %d, no_graph %v; want format %d", st.Format, st.NoGraph, stateFormat)
 	}
 	want = nearest(graph, "no option, on the store with a graph")
 	if got := nearest(open("hnsw", ExactNearest()), "ExactNearest on the store with a graph"); !cmp.Equal(got, want) {
