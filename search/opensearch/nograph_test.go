@@ -5,6 +5,7 @@ import (
 	"math"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -178,4 +179,45 @@ func vectorMapping(t *testing.T, s *Store) (vector map[string]any, noGraph bool)
 	m := r[name].Mappings
 	noGraph, _ = m.Meta["no_graph"].(bool)
 	return m.Properties["vector"], noGraph
+}
+
+// TestStateFormats: a state document is read only in the format its
+// layout has (1, or 2 with no_graph); any other is refused with an error
+// naming it, so that a store is never read or written as another layout.
+func TestStateFormats(t *testing.T) {
+	c, _ := fakeClient(t)
+	s, err := Open(c, "formats")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Put(ctx, apple(), appleChunks(), appleVectors(), meta3); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		format  int
+		noGraph bool
+		ok      bool
+	}{
+		{1, false, true},
+		{2, true, true},
+		{2, false, false},
+		{1, true, false},
+		{3, true, false},
+		{3, false, false},
+	} {
+		st := map[string]any{"format": tt.format, "epoch": 0, "model": meta3.Model, "dim": meta3.Dim, "sealed": true, "hides": 1, "hidden": []any{}, "locks": []any{}}
+		if tt.noGraph {
+			st["no_graph"] = true
+		}
+		if _, err := s.do(ctx, "write state", http.MethodPut, "/"+s.stateIndex()+"/_doc/state", nil, st); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.readState(ctx)
+		switch {
+		case tt.ok && (err != nil || got.NoGraph != tt.noGraph):
+			t.Errorf("format %d, no_graph %v: %+v, %v; want it read", tt.format, tt.noGraph, got, err)
+		case !tt.ok && (err == nil || !strings.Contains(err.Error(), "has format "+strconv.Itoa(tt.format))):
+			t.Errorf("format %d, no_graph %v: %v; want an error naming the format", tt.format, tt.noGraph, err)
+		}
+	}
 }
