@@ -207,7 +207,7 @@ func (s *Store) dataIndexBody(meta store.Meta, epoch int) map[string]any {
 	switch {
 	case meta.Dim > 0 && s.opts.exact:
 		// The exact search reads the vectors from their doc values; an
-		// HNSW graph would cost each Put about as much CPU as the rest
+		// HNSW graph would cost each Put about twice the CPU of the rest
 		// of it, for a search that never uses it.
 		props["vector"] = map[string]any{"type": "knn_vector", "dimension": meta.Dim}
 		_meta["no_graph"] = true
