@@ -286,7 +286,7 @@ func (s *Store) checkDataIndex(ctx context.Context, name string, meta store.Meta
 		if ok && m.Mappings.Meta.Format > 0 {
 			return false, fmt.Errorf("edgar13f/search/opensearch: index %s was made by another version of this store (format %d, this one reads %d): drop the store (Store.Drop) and index again", name, m.Mappings.Meta.Format, mappingFormat)
 		}
-		return false, fmt.Errorf("edgar13f/search/opensearch: index %s exists but was not made by this store (no edgar13f _meta of format %d in its mapping)", name, mappingFormat)
+		return false, fmt.Errorf("edgar13f/search/opensearch: index %s exists but was not made by this store (no edgar13f _meta of format %d in its mapping); if the cluster made it from a Put that raced a Drop, drop the store (Store.Drop) and index again", name, mappingFormat)
 	}
 	if got := (store.Meta{Model: m.Mappings.Meta.Model, Dim: m.Mappings.Meta.Dim}); got != meta {
 		return false, &store.MismatchError{Stored: got, Given: meta}

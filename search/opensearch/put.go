@@ -84,7 +84,9 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 
 	// 1. Hide the new generation and take the accession's lock, before a
 	// single document of it is written.
+	var fresh bool // no state document: a new store, or one dropped since
 	st, err := s.update(ctx, func(st *state) (bool, error) {
+		fresh = !st.exists
 		if !st.exists {
 			st.Model, st.Dim = meta.Model, meta.Dim
 		}
@@ -112,6 +114,15 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 	}
 	epoch := st.Epoch
 	index := s.dataIndex(epoch)
+	if fresh {
+		// Another Store may have dropped the store since this one
+		// made its data index: forget it, so that ensureDataIndex makes
+		// it again. A bulk call into an index that is gone would have
+		// the cluster create one with a mapping of its own guessing.
+		s.mu.Lock()
+		s.ensured = map[int]bool{}
+		s.mu.Unlock()
+	}
 
 	// 2. Write the generation's documents, searchable on every copy when
 	// the bulk calls return.
