@@ -124,6 +124,24 @@ func testURL(t *testing.T) string {
 	return ""
 }
 
+// onSimulatorAndNode runs test twice: on the simulator, and on the real
+// node at EDGAR13F_OPENSEARCH_TEST_URL (see testURL), each time with a
+// client of its own and a prefix for the names of the stores it makes.
+func onSimulatorAndNode(t *testing.T, name string, test func(t *testing.T, c *osgo.Client, prefix string)) {
+	t.Run("simulated", func(t *testing.T) {
+		c, _ := fakeClient(t)
+		test(t, c, "sim-"+name)
+	})
+	t.Run("node", func(t *testing.T) {
+		c, err := osgo.NewClient(osgo.Config{Addresses: []string{testURL(t)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		test(t, c, "edgar13f-test-"+name+"-"+strconv.FormatInt(time.Now().UnixNano(), 36))
+	})
+}
+
 // TestConformance runs the conformance cases of every store against a
 // real OpenSearch node (2.10 or later) at EDGAR13F_OPENSEARCH_TEST_URL,
 // once with the HNSW Nearest on one shard and once with ExactNearest on

@@ -1,9 +1,7 @@
 package opensearch
 
 import (
-	"strconv"
 	"testing"
-	"time"
 
 	osgo "github.com/opensearch-project/opensearch-go/v4"
 
@@ -16,18 +14,7 @@ import (
 // is gone (a cluster would otherwise create one with a mapping of its own
 // guessing from the first bulk call), on the simulator and on the node.
 func TestPutAfterDropByAnother(t *testing.T) {
-	t.Run("simulated", func(t *testing.T) {
-		c, _ := fakeClient(t)
-		testPutAfterDropByAnother(t, c, "sim-dropped")
-	})
-	t.Run("node", func(t *testing.T) {
-		c, err := osgo.NewClient(osgo.Config{Addresses: []string{testURL(t)}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close() })
-		testPutAfterDropByAnother(t, c, "edgar13f-test-dropped-"+strconv.FormatInt(time.Now().UnixNano(), 36))
-	})
+	onSimulatorAndNode(t, "dropped", testPutAfterDropByAnother)
 }
 
 func testPutAfterDropByAnother(t *testing.T, c *osgo.Client, name string) {

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	osgo "github.com/opensearch-project/opensearch-go/v4"
@@ -26,18 +25,7 @@ import (
 // option created the index but was killed before its commit; a store with
 // a graph answers a Store with ExactNearest as it answers one without.
 func TestNoGraph(t *testing.T) {
-	t.Run("simulated", func(t *testing.T) {
-		c, _ := fakeClient(t)
-		testNoGraph(t, c, "sim")
-	})
-	t.Run("node", func(t *testing.T) {
-		c, err := osgo.NewClient(osgo.Config{Addresses: []string{testURL(t)}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close() })
-		testNoGraph(t, c, "edgar13f-test-nograph-"+strconv.FormatInt(time.Now().UnixNano(), 36))
-	})
+	onSimulatorAndNode(t, "nograph", testNoGraph)
 }
 
 func testNoGraph(t *testing.T, c *osgo.Client, prefix string) {
