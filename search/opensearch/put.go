@@ -119,9 +119,7 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 		// made its data index: forget it, so that ensureDataIndex makes
 		// it again. A bulk call into an index that is gone would have
 		// the cluster create one with a mapping of its own guessing.
-		s.mu.Lock()
-		s.ensured = map[int]bool{}
-		s.mu.Unlock()
+		s.forgetDataIndices()
 	}
 
 	// 2. Write the generation's documents, searchable on every copy when

@@ -14,24 +14,24 @@
 // holds one document per chunk and one per filing, with this mapping:
 // lexical holds the terms of a chunk's [store.LexicalText] (its company,
 // Item title and text) as the embedded store analyses them (bleve's "en"
-// analyzer, run in Go: Unicode words, possessives, lower case, English
-// stop words, Porter stemming), one space apart, indexed with a
-// whitespace tokenizer, and carries a token_count sub-field
-// lexical.length, their number; text, the chunk as a
-// match returns it, is kept but not indexed; accession, cik, ticker,
-// form, item, item_title and chunk_id are keywords; fiscal_year,
-// chunk_index, tokens and chunks integers; filing_date and report_date
-// dates; and, when the store has an embedder, vector is a knn_vector of
-// its dimension, indexed as an HNSW graph by the lucene engine with the
-// cosinesimil space, unless the store was made by [ExactNearest] (then it
-// is kept for the exact search only, without a graph). The lucene engine is the one valid choice on every
-// OpenSearch 2.x from 2.4 on: it filters inside the graph search (efficient
-// k-NN filtering), switches to exact search when the filter leaves few
-// chunks, and supports cosinesimil; nmslib only filters after the search
-// (and is deprecated), faiss filters since 2.9 but has cosinesimil only
-// since 2.13. The mapping's _meta records the embedder (model and
-// dimension); the state document records it too, and a Put of another
-// embedder is refused with a [*store.MismatchError].
+// analyzer, run in Go: Unicode words, possessives, lower case, English stop
+// words, Porter stemming), one space apart, indexed with a whitespace
+// tokenizer, and carries a token_count sub-field lexical.length, their
+// number; text, the chunk as a match returns it, is kept but not indexed;
+// accession, cik, ticker, form, item, item_title and chunk_id are keywords;
+// fiscal_year, chunk_index, tokens and chunks integers; filing_date and
+// report_date dates; and, when the store has an embedder, vector is a
+// knn_vector of its dimension, indexed as an HNSW graph by the lucene
+// engine with the cosinesimil space, unless the store was made by
+// [ExactNearest] (then it is kept for the exact search only, without a
+// graph). The lucene engine is the one valid choice on every OpenSearch 2.x
+// from 2.4 on: it filters inside the graph search (efficient k-NN
+// filtering), switches to exact search when the filter leaves few chunks,
+// and supports cosinesimil; nmslib only filters after the search (and is
+// deprecated), faiss filters since 2.9 but has cosinesimil only since 2.13.
+// The mapping's _meta records the embedder (model and dimension); the state
+// document records it too, and a Put of another embedder is refused with a
+// [*store.MismatchError].
 //
 // # Consistency
 //
@@ -39,18 +39,18 @@
 // generation id (the accession and a random suffix), with the _bulk API,
 // without a refresh: the commit lists the generation as unrefreshed in the
 // state document, and a query that finds the list not empty refreshes the
-// data index before it searches (a Put refreshes once the list is 64
-// long). The data index has no scheduled refresh (refresh_interval -1):
-// it is refreshed only when the store needs it, so a bulk load writes a
-// few large segments instead of one a second. Visibility is decided by the state document alone:
-// it lists the hidden generations, and every query excludes them with a
-// must_not terms filter. A generation is hidden from before its first
-// document is written (so that a crash leaves it hidden for good) until
-// its commit, a single compare-and-set of the state document (if_seq_no
-// and if_primary_term) that un-hides the new generation and hides the one
-// it replaces, in one write: no query sees both or neither. The replaced
-// generation is then deleted (delete_by_query, refresh=true) and only
-// then removed from the hidden list.
+// data index before it searches (a Put refreshes once the list is 64 long).
+// The data index has no scheduled refresh (refresh_interval -1): it is
+// refreshed only when the store needs it, so a bulk load writes a few large
+// segments instead of one a second. Visibility is decided by the state
+// document alone: it lists the hidden generations, and every query excludes
+// them with a must_not terms filter. A generation is hidden from before its
+// first document is written (so that a crash leaves it hidden for good)
+// until its commit, a single compare-and-set of the state document
+// (if_seq_no and if_primary_term) that un-hides the new generation and
+// hides the one it replaces, in one write: no query sees both or neither.
+// The replaced generation is then deleted (delete_by_query, refresh=true)
+// and only then removed from the hidden list.
 //
 // A query reads the state document (a realtime GET), runs its searches
 // with that hidden list, and reads the state again; if a generation was
@@ -97,12 +97,13 @@
 // missed), and an HNSW graph that also holds later filings' chunks may
 // answer differently than one that does not, though it never returns a
 // chunk of a filing made after asOf. [ExactNearest] makes every Nearest an
-// exact search (a script_score over the filtered chunks), point in time
-// and deterministic at any size; a store whose data index it creates has
-// no HNSW graph, and every Nearest on such a store is exact. Scores are cosine similarities, computed
-// in Go from the returned chunks' vectors as the embedded store computes
-// them (the cluster's float scores only rank), asking for more chunks
-// when those leave the best k in doubt (ExactNearest).
+// exact search (a script_score over the filtered chunks), point in time and
+// deterministic at any size; a store whose data index it creates has no
+// HNSW graph, and every Nearest on such a store is exact. Scores are cosine
+// similarities, computed in Go from the returned chunks' vectors as the
+// embedded store computes them (the cluster's float scores only rank),
+// asking for more chunks when those leave the best k in doubt
+// (ExactNearest).
 //
 // A zero vector has no direction: a chunk whose vector is zero is stored
 // without one (Nearest never returns it), and Nearest of a zero vector
@@ -184,9 +185,10 @@ func NearestCandidates(n int) Option { return func(o *options) { o.candidates = 
 // A data index the Store creates with this option (on the store's first
 // Put) keeps the vectors without an HNSW graph, which an exact search does
 // not use: the node then spends about a third of the CPU on a build, and
-// Puts run about twice as fast (see the README's Figures). A store keeps the layout its first Put gave it, and Nearest on
-// a store without a graph is exact whatever the options of the Store that
-// queries it; on a store with a graph, this option makes it exact too.
+// Puts run about twice as fast (see the README's Figures). A store keeps
+// the layout its first Put gave it, and Nearest on a store without a graph
+// is exact whatever the options of the Store that queries it; on a store
+// with a graph, this option makes it exact too.
 func ExactNearest() Option { return func(o *options) { o.exact = true } }
 
 // validName is what the Store accepts as a name: its indices are named
@@ -246,11 +248,17 @@ func (s *Store) Drop(ctx context.Context) error {
 	}
 	_, err = s.do(ctx, "delete indices", http.MethodDelete, "/"+names, url.Values{"ignore_unavailable": {"true"}}, nil)
 	if err == nil {
-		s.mu.Lock()
-		s.ensured = map[int]bool{}
-		s.mu.Unlock()
+		s.forgetDataIndices()
 	}
 	return err
+}
+
+// forgetDataIndices forgets the data indices the Store knew to exist: the
+// next Put makes its index again (or finds it and reads its _meta).
+func (s *Store) forgetDataIndices() {
+	s.mu.Lock()
+	s.ensured = map[int]bool{}
+	s.mu.Unlock()
 }
 
 // Meta returns the embedder recorded in the store, or the zero Meta while

@@ -24,6 +24,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/edgar13f/edgar13f"
 	"github.com/edgar13f/edgar13f/search/store"
 )
@@ -295,57 +297,39 @@ func buildOneByOne(ctx context.Context, s store.Store, cfg Config, sentences []s
 }
 
 // buildSideBySide puts the filings of cfg with cfg.Puts Puts side by side,
-// each worker making its next filing and putting it, and returns the
-// build's wall time and the process's CPU time over it. The first error
-// stops the build.
+// each making its filing and putting it, and returns the build's wall time
+// and the process's CPU time over it. The first error stops the build.
 func buildSideBySide(ctx context.Context, s store.Store, cfg Config, sentences []string, meta store.Meta, log io.Writer) (putTime, putCPU time.Duration, err error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(cfg.Puts)
 	var (
-		mu    sync.Mutex
-		next  int // the next filing to make
-		done  int // filings put
-		first error
-		last  = time.Now()
+		mu   sync.Mutex
+		done int // filings put
+		last = time.Now()
 	)
 	t0, c0 := time.Now(), cpuTime()
-	var wg sync.WaitGroup
-	for range cfg.Puts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				i := next
-				next++
-				stop := i >= cfg.Filings || first != nil
-				mu.Unlock()
-				if stop {
-					return
-				}
-				f, cs, vs := Filing(cfg, sentences, i)
-				err := s.Put(ctx, f, cs, vs, meta)
-				mu.Lock()
-				if err != nil {
-					if first == nil {
-						first = err
-						cancel()
-					}
-				} else {
-					done++
-					if time.Since(last) > 10*time.Second || done == cfg.Filings {
-						last = time.Now()
-						fmt.Fprintf(log, "put %d of %d filings (%d chunks), %d side by side, %.0f chunks/s\n", done, cfg.Filings, done*cfg.Chunks,
-							cfg.Puts, float64(done*cfg.Chunks)/time.Since(t0).Seconds())
-					}
-				}
-				mu.Unlock()
+	for i := range cfg.Filings {
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err // a Put failed, or ctx ended: put nothing more
 			}
-		}()
+			f, cs, vs := Filing(cfg, sentences, i)
+			if err := s.Put(gctx, f, cs, vs, meta); err != nil {
+				return err
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			done++
+			if time.Since(last) > 10*time.Second || done == cfg.Filings {
+				last = time.Now()
+				fmt.Fprintf(log, "put %d of %d filings (%d chunks), %d side by side, %.0f chunks/s\n", done, cfg.Filings, done*cfg.Chunks,
+					cfg.Puts, float64(done*cfg.Chunks)/time.Since(t0).Seconds())
+			}
+			return nil
+		})
 	}
-	wg.Wait()
-	if first != nil {
-		return 0, 0, first
+	if err := g.Wait(); err != nil {
+		return 0, 0, err
 	}
 	return time.Since(t0), cpuTime() - c0, nil
 }
