@@ -19,7 +19,8 @@ import (
 // index_filings, get_chunk and the bm25, knn and hybrid modes (both stores
 // compute BM25 and cosine similarity alike, to the last bit). It does so
 // for both layouts of the OpenSearch store's vectors: the HNSW graph, and
-// none (EDGAR13F_OPENSEARCH_EXACT=on, kNN compared with every chunk).
+// none (EDGAR13F_OPENSEARCH_EXACT=on: flat vectors, kNN compared with
+// every chunk).
 func TestSearchSameOnBothStores(t *testing.T) {
 	for _, layout := range []struct {
 		name string
@@ -39,7 +40,11 @@ func testSearchSameOnBothStores(t *testing.T, layout []string) {
 	emb := testkit.Connect(t, command(t, base...))
 	cluster := testkit.OpenSearchEnv(t)
 	ops := testkit.Connect(t, command(t, append(append(base, cluster...), layout...)...))
-	defer checkGraph(t, cluster, len(layout) == 0)
+	engine := "lucene" // the HNSW graph
+	if len(layout) > 0 {
+		engine = "faiss" // flat vectors, never a graph
+	}
+	defer checkEngine(t, cluster, engine)
 
 	calls := []struct{ tool, args string }{
 		{"search_filings", `{"query":"export controls","as_of":"2025-03-01"}`},
@@ -106,10 +111,11 @@ func TestSearchClusterDown(t *testing.T) {
 	}
 }
 
-// checkGraph checks that the data indices the test's programs made on the
-// cluster (the EDGAR13F_OPENSEARCH_URL and _INDEX of env) have an HNSW
-// graph on their vector field, or none, as want says.
-func checkGraph(t *testing.T, env []string, want bool) {
+// checkEngine checks that the data indices the test's programs made on
+// the cluster (the EDGAR13F_OPENSEARCH_URL and _INDEX of env) keep their
+// vectors with the k-NN engine want: lucene (an HNSW graph) or faiss (flat
+// vectors, without a graph).
+func checkEngine(t *testing.T, env []string, want string) {
 	t.Helper()
 	var addr, prefix string
 	for _, kv := range env {
@@ -138,9 +144,9 @@ func checkGraph(t *testing.T, env []string, want bool) {
 		t.Fatalf("no data index under %s", prefix)
 	}
 	for name, ix := range m {
-		_, graph := ix.Mappings.Properties["vector"]["method"]
-		if graph != want {
-			t.Errorf("%s: vector %v; want an HNSW graph: %v", name, ix.Mappings.Properties["vector"], want)
+		method, _ := ix.Mappings.Properties["vector"]["method"].(map[string]any)
+		if method["engine"] != want {
+			t.Errorf("%s: vector %v; want the engine %s", name, ix.Mappings.Properties["vector"], want)
 		}
 	}
 }

@@ -3,8 +3,10 @@ package opensearch
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/edgar13f/edgar13f"
@@ -143,10 +145,11 @@ func (d *doc) chunk() store.Chunk {
 var keyword = map[string]any{"type": "keyword"}
 
 // dataIndexBody is the body that creates a data index for the embedder
-// meta: settings, and the mapping described in the package documentation.
+// meta with the vector layout l: settings, and the mapping described in
+// the package documentation.
 // dynamic "strict" refuses any field not listed, so that a document of
 // another layout fails loudly instead of being half indexed.
-func (s *Store) dataIndexBody(meta store.Meta, epoch int) map[string]any {
+func (s *Store) dataIndexBody(meta store.Meta, epoch int, l vectorLayout) map[string]any {
 	date := map[string]any{"type": "date", "format": "strict_date"}
 	integer := map[string]any{"type": "integer"}
 	props := map[string]any{
@@ -204,14 +207,34 @@ func (s *Store) dataIndexBody(meta store.Meta, epoch int) map[string]any {
 		index["number_of_replicas"] = s.opts.replicas
 	}
 	_meta := map[string]any{"edgar13f_format": mappingFormat, "model": meta.Model, "dim": meta.Dim, "epoch": epoch}
-	switch {
-	case meta.Dim > 0 && s.opts.exact:
-		// The exact search reads the vectors from their doc values; an
-		// HNSW graph would cost each Put about twice the CPU of the rest
-		// of it, for a search that never uses it.
+	switch l {
+	case flatVectors:
+		// The faiss engine keeps the vectors in Lucene's flat vector
+		// format and builds its graph (a native library) only for a
+		// segment of at least approximate_threshold vectors: -1 never
+		// builds one, and a knn query then scores every chunk passing
+		// its filter, in Java with SIMD instructions. An HNSW graph
+		// would cost each Put about twice the CPU of the rest of it.
+		index["knn"] = true
+		index[strings.TrimPrefix(approximateThreshold, "index.")] = -1
+		props["vector"] = map[string]any{
+			"type":      "knn_vector",
+			"dimension": meta.Dim,
+			"method": map[string]any{
+				"name":       "hnsw",
+				"space_type": "cosinesimil",
+				"engine":     "faiss",
+			},
+		}
+		_meta["no_graph"] = true
+		_meta["flat"] = true
+	case docValues:
+		// The layout ExactNearest made before flatVectors: the exact
+		// script reads the vectors from doc values. Kept so that the
+		// tests can make a store of that version.
 		props["vector"] = map[string]any{"type": "knn_vector", "dimension": meta.Dim}
 		_meta["no_graph"] = true
-	case meta.Dim > 0:
+	case hnswGraph:
 		index["knn"] = true
 		props["vector"] = map[string]any{
 			"type":      "knn_vector",
@@ -234,39 +257,75 @@ func (s *Store) dataIndexBody(meta store.Meta, epoch int) map[string]any {
 	}
 }
 
-// ensureDataIndex creates the data index of an epoch unless it exists. An
-// index that exists must be one this store made for the same embedder.
-// noGraph reports whether the index keeps its vectors without an HNSW
-// graph: as this Store creates it (ExactNearest), or as its _meta says
-// when it exists.
-func (s *Store) ensureDataIndex(ctx context.Context, epoch int, meta store.Meta) (noGraph bool, err error) {
-	s.mu.Lock()
-	noGraph, done := s.ensured[epoch]
-	s.mu.Unlock()
-	if done {
-		return noGraph, nil
+// A vectorLayout is how a data index keeps the chunks' vectors, which
+// decides how Nearest searches them.
+type vectorLayout int
+
+const (
+	// noVectors: the store has no embedder.
+	noVectors vectorLayout = iota
+	// hnswGraph: a knn_vector on the lucene engine's HNSW graph (the
+	// default). A knn query is approximate; ExactNearest scores every
+	// chunk with a script instead.
+	hnswGraph
+	// docValues: a knn_vector without a method, kept in doc values for
+	// the exact script only (ExactNearest before the flat layout; state
+	// format 2). Nearest is the script's exact search.
+	docValues
+	// flatVectors: a knn_vector on the faiss engine whose graph is never
+	// built (approximate_threshold -1): a knn query scores every chunk
+	// passing its filter, exactly (ExactNearest; state format 3).
+	flatVectors
+)
+
+// noGraph reports whether the layout has no HNSW graph: every Nearest on
+// it is exact, whatever the options of the Store that queries it.
+func (l vectorLayout) noGraph() bool { return l == docValues || l == flatVectors }
+
+// newLayout is the layout of a data index this Store creates for meta.
+func (s *Store) newLayout(meta store.Meta) vectorLayout {
+	switch {
+	case meta.Dim == 0:
+		return noVectors
+	case s.opts.exact:
+		return flatVectors
+	default:
+		return hnswGraph
 	}
-	name := s.dataIndex(epoch)
-	noGraph = s.opts.exact && meta.Dim > 0
-	_, err = s.do(ctx, "create index", http.MethodPut, "/"+name, nil, s.dataIndexBody(meta, epoch))
-	if isStatus(err, http.StatusBadRequest, "resource_already_exists_exception") {
-		noGraph, err = s.checkDataIndex(ctx, name, meta)
-	}
-	if err != nil {
-		return false, err
-	}
-	s.mu.Lock()
-	s.ensured[epoch] = noGraph
-	s.mu.Unlock()
-	return noGraph, nil
 }
 
-// checkDataIndex reads an existing data index's _meta, and whether it
-// keeps its vectors without an HNSW graph.
-func (s *Store) checkDataIndex(ctx context.Context, name string, meta store.Meta) (noGraph bool, err error) {
+// ensureDataIndex creates the data index of an epoch unless it exists. An
+// index that exists must be one this store made for the same embedder.
+// It returns the index's vector layout: as this Store creates it, or as
+// its _meta says when it exists.
+func (s *Store) ensureDataIndex(ctx context.Context, epoch int, meta store.Meta) (vectorLayout, error) {
+	s.mu.Lock()
+	layout, done := s.ensured[epoch]
+	s.mu.Unlock()
+	if done {
+		return layout, nil
+	}
+	name := s.dataIndex(epoch)
+	layout = s.newLayout(meta)
+	_, err := s.do(ctx, "create index", http.MethodPut, "/"+name, nil, s.dataIndexBody(meta, epoch, layout))
+	if isStatus(err, http.StatusBadRequest, "resource_already_exists_exception") {
+		layout, err = s.checkDataIndex(ctx, name, meta)
+	}
+	if err != nil {
+		return noVectors, err
+	}
+	s.mu.Lock()
+	s.ensured[epoch] = layout
+	s.mu.Unlock()
+	return layout, nil
+}
+
+// checkDataIndex reads an existing data index's _meta, and the layout of
+// its vectors.
+func (s *Store) checkDataIndex(ctx context.Context, name string, meta store.Meta) (vectorLayout, error) {
 	data, err := s.do(ctx, "read mapping", http.MethodGet, "/"+name+"/_mapping", nil, nil)
 	if err != nil {
-		return false, err
+		return noVectors, err
 	}
 	var resp map[string]struct {
 		Mappings struct {
@@ -275,21 +334,76 @@ func (s *Store) checkDataIndex(ctx context.Context, name string, meta store.Meta
 				Model   string `json:"model"`
 				Dim     int    `json:"dim"`
 				NoGraph bool   `json:"no_graph"`
+				Flat    bool   `json:"flat"`
 			} `json:"_meta"`
 		} `json:"mappings"`
 	}
 	if err := json.Unmarshal(data, &resp); err != nil {
-		return false, fmt.Errorf("edgar13f/search/opensearch: read mapping of %s: %w", name, err)
+		return noVectors, fmt.Errorf("edgar13f/search/opensearch: read mapping of %s: %w", name, err)
 	}
 	m, ok := resp[name]
 	if !ok || m.Mappings.Meta.Format != mappingFormat {
 		if ok && m.Mappings.Meta.Format > 0 {
-			return false, fmt.Errorf("edgar13f/search/opensearch: index %s was made by another version of this store (format %d, this one reads %d): drop the store (Store.Drop) and index again", name, m.Mappings.Meta.Format, mappingFormat)
+			return noVectors, fmt.Errorf("edgar13f/search/opensearch: index %s was made by another version of this store (format %d, this one reads %d): drop the store (Store.Drop) and index again", name, m.Mappings.Meta.Format, mappingFormat)
 		}
-		return false, fmt.Errorf("edgar13f/search/opensearch: index %s exists but was not made by this store (no edgar13f _meta of format %d in its mapping); if the cluster made it from a Put that raced a Drop, drop the store (Store.Drop) and index again", name, mappingFormat)
+		return noVectors, fmt.Errorf("edgar13f/search/opensearch: index %s exists but was not made by this store (no edgar13f _meta of format %d in its mapping); if the cluster made it from a Put that raced a Drop, drop the store (Store.Drop) and index again", name, mappingFormat)
 	}
 	if got := (store.Meta{Model: m.Mappings.Meta.Model, Dim: m.Mappings.Meta.Dim}); got != meta {
-		return false, &store.MismatchError{Stored: got, Given: meta}
+		return noVectors, &store.MismatchError{Stored: got, Given: meta}
 	}
-	return m.Mappings.Meta.NoGraph, nil
+	return layoutOf(meta.Dim, m.Mappings.Meta.NoGraph, m.Mappings.Meta.Flat)
+}
+
+// approximateThreshold is the index setting below which (in vectors a
+// segment) the faiss engine builds no graph; -1 never builds one.
+const approximateThreshold = "index.knn.advanced.approximate_threshold"
+
+// checkFlat makes sure, once per Store and index, that the flat data
+// index still has approximateThreshold -1. With any other value a cluster
+// that has the faiss library builds graphs as segments are written and
+// merged, and a knn query there is approximate: the store refuses to
+// answer rather than call it exact.
+func (s *Store) checkFlat(ctx context.Context, index string) error {
+	s.mu.Lock()
+	ok := s.neverBuilds[index]
+	s.mu.Unlock()
+	if ok {
+		return nil
+	}
+	data, err := s.do(ctx, "read settings", http.MethodGet, "/"+index+"/_settings/"+approximateThreshold, url.Values{"flat_settings": {"true"}}, nil)
+	if err != nil {
+		return err
+	}
+	var resp map[string]struct {
+		Settings map[string]string `json:"settings"`
+	}
+	if err := json.Unmarshal(data, &resp); err != nil {
+		return fmt.Errorf("edgar13f/search/opensearch: read settings of %s: %w", index, err)
+	}
+	if v := resp[index].Settings[approximateThreshold]; v != "-1" {
+		return fmt.Errorf("edgar13f/search/opensearch: Nearest: index %s keeps its vectors without a graph only while %s is -1; it is %q, so its knn search may be approximate: set it back to -1, and, since segments written meanwhile may hold graphs, drop the store and index again", index, approximateThreshold, v)
+	}
+	s.mu.Lock()
+	s.neverBuilds[index] = true
+	s.mu.Unlock()
+	return nil
+}
+
+// layoutOf is the vector layout that a store of dimension dim whose
+// _meta or state records noGraph and flat has.
+func layoutOf(dim int, noGraph, flat bool) (vectorLayout, error) {
+	switch {
+	case dim == 0 && !noGraph && !flat:
+		return noVectors, nil
+	case dim == 0:
+		return noVectors, fmt.Errorf("edgar13f/search/opensearch: a store without vectors records a vector layout (no_graph %v, flat %v)", noGraph, flat)
+	case flat && noGraph:
+		return flatVectors, nil
+	case flat:
+		return noVectors, errors.New("edgar13f/search/opensearch: a store records flat vectors with a graph")
+	case noGraph:
+		return docValues, nil
+	default:
+		return hnswGraph, nil
+	}
 }

@@ -19,6 +19,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -41,9 +42,10 @@ type fakeDoc struct {
 }
 
 type fakeIndex struct {
-	mapping map[string]any
-	docs    map[string]*fakeDoc
-	order   []string // ids in insertion order (Lucene doc ids)
+	mapping  map[string]any
+	settings map[string]string // by name in full, as flat_settings gives them
+	docs     map[string]*fakeDoc
+	order    []string // ids in insertion order (Lucene doc ids)
 	// seen and seenOrder are what searches see: the documents as of the
 	// last refresh (a GET by id reads docs, in real time).
 	seen      map[string]*fakeDoc
@@ -125,6 +127,10 @@ func (c *fakeCluster) route(method string, u *url.URL, body []byte) (int, any) {
 		return 200, map[string]any{"acknowledged": true}
 	case method == http.MethodPut && len(parts) == 1:
 		return c.createIndex(parts[0], body)
+	case method == http.MethodGet && len(parts) == 3 && parts[1] == "_settings" && u.Query().Get("flat_settings") == "true":
+		return c.setting(parts[0], parts[2])
+	case method == http.MethodPut && len(parts) == 2 && parts[1] == "_settings":
+		return c.putSettings(parts[0], body)
 	case method == http.MethodGet && len(parts) == 2 && parts[1] == "_mapping":
 		c.mu.Lock()
 		defer c.mu.Unlock()
@@ -172,13 +178,63 @@ func (c *fakeCluster) createIndex(name string, body []byte) (int, any) {
 		return fakeError(400, "resource_already_exists_exception", "index ["+name+"] already exists")
 	}
 	var req struct {
+		Settings struct {
+			Index map[string]any `json:"index"`
+		} `json:"settings"`
 		Mappings map[string]any `json:"mappings"`
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
 		return fakeError(400, "parse_exception", err.Error())
 	}
-	c.indices[name] = &fakeIndex{mapping: req.Mappings, docs: map[string]*fakeDoc{}, seen: map[string]*fakeDoc{}}
+	props, _ := req.Mappings["properties"].(map[string]any)
+	for field, m := range props {
+		method, _ := m.(map[string]any)["method"].(map[string]any)
+		if method["engine"] == "faiss" && req.Settings.Index["knn.advanced.approximate_threshold"] != -1.0 {
+			// The test node has no faiss library: a segment would
+			// fail to build its graph. (A cluster that has one would
+			// build it, and a knn query would be approximate.)
+			return fakeError(400, "illegal_argument_exception", "the simulator, like the test node, cannot build a faiss graph (field ["+field+"]): set index.knn.advanced.approximate_threshold to -1")
+		}
+	}
+	settings := map[string]string{}
+	for k, v := range req.Settings.Index {
+		settings["index."+k] = fmt.Sprint(v)
+	}
+	c.indices[name] = &fakeIndex{mapping: req.Mappings, settings: settings, docs: map[string]*fakeDoc{}, seen: map[string]*fakeDoc{}}
 	return 200, map[string]any{"acknowledged": true, "index": name}
+}
+
+// setting answers GET /index/_settings/name?flat_settings=true.
+func (c *fakeCluster) setting(index, name string) (int, any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ix, ok := c.indices[index]
+	if !ok {
+		return fakeError(404, "index_not_found_exception", "no such index ["+index+"]")
+	}
+	v, ok := ix.settings[name]
+	if !ok {
+		return 200, map[string]any{}
+	}
+	return 200, map[string]any{index: map[string]any{"settings": map[string]any{name: v}}}
+}
+
+// putSettings answers PUT /index/_settings with a body of flat settings.
+func (c *fakeCluster) putSettings(index string, body []byte) (int, any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ix, ok := c.indices[index]
+	if !ok {
+		return fakeError(404, "index_not_found_exception", "no such index ["+index+"]")
+	}
+	var settings map[string]any
+	if err := json.Unmarshal(body, &settings); err != nil {
+		return fakeError(400, "parse_exception", err.Error())
+	}
+	for k, v := range settings {
+		ix.settings[k] = fmt.Sprint(v)
+	}
+	return 200, map[string]any{"acknowledged": true}
 }
 
 func (c *fakeCluster) get(index, id string) (int, any) {
@@ -581,7 +637,7 @@ func fakeMatch(d *fakeDoc, q map[string]any) (bool, float64) {
 				return true, float64(float32(w * inner / (inner + k1*(1.0-b+b*dl/avgdl))))
 			case exactScript:
 				v := toVector(params["query_value"])
-				return true, float64(float32(1 + cosine(v, toVector(d.src["vector"]))))
+				return true, float64(float32(1 + cosine(v, toVector(d.src["vector"])) - floatError(d, len(v))))
 			}
 			panic(fmt.Sprintf("the simulator does not know the script %q", script["source"]))
 		default:
@@ -604,11 +660,21 @@ func knnSearch(ix *fakeIndex, spec map[string]any) []fakeHit {
 		if _, ok := d.src["vector"]; !ok {
 			continue
 		}
-		score := float64(float32((1 + cosine(v, toVector(d.src["vector"]))) / 2))
+		score := float64(float32((1 + cosine(v, toVector(d.src["vector"])) - floatError(d, len(v))) / 2))
 		hits = append(hits, fakeHit{id: id, d: d, score: score})
 	}
 	slices.SortStableFunc(hits, func(a, b fakeHit) int { return -cmpFloat(a.score, b.score) })
 	return hits[:min(int(spec["k"].(float64)), len(hits))]
+}
+
+// floatError stands for the error of the cluster's float cosine: part of
+// cosError, fixed per chunk, so that chunks whose cosines tie come back in
+// an order of their own, not by ID, and the best k of them only from a
+// search that asks for every chunk that may be among them.
+func floatError(d *fakeDoc, dim int) float64 {
+	h := fnv.New32a()
+	h.Write([]byte(fmt.Sprint(d.src["chunk_id"])))
+	return cosError(dim) / 4 * float64(h.Sum32()) / (1 << 32)
 }
 
 func toVector(v any) []float64 {

@@ -124,7 +124,7 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 
 	// 2. Write the generation's documents, searchable on every copy when
 	// the bulk calls return.
-	noGraph, err := s.ensureDataIndex(ctx, epoch, meta)
+	layout, err := s.ensureDataIndex(ctx, epoch, meta)
 	if err != nil {
 		return s.abort(ctx, f.Accession, gen, epoch, true, err)
 	}
@@ -177,9 +177,9 @@ func (s *Store) Put(ctx context.Context, f store.Filing, chunks []store.Chunk, v
 		st.Unrefreshed = append(st.Unrefreshed, lock{Accession: f.Accession, Gen: gen})
 		if !st.Sealed {
 			// The first commit fixes the embedder, and so the data
-			// index: queries learn from the state whether it has an
-			// HNSW graph.
-			st.NoGraph = noGraph
+			// index: queries learn from the state how it keeps the
+			// vectors.
+			st.setLayout(layout)
 		}
 		st.Sealed = true
 		st.Hides++

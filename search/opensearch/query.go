@@ -610,10 +610,16 @@ func (s *Store) Nearest(ctx context.Context, vector []float32, f store.Filter, k
 		if isZero(vector) {
 			return nil
 		}
-		var err error
-		// A store without an HNSW graph is searched exactly.
-		exact := s.opts.exact || st.NoGraph
-		out, err = s.nearest(ctx, index, vector, f, k, exact, st.hiddenGens())
+		layout, err := st.layout()
+		if err != nil {
+			return err
+		}
+		if layout == flatVectors {
+			if err := s.checkFlat(ctx, index); err != nil {
+				return err
+			}
+		}
+		out, err = s.nearest(ctx, index, vector, f, k, s.searchOf(layout), st.hiddenGens())
 		return err
 	})
 	if err == nil && !ran {
@@ -622,38 +628,93 @@ func (s *Store) Nearest(ctx context.Context, vector []float32, f store.Filter, k
 	return out, err
 }
 
+// A nearestSearch is how Nearest asks the cluster for the closest chunks.
+type nearestSearch int
+
+const (
+	// graphSearch is a knn query on the HNSW graph: approximate.
+	graphSearch nearestSearch = iota
+	// scriptSearch is a script_score with the k-NN plugin's
+	// cosineSimilarity over every chunk passing the filter: exact, slow
+	// (Painless reads each vector from doc values). It scores 1 + cos.
+	scriptSearch
+	// flatSearch is a knn query on vectors without a graph: the k-NN
+	// plugin scores every chunk passing the filter, exactly. It scores
+	// Lucene's (1 + cos) / 2.
+	flatSearch
+)
+
+// searchOf is how this Store searches a data index of layout l.
+func (s *Store) searchOf(l vectorLayout) nearestSearch {
+	switch {
+	case l == flatVectors:
+		return flatSearch
+	case l == docValues || s.opts.exact:
+		return scriptSearch
+	default:
+		return graphSearch
+	}
+}
+
+// exactWindow is how many more chunks than k an exact search first asks
+// for: its float scores rank within cosError of the Go cosines, so one
+// more chunk shows whether the best k are known (unless chunks tie), and
+// every chunk fetched costs its source (the vector with it).
+const exactWindow = 2
+
+// window is how many more chunks than k the search first asks for: the
+// HNSW search's best k + firstWindow are rescored in Go.
+func (ns nearestSearch) window() int {
+	if ns.exact() {
+		return exactWindow
+	}
+	return firstWindow
+}
+
+// exact reports whether the search scores every chunk passing the filter.
+func (ns nearestSearch) exact() bool { return ns != graphSearch }
+
+// score is the cluster's score of a chunk whose cosine similarity is c.
+func (ns nearestSearch) score(c float64) float64 {
+	if ns == scriptSearch {
+		return 1 + c
+	}
+	return (1 + c) / 2
+}
+
 // nearest returns the best k chunks by cosine similarity computed in Go,
 // as the embedded store computes it (vecmath), from the vectors of the
 // chunks the cluster returns: the cluster computes in floats, so its
 // scores may tie or swap chunks whose similarities differ by less than
-// its rounding. It asks for k + firstWindow chunks. With exact set,
-// whose script computes 1 + the cosine within cosError of the Go cosine,
-// a chunk whose Go cosine is at least the k-th best one's, c_k, scores at
-// least 1 + c_k − cosError; when the last chunk returned scores below
-// that, no other chunk can be among the best k, else a second search with
-// that min_score returns every chunk that can. The HNSW search (exact
-// unset) is approximate anyway: its best k + firstWindow are rescored.
-func (s *Store) nearest(ctx context.Context, index string, vector []float32, f store.Filter, k int, exact bool, hidden []string) ([]store.Match, error) {
+// its rounding. It asks for k + ns.window() chunks. An exact search
+// scores a chunk from its cosine computed within cosError of the Go
+// cosine, so a chunk whose Go cosine is at least the k-th best one's,
+// c_k, scores at least ns.score(c_k − cosError); when the last chunk
+// returned scores below that, no other chunk can be among the best k,
+// else a second search with that min_score returns every chunk that can.
+// The HNSW search is approximate anyway: its best k + firstWindow are
+// rescored.
+func (s *Store) nearest(ctx context.Context, index string, vector []float32, f store.Filter, k int, ns nearestSearch, hidden []string) ([]store.Match, error) {
 	q := make([]float64, len(vector))
 	for i, x := range vector {
 		q[i] = float64(x)
 	}
 	qn := vecmath.Norm(vector)
-	size := min(k+firstWindow, maxK)
-	body := s.nearestBody(vector, f, size, exact, hidden)
+	size := min(k+ns.window(), maxK)
 	var r searchResponse
-	if err := s.search(ctx, index, body, &r); err != nil {
+	if err := s.search(ctx, index, s.nearestBody(vector, f, size, ns, hidden), &r); err != nil {
 		return nil, err
 	}
 	ms, err := cosines(&r, q, qn)
-	if err != nil || !exact || len(r.Hits.Hits) < size {
+	if err != nil || !ns.exact() || len(r.Hits.Hits) < size {
 		return best(ms, k), err
 	}
-	floor := 1 + ms[k-1].Score - cosError(len(vector))
+	floor := ns.score(ms[k-1].Score - cosError(len(vector)))
 	if r.Hits.Hits[len(r.Hits.Hits)-1].Score < floor {
 		return best(ms, k), nil
 	}
-	if r, err = s.atLeast(ctx, index, body, floor, "Nearest", k); err != nil {
+	// A knn query returns at most its k chunks a segment: ask for maxK.
+	if r, err = s.atLeast(ctx, index, s.nearestBody(vector, f, maxK, ns, hidden), floor, "Nearest", k); err != nil {
 		return nil, err
 	}
 	ms, err = cosines(&r, q, qn)
@@ -662,8 +723,10 @@ func (s *Store) nearest(ctx context.Context, index string, vector []float32, f s
 
 // cosError bounds the difference between the cosine similarity of two
 // vectors of dim dimensions computed in floats (products, sums, norms and
-// 1 + the cosine each rounded to a float, 2^-24 relative) and computed in
-// Go, with a factor of two to spare.
+// 1 + the cosine each rounded to a float, 2^-24 relative, in any order of
+// summation; the faiss engine's normalising of both vectors first moves
+// their direction by a few roundings more) and computed in Go, with a
+// factor of two to spare.
 func cosError(dim int) float64 {
 	return 2 * float64(dim+8) * 0x1p-24
 }
@@ -692,12 +755,12 @@ func cosines(r *searchResponse, q []float64, qn float64) ([]store.Match, error) 
 // to the query's (the k-NN plugin's Painless function).
 const exactScript = `1.0 + cosineSimilarity(params.query_value, doc[params.field])`
 
-// nearestBody is the search of Nearest: a script_score when exact, else
-// a knn query on the HNSW graph.
-func (s *Store) nearestBody(vector []float32, f store.Filter, k int, exact bool, hidden []string) map[string]any {
+// nearestBody is the search of Nearest for the best size chunks.
+func (s *Store) nearestBody(vector []float32, f store.Filter, size int, ns nearestSearch, hidden []string) map[string]any {
 	filter := append(filterClauses(f), map[string]any{"exists": map[string]any{"field": "vector"}})
 	var query map[string]any
-	if exact {
+	switch ns {
+	case scriptSearch:
 		query = map[string]any{"script_score": map[string]any{
 			"query": boolQuery(filter, nil, hiddenFilter(hidden)),
 			"script": map[string]any{
@@ -705,10 +768,17 @@ func (s *Store) nearestBody(vector []float32, f store.Filter, k int, exact bool,
 				"params": map[string]any{"field": "vector", "query_value": vector},
 			},
 		}}
-	} else {
+	case flatSearch:
+		// Each segment's best size chunks include the best size of all.
 		query = map[string]any{"knn": map[string]any{"vector": map[string]any{
 			"vector": vector,
-			"k":      max(k, s.opts.candidates),
+			"k":      size,
+			"filter": boolQuery(filter, nil, hiddenFilter(hidden)),
+		}}}
+	default:
+		query = map[string]any{"knn": map[string]any{"vector": map[string]any{
+			"vector": vector,
+			"k":      max(size, s.opts.candidates),
 			"filter": boolQuery(filter, nil, hiddenFilter(hidden)),
 		}}}
 	}
@@ -717,7 +787,7 @@ func (s *Store) nearestBody(vector []float32, f store.Filter, k int, exact bool,
 	// which for a knn query runs the graph search a second time (a third
 	// of the query's time at 100k chunks).
 	return map[string]any{
-		"size":             k,
+		"size":             size,
 		"track_total_hits": false,
 		"_source":          map[string]any{"excludes": []string{"lexical"}},
 		"query":            query,

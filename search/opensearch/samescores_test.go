@@ -1,6 +1,7 @@
 package opensearch
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"strconv"
@@ -21,10 +22,12 @@ import (
 // TestScoresSameAsEmbedded puts the same filings (sentences of the
 // mirror's reports, and chunks made to tie, to repeat a term, to hold a
 // term longer than a Lucene token; random vectors, and vectors that tie)
-// into the embedded store and into an OpenSearch store (ExactNearest), and
-// checks that every Lexical and Nearest answer is the same on both, chunk
-// for chunk, filing for filing and score for score, bit for bit: the same
-// terms, statistics and formulas. It runs on the simulator,
+// into the embedded store and into OpenSearch stores, and checks that
+// every Lexical answer and every Nearest answer of the three exact
+// searches (a store made with ExactNearest; a store with a graph queried
+// with ExactNearest; a store of the version that kept its vectors in doc
+// values) is the same on both, chunk for chunk, filing for filing and
+// score for score, bit for bit: the same terms, statistics and formulas. It runs on the simulator,
 // and on the real node at EDGAR13F_OPENSEARCH_TEST_URL when one is set.
 func TestScoresSameAsEmbedded(t *testing.T) {
 	sentences, err := storebench.Sentences("")
@@ -53,13 +56,15 @@ func TestScoresSameAsEmbedded(t *testing.T) {
 		"The word " + long + " is longer than a Lucene token.",
 		"Company's suppliers' export controls, about which we would have known.",
 	}
-	for range 3 * firstWindow {
+	for range 6 * firstWindow {
 		texts = append(texts, "Tariffs and export controls on semiconductors.")
 	}
 	var oddChunks []store.Chunk
 	var oddVectors [][]float32
+	// Their IDs fall as they are put: a cluster that breaks ties in the
+	// order of its documents returns the last ones of the best k last.
 	for i, text := range texts {
-		oddChunks = append(oddChunks, store.Chunk{ID: "ff" + strconv.FormatInt(int64(1000000000000+i), 16), Accession: odd.Accession,
+		oddChunks = append(oddChunks, store.Chunk{ID: "ff" + strconv.FormatInt(int64(1000000000000-i), 16), Accession: odd.Accession,
 			Item: "1A", ItemTitle: "Risk Factors", Index: i, Tokens: 10, Text: text})
 		// Vectors that tie too: more alike than the first window holds.
 		oddVectors = append(oddVectors, []float32{1, 2, 3, 4, 5, 6, 7, float32(i % 2)})
@@ -91,20 +96,45 @@ func TestScoresSameAsEmbedded(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { c.Close() })
-			ost, err := Open(c, "edgar13f-test-samescores-"+strconv.FormatInt(time.Now().UnixNano(), 36), Replicas(0), ExactNearest())
+			open := func(name string, opts ...Option) *Store {
+				t.Helper()
+				s, err := Open(c, "edgar13f-test-samescores-"+name+"-"+strconv.FormatInt(time.Now().UnixNano(), 36), append([]Option{Replicas(0)}, opts...)...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() {
+					if err := s.Drop(ctx); err != nil {
+						t.Errorf("Drop: %v", err)
+					}
+				})
+				return s
+			}
+			putAll := func(s *Store) {
+				t.Helper()
+				for _, p := range puts {
+					if err := s.Put(ctx, p.f, p.chunks, p.vectors, meta); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			// The three exact searches: the knn query on a store made
+			// with ExactNearest (flat vectors), and the script on a store
+			// with a graph queried with ExactNearest and on a store of
+			// the version that kept the vectors in doc values.
+			ost := open("flat", ExactNearest())
+			putAll(ost)
+			graph := open("graph")
+			putAll(graph)
+			dv := open("docvalues")
+			if _, err := dv.do(ctx, "create index", http.MethodPut, "/"+dv.dataIndex(0), nil, dv.dataIndexBody(meta, 0, docValues)); err != nil {
+				t.Fatal(err)
+			}
+			putAll(dv)
+			graphExact, err := Open(c, graph.Name(), ExactNearest())
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Cleanup(func() {
-				if err := ost.Drop(ctx); err != nil {
-					t.Errorf("Drop: %v", err)
-				}
-			})
-			for _, p := range puts {
-				if err := ost.Put(ctx, p.f, p.chunks, p.vectors, meta); err != nil {
-					t.Fatal(err)
-				}
-			}
+			exact := map[string]*Store{"flat": ost, "script on a graph": graphExact, "script on doc values": dv}
 			queries := append(append([]string(nil), scaleQueries...),
 				"export controls", "exports", long, "oddities semiconductors tariffs", "our suppliers' company would about")
 			filters := []store.Filter{
@@ -135,21 +165,23 @@ func TestScoresSameAsEmbedded(t *testing.T) {
 			// Nearest (ExactNearest), for vectors near the odd filing's and
 			// others.
 			vectors := [][]float32{{1, 2, 3, 4, 5, 6, 7, 0.5}, puts[0].vectors[3], {-1, 0, 1, 0, -1, 0, 1, 0}}
-			for _, v := range vectors {
-				for _, f := range filters {
-					for _, k := range []int{1, 5, 10, 50} {
-						want, err := emb.Nearest(ctx, v, f, k)
-						if err != nil {
-							t.Fatal(err)
+			for search, ost := range exact {
+				for _, v := range vectors {
+					for _, f := range filters {
+						for _, k := range []int{1, 5, 10, 50} {
+							want, err := emb.Nearest(ctx, v, f, k)
+							if err != nil {
+								t.Fatal(err)
+							}
+							got, err := ost.Nearest(ctx, v, f, k)
+							if err != nil {
+								t.Fatalf("%s: Nearest(%v, %+v, %d): %v", search, v, f, k, err)
+							}
+							if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+								t.Errorf("%s: Nearest(%v, asOf %s, ticker %q, item %q, k %d): embedded (-) and OpenSearch (+) differ:\n%s", search, v, f.AsOf, f.Ticker, f.Item, k, diff)
+							}
+							compared += len(want)
 						}
-						got, err := ost.Nearest(ctx, v, f, k)
-						if err != nil {
-							t.Fatalf("Nearest(%v, %+v, %d): %v", v, f, k, err)
-						}
-						if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
-							t.Errorf("Nearest(%v, asOf %s, ticker %q, item %q, k %d): embedded (-) and OpenSearch (+) differ:\n%s", v, f.AsOf, f.Ticker, f.Item, k, diff)
-						}
-						compared += len(want)
 					}
 				}
 			}

@@ -23,8 +23,8 @@
 // report_date dates; and, when the store has an embedder, vector is a
 // knn_vector of its dimension, indexed as an HNSW graph by the lucene
 // engine with the cosinesimil space, unless the store was made by
-// [ExactNearest] (then it is kept for the exact search only, without a
-// graph). The lucene engine is the one valid choice on every OpenSearch 2.x
+// [ExactNearest] (then the faiss engine keeps it in its flat format and
+// never builds a graph). The lucene engine is the one valid choice on every OpenSearch 2.x
 // from 2.4 on: it filters inside the graph search (efficient k-NN
 // filtering), switches to exact search when the filter leaves few chunks,
 // and supports cosinesimil; nmslib only filters after the search (and is
@@ -97,13 +97,15 @@
 // missed), and an HNSW graph that also holds later filings' chunks may
 // answer differently than one that does not, though it never returns a
 // chunk of a filing made after asOf. [ExactNearest] makes every Nearest an
-// exact search (a script_score over the filtered chunks), point in time and
-// deterministic at any size; a store whose data index it creates has no
-// HNSW graph, and every Nearest on such a store is exact. Scores are cosine
-// similarities, computed in Go from the returned chunks' vectors as the
-// embedded store computes them (the cluster's float scores only rank),
-// asking for more chunks when those leave the best k in doubt
-// (ExactNearest).
+// exact search, point in time and deterministic at any size: a store whose
+// data index it creates keeps its vectors in the faiss engine's flat
+// format, without a graph, and a knn query there scores every chunk that
+// passes the filter; on a store with a graph it runs a script_score over
+// those chunks. Every Nearest on a store without a graph is exact. Scores
+// are cosine similarities, computed in Go from the returned chunks'
+// vectors as the embedded store computes them (the cluster's float scores
+// only rank), asking for more chunks when those leave the best k in doubt
+// (the exact searches).
 //
 // A zero vector has no direction: a chunk whose vector is zero is stored
 // without one (Nearest never returns it), and Nearest of a zero vector
@@ -138,9 +140,12 @@ type Store struct {
 	opts   options
 
 	mu sync.Mutex
-	// ensured holds the data indices known to exist, by epoch: whether
-	// the index has no HNSW graph (see noGraphFormat).
-	ensured map[int]bool
+	// ensured holds the data indices known to exist, by epoch, with the
+	// layout of their vectors.
+	ensured map[int]vectorLayout
+	// neverBuilds holds the flat data indices whose setting was seen to
+	// keep the faiss engine from building a graph (see checkFlat).
+	neverBuilds map[string]bool
 }
 
 var _ store.Store = (*Store)(nil)
@@ -178,17 +183,20 @@ func Replicas(n int) Option { return func(o *options) { o.replicas, o.replicasSe
 func NearestCandidates(n int) Option { return func(o *options) { o.candidates = n } }
 
 // ExactNearest makes Nearest an exact search over every chunk passing the
-// filter (a script_score with the k-NN plugin's cosineSimilarity) instead
-// of an HNSW search: slower on large corpora, exact and point in time at
-// any size.
+// filter instead of an HNSW search: point in time and deterministic at any
+// size.
 //
 // A data index the Store creates with this option (on the store's first
-// Put) keeps the vectors without an HNSW graph, which an exact search does
-// not use: the node then spends about a third of the CPU on a build, and
-// Puts run about twice as fast (see the README's Figures). A store keeps
-// the layout its first Put gave it, and Nearest on a store without a graph
-// is exact whatever the options of the Store that queries it; on a store
-// with a graph, this option makes it exact too.
+// Put) keeps the vectors without an HNSW graph, in the faiss engine's flat
+// format (index.knn.advanced.approximate_threshold -1, so the engine never
+// builds its graph; the setting needs OpenSearch 2.18 or later, and must
+// not be changed): a knn query then scores every chunk passing its filter,
+// in Java with SIMD instructions. Without the graph Puts run about twice as
+// fast (see the README's Figures). A store keeps the layout its first Put
+// gave it, and Nearest on a store without a graph is exact whatever the
+// options of the Store that queries it. On a store with a graph this
+// option makes Nearest exact too, with a script_score of the k-NN plugin's
+// cosineSimilarity (slower: Painless reads each vector from doc values).
 func ExactNearest() Option { return func(o *options) { o.exact = true } }
 
 // validName is what the Store accepts as a name: its indices are named
@@ -215,7 +223,7 @@ func Open(client *osgo.Client, name string, opts ...Option) (*Store, error) {
 	if o.shards < 0 || o.replicas < 0 {
 		return nil, errors.New("edgar13f/search/opensearch: Open: negative shards or replicas")
 	}
-	return &Store{client: client, name: name, opts: o, ensured: map[int]bool{}}, nil
+	return &Store{client: client, name: name, opts: o, ensured: map[int]vectorLayout{}, neverBuilds: map[string]bool{}}, nil
 }
 
 func randomNonce() string {
@@ -257,7 +265,7 @@ func (s *Store) Drop(ctx context.Context) error {
 // next Put makes its index again (or finds it and reads its _meta).
 func (s *Store) forgetDataIndices() {
 	s.mu.Lock()
-	s.ensured = map[int]bool{}
+	s.ensured = map[int]vectorLayout{}
 	s.mu.Unlock()
 }
 
@@ -276,12 +284,20 @@ func (s *Store) Meta(ctx context.Context) (store.Meta, error) {
 // stateFormat is the version of the state document's layout.
 const stateFormat = 1
 
-// noGraphFormat is the format of the state document of a store without an
-// HNSW graph (made by ExactNearest): stateFormat's layout with no_graph
+// noGraphFormat is the format of the state document of a store whose
+// vectors are kept in doc values, without an HNSW graph (docValues, made
+// by ExactNearest before flatFormat): stateFormat's layout with no_graph
 // set. A version of the store that knows only format 1 would query such a
 // store's graph, which is not there, and would drop no_graph when it
 // writes the state: it refuses the store instead.
 const noGraphFormat = 2
+
+// flatFormat is the format of the state document of a store whose vectors
+// are kept in the faiss engine's flat format, without a graph
+// (flatVectors, made by ExactNearest): no_graph and flat set. A version
+// that knows only formats 1 and 2 would search it with the script of
+// format 2, which does not read that field: it refuses the store instead.
+const flatFormat = 3
 
 // state is the store's state document: the embedder, the epoch (which
 // data index is current), whether a filing was ever committed, the hidden
@@ -306,21 +322,41 @@ type state struct {
 	// clears the list (if the state is unchanged), as does a Put that
 	// finds it maxUnrefreshed long.
 	Unrefreshed []lock `json:"unrefreshed,omitempty"`
-	// NoGraph is set by the first commit when the data index keeps its
-	// vectors without an HNSW graph: Nearest then searches exactly.
+	// NoGraph and Flat are set by the first commit: the layout of the
+	// data index's vectors (see layoutOf). NoGraph says it has no HNSW
+	// graph, so Nearest searches exactly; Flat, that the vectors are in
+	// the faiss engine's flat format, searched by a knn query.
 	NoGraph bool `json:"no_graph,omitempty"`
+	Flat    bool `json:"flat,omitempty"`
 
 	exists           bool
 	seqNo, primaryTm int64
 }
 
-// format is the format the state document's layout has: noGraphFormat
-// for a store without an HNSW graph, else stateFormat.
+// format is the format the state document's layout has: flatFormat or
+// noGraphFormat for a store without an HNSW graph, else stateFormat; 0
+// for a combination no format has.
 func (st *state) format() int {
-	if st.NoGraph {
+	switch {
+	case st.Flat && st.NoGraph:
+		return flatFormat
+	case st.Flat:
+		return 0
+	case st.NoGraph:
 		return noGraphFormat
+	default:
+		return stateFormat
 	}
-	return stateFormat
+}
+
+// layout is the layout of the vectors of the data index st describes.
+func (st *state) layout() (vectorLayout, error) {
+	return layoutOf(st.Dim, st.NoGraph, st.Flat)
+}
+
+// setLayout records the layout of the data index's vectors.
+func (st *state) setLayout(l vectorLayout) {
+	st.NoGraph, st.Flat = l.noGraph(), l == flatVectors
 }
 
 // A hiddenGen is a generation queries must not see. Done says that no
@@ -428,8 +464,8 @@ func (s *Store) readState(ctx context.Context) (*state, error) {
 	if err := json.Unmarshal(g.Source, st); err != nil {
 		return nil, fmt.Errorf("edgar13f/search/opensearch: read state: %w", err)
 	}
-	if st.Format != st.format() {
-		return nil, fmt.Errorf("edgar13f/search/opensearch: the state document of %s has format %d; this version reads formats %d and %d (no_graph)", s.stateIndex(), st.Format, stateFormat, noGraphFormat)
+	if f := st.format(); f == 0 || st.Format != f {
+		return nil, fmt.Errorf("edgar13f/search/opensearch: the state document of %s has format %d; this version reads formats %d, %d (no_graph) and %d (no_graph and flat)", s.stateIndex(), st.Format, stateFormat, noGraphFormat, flatFormat)
 	}
 	st.exists, st.seqNo, st.primaryTm = true, g.SeqNo, g.PrimaryTerm
 	return st, nil
