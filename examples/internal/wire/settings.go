@@ -105,7 +105,7 @@ var Settings = []Setting{
 	{"OpenSearch replicas", "EDGAR13F_OPENSEARCH_REPLICAS", "", "", AllPrograms,
 		"replicas of the indices the first index command creates (default: the cluster's, 1; a single node needs 0 for a green index)"},
 	{"OpenSearch exact kNN", "EDGAR13F_OPENSEARCH_EXACT", "", "", AllPrograms,
-		`exactly "on": kNN compares the query with every chunk that passes the filter instead of searching the HNSW graph, and the data index the first index command creates has no graph (indexing about twice as fast, kNN slower on large stores)`},
+		`exactly "on": kNN compares the query with every chunk that passes the filter instead of searching the HNSW graph, and the data index the first index command creates has no graph, its vectors kept flat by the faiss engine (OpenSearch 2.18+; indexing about twice as fast, kNN slower on large stores)`},
 	{"Anthropic API key", model.EnvAnthropicAPIKey, "", "", AllPrograms,
 		"the question-answering agent's model: the Anthropic Messages API"},
 	{"agent model", model.EnvModel, "", "", AllPrograms,
