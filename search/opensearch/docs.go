@@ -217,15 +217,7 @@ func (s *Store) dataIndexBody(meta store.Meta, epoch int, l vectorLayout) map[st
 		// would cost each Put about twice the CPU of the rest of it.
 		index["knn"] = true
 		index[strings.TrimPrefix(approximateThreshold, "index.")] = -1
-		props["vector"] = map[string]any{
-			"type":      "knn_vector",
-			"dimension": meta.Dim,
-			"method": map[string]any{
-				"name":       "hnsw",
-				"space_type": "cosinesimil",
-				"engine":     "faiss",
-			},
-		}
+		props["vector"] = hnswVector(meta.Dim, "faiss", nil)
 		_meta["no_graph"] = true
 		_meta["flat"] = true
 	case docValues:
@@ -236,16 +228,7 @@ func (s *Store) dataIndexBody(meta store.Meta, epoch int, l vectorLayout) map[st
 		_meta["no_graph"] = true
 	case hnswGraph:
 		index["knn"] = true
-		props["vector"] = map[string]any{
-			"type":      "knn_vector",
-			"dimension": meta.Dim,
-			"method": map[string]any{
-				"name":       "hnsw",
-				"space_type": "cosinesimil",
-				"engine":     "lucene",
-				"parameters": map[string]any{"m": 16, "ef_construction": 128},
-			},
-		}
+		props["vector"] = hnswVector(meta.Dim, "lucene", map[string]any{"m": 16, "ef_construction": 128})
 	}
 	return map[string]any{
 		"settings": map[string]any{"index": index},
@@ -255,6 +238,17 @@ func (s *Store) dataIndexBody(meta store.Meta, epoch int, l vectorLayout) map[st
 			"properties": props,
 		},
 	}
+}
+
+// hnswVector is the mapping of a knn_vector of dim dimensions on engine's
+// HNSW method, in the cosinesimil space, with the method's parameters
+// (none: the engine's defaults).
+func hnswVector(dim int, engine string, parameters map[string]any) map[string]any {
+	method := map[string]any{"name": "hnsw", "space_type": "cosinesimil", "engine": engine}
+	if parameters != nil {
+		method["parameters"] = parameters
+	}
+	return map[string]any{"type": "knn_vector", "dimension": dim, "method": method}
 }
 
 // A vectorLayout is how a data index keeps the chunks' vectors, which
