@@ -316,7 +316,12 @@ func TestGracefulShutdown(t *testing.T) {
 		}
 	})
 	// The port: taken and released, for the binary to listen on.
-	addr := strings.TrimPrefix(testkit.RefusedURL(t), "http://")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
 	cmd := testkit.Command(t, bin, append(m.Env(), "EDGAR13F_FIXTURE_DIR="+mirror), "--addr", addr)
 	cmd.Stderr = nil // read here, line by line
 	stderr, err := cmd.StderrPipe()

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -85,12 +84,7 @@ func testSearchSameOnBothStores(t *testing.T, layout []string) {
 // listens on, every search tool fails with a message naming the cluster
 // and the operation, never an empty answer.
 func TestSearchClusterDown(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	url := "http://" + l.Addr().String()
-	l.Close()
+	url := testkit.RefusedURL(t)
 	s := testkit.Connect(t, command(t, "EDGAR13F_FIXTURE_DIR="+mirror, "EDGAR13F_OPENSEARCH_URL="+url))
 	for _, c := range []struct{ tool, args, op string }{
 		{"search_filings", `{"query":"export controls","as_of":"2025-03-01"}`, "list filings"},

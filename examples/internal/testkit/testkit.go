@@ -22,6 +22,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -366,15 +367,12 @@ func ChangesOutside(before, after map[string]FileState, allowed string) []string
 }
 
 // RefusedURL returns an http URL of the loopback interface where nothing
-// listens: a port that was just taken and released, so a request to it
-// is refused at once.
+// listens, so a request to it is refused at once. The port stays held
+// (bound, not listening) until the test ends, where the system allows it
+// (see refusedPort): a port only taken and released could be taken again
+// by any other program on the machine, such as another test suite's
+// server, which would then answer.
 func RefusedURL(t testing.TB) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return "http://" + addr
+	return "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(refusedPort(t)))
 }
