@@ -142,6 +142,22 @@ func onSimulatorAndNode(t *testing.T, name string, test func(t *testing.T, c *os
 	})
 }
 
+// openDropped opens the store named name on c with Replicas(0) (a single
+// node's indices stay green) and opts, and drops it when the test ends.
+func openDropped(t *testing.T, c *osgo.Client, name string, opts ...Option) *Store {
+	t.Helper()
+	s, err := Open(c, name, append([]Option{Replicas(0)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := s.Drop(ctx); err != nil {
+			t.Errorf("Drop %s: %v", name, err)
+		}
+	})
+	return s
+}
+
 // TestConformance runs the conformance cases of every store against a
 // real OpenSearch node (2.10 or later) at EDGAR13F_OPENSEARCH_TEST_URL,
 // once with the HNSW Nearest on one shard and once with ExactNearest on

@@ -39,16 +39,7 @@ func TestNoGraph(t *testing.T) {
 func testNoGraph(t *testing.T, c *osgo.Client, prefix string) {
 	open := func(name string, opts ...Option) *Store {
 		t.Helper()
-		s, err := Open(c, prefix+"-"+name, append([]Option{Replicas(0)}, opts...)...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			if err := s.Drop(ctx); err != nil {
-				t.Error(err)
-			}
-		})
-		return s
+		return openDropped(t, c, prefix+"-"+name, opts...)
 	}
 	all := store.Filter{AsOf: edgar13f.MustParseDate("2024-12-31")}
 	q := []float32{0.5, -0.25, 1}

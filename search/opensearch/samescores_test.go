@@ -98,16 +98,7 @@ func TestScoresSameAsEmbedded(t *testing.T) {
 			t.Cleanup(func() { c.Close() })
 			open := func(name string, opts ...Option) *Store {
 				t.Helper()
-				s, err := Open(c, "edgar13f-test-samescores-"+name+"-"+strconv.FormatInt(time.Now().UnixNano(), 36), append([]Option{Replicas(0)}, opts...)...)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() {
-					if err := s.Drop(ctx); err != nil {
-						t.Errorf("Drop: %v", err)
-					}
-				})
-				return s
+				return openDropped(t, c, "edgar13f-test-samescores-"+name+"-"+strconv.FormatInt(time.Now().UnixNano(), 36), opts...)
 			}
 			putAll := func(s *Store) {
 				t.Helper()

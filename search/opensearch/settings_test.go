@@ -1,7 +1,6 @@
 package opensearch
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -21,16 +20,7 @@ func TestDataIndexSettingsOnNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	s, err := Open(c, "edgar13f-test-settings-"+strconv.FormatInt(time.Now().UnixNano(), 36), Replicas(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	t.Cleanup(func() {
-		if err := s.Drop(ctx); err != nil {
-			t.Error(err)
-		}
-	})
+	s := openDropped(t, c, "edgar13f-test-settings-"+strconv.FormatInt(time.Now().UnixNano(), 36))
 	if err := s.Put(ctx, apple(), appleChunks(), appleVectors(), meta3); err != nil {
 		t.Fatal(err)
 	}
